@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// Entry point for `npx petstore-conformance` and `npm run conformance`: the suite is TypeScript,
+// run through tsx so that a clone and an installed package behave the same.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('../src/cli.ts');

@@ -1,0 +1,74 @@
+// The small vocabulary of assertions checks are written in. Each failure says what was sent,
+// what came back and what the interface expects; the exchange carries the reproduction.
+import type { ApiResponse } from './client.js';
+import { exchangeOf } from './evidence.js';
+import { show } from './json.js';
+import { Violation } from './requirement.js';
+import { validate, type SchemaName } from './schemas.js';
+import type { Pet, Error as ErrorBody } from './generated/schema-types.js';
+
+export function describeRequest(res: ApiResponse): string {
+  const url = new URL(res.request.url);
+  return `${res.request.method} ${url.pathname}${url.search}`;
+}
+
+function describeResponse(res: ApiResponse): string {
+  const body = res.text.length ? show(res.text, 160) : 'an empty body';
+  return `${res.status} with ${body}`;
+}
+
+/** Throws a Violation about this exchange. */
+export function fail(res: ApiResponse, expected: string, got = describeResponse(res)): never {
+  throw new Violation(`${describeRequest(res)}: expected ${expected}; got ${got}`, [exchangeOf(res)]);
+}
+
+export function expectStatus(res: ApiResponse, expected: number | readonly number[], what = ''): void {
+  const list = typeof expected === 'number' ? [expected] : expected;
+  if (!list.includes(res.status)) fail(res, `${list.join(' or ')}${what ? ` (${what})` : ''}`);
+}
+
+export function expectNotServerError(res: ApiResponse): void {
+  if (res.status >= 500) fail(res, 'no 5xx: the server must answer malformed input without failing');
+}
+
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType ?? '');
+}
+
+export function expectJsonContentType(res: ApiResponse): void {
+  if (!isJsonMediaType(res.headers['content-type'])) {
+    fail(res, 'Content-Type application/json', `Content-Type ${res.headers['content-type'] ?? '(none)'}`);
+  }
+}
+
+/** Parses and schema-checks the JSON body. */
+export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): unknown {
+  if (res.truncated) fail(res, `a ${schema} body`, `a body larger than the suite reads (${res.text.length} bytes read)`);
+  if (res.jsonError !== undefined) fail(res, `a JSON ${schema} body`, `a body that is not JSON (${res.jsonError}): ${show(res.text, 120)}`);
+  const result = validate(schema, res.json);
+  if (!result.valid) fail(res, `a valid ${schema}`, `${show(res.json, 200)}, where ${result.problems.join('; ')}`);
+  return res.json;
+}
+
+export function expectPet(res: ApiResponse): Pet {
+  return expectBody(res, 'Pet') as Pet;
+}
+
+export function expectPetList(res: ApiResponse): Pet[] {
+  return expectBody(res, 'PetList') as Pet[];
+}
+
+/** Every error response: application/json Error body, non-empty code, status equal to the HTTP status. */
+export function expectErrorBody(res: ApiResponse): ErrorBody {
+  expectJsonContentType(res);
+  const body = expectBody(res, 'Error') as ErrorBody;
+  if (body.code.length === 0) fail(res, 'a non-empty Error code', `code ""`);
+  if (body.status !== res.status) fail(res, `Error.status equal to the HTTP status ${res.status}`, `status ${show(body.status)}`);
+  return body;
+}
+
+/** The status, then the Error body: the shape of every error the interface lists. */
+export function expectError(res: ApiResponse, status: number | readonly number[], what = ''): ErrorBody {
+  expectStatus(res, status, what);
+  return expectErrorBody(res);
+}

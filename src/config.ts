@@ -1,0 +1,185 @@
+// The one place configuration is read. Every setting is declared once (env name, flag,
+// parser, default, doc); .env.example, the CLI's --help and the report derive from this table.
+import { randomInt } from 'node:crypto';
+import { config as loadDotenv } from 'dotenv';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+interface Setting<T> {
+  env: string;
+  flag: string;
+  doc: string;
+  /** Shown in .env.example and --help. */
+  example: string;
+  parse: (raw: string, env: string) => T;
+  default: T;
+}
+
+function integer(min: number, max: number) {
+  return (raw: string, env: string): number => {
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(env, `expected a whole number, got "${raw}"`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new ConfigError(env, `expected a number from ${min} to ${max}, got ${raw}`);
+    return n;
+  };
+}
+
+function boolean(raw: string, env: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  throw new ConfigError(env, `expected 1 or 0 (true/false), got "${raw}"`);
+}
+
+function baseUrl(raw: string, env: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(env, `not a valid URL: "${raw}" (expected e.g. https://staging.example.com/v1)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(env, `must use http or https, got "${url.protocol.replace(':', '')}"`);
+  }
+  if (url.search || url.hash) throw new ConfigError(env, `must not carry a query or fragment: "${raw}"`);
+  if (url.username || url.password) throw new ConfigError(env, 'must not carry credentials; use PETSTORE_API_KEY');
+  return url.href.replace(/\/+$/, '');
+}
+
+function list(raw: string): readonly string[] {
+  return Object.freeze(raw.split(/[\s,]+/).filter(Boolean));
+}
+
+function instant(raw: string, env: string): Date | undefined {
+  const d = new Date(raw.trim());
+  if (Number.isNaN(d.getTime())) throw new ConfigError(env, `expected an ISO 8601 date or time, got "${raw}"`);
+  return d;
+}
+
+const text = (raw: string) => raw;
+
+export const SETTINGS = {
+  baseUrl: {
+    env: 'PETSTORE_BASE_URL', flag: '--base-url', parse: baseUrl, default: undefined as string | undefined,
+    example: 'https://staging.example.com/v1',
+    doc: 'Base address of the server under test, ending in the version segment. Unset: the bundled reference server is started.',
+  } satisfies Setting<string | undefined>,
+  apiKey: {
+    env: 'PETSTORE_API_KEY', flag: '--api-key-env', parse: text, default: undefined as string | undefined,
+    example: 'change-me',
+    doc: 'API key sent as the bearer token. Required with PETSTORE_BASE_URL. Never printed: reports write $PETSTORE_API_KEY.',
+  } satisfies Setting<string | undefined>,
+  reportDir: {
+    env: 'PETSTORE_REPORT_DIR', flag: '--report-dir', parse: text, default: 'reports',
+    example: 'reports', doc: 'Folder the run writes its reports into.',
+  } satisfies Setting<string>,
+  timeoutMs: {
+    env: 'PETSTORE_TIMEOUT_MS', flag: '--timeout', parse: integer(1, 600_000), default: 10_000,
+    example: '10000', doc: 'Per-request timeout in milliseconds.',
+  } satisfies Setting<number>,
+  strict: {
+    env: 'PETSTORE_STRICT', flag: '--strict', parse: boolean, default: false,
+    example: '0', doc: 'Set to 1 to make SHOULD findings fail the run too.',
+  } satisfies Setting<boolean>,
+  readOnly: {
+    env: 'PETSTORE_READ_ONLY', flag: '--read-only', parse: boolean, default: false,
+    example: '0', doc: 'Set to 1 to send no request that could create data; checks that must write are skipped.',
+  } satisfies Setting<boolean>,
+  maxCreates: {
+    env: 'PETSTORE_MAX_CREATES', flag: '--max-creates', parse: integer(0, 1_000_000), default: 300,
+    example: '300', doc: 'Most pets one run may create (there is no delete operation).',
+  } satisfies Setting<number>,
+  seed: {
+    env: 'PETSTORE_SEED', flag: '--seed', parse: integer(-(2 ** 31), 2 ** 31 - 1), default: undefined as number | undefined,
+    example: '', doc: 'Seed for every random input; unset picks one and prints it. Replays a run exactly.',
+  } satisfies Setting<number | undefined>,
+  runs: {
+    env: 'PETSTORE_RUNS', flag: '--runs', parse: integer(1, 100_000), default: 25,
+    example: '25', doc: 'Runs per property-based check.',
+  } satisfies Setting<number>,
+  concurrency: {
+    env: 'PETSTORE_CONCURRENCY', flag: '--concurrency', parse: integer(1, 256), default: 16,
+    example: '16', doc: 'Most requests in flight at once.',
+  } satisfies Setting<number>,
+  now: {
+    env: 'PETSTORE_NOW', flag: '--now', parse: instant, default: undefined as Date | undefined,
+    example: '', doc: "The suite's clock (ISO 8601), for date-dependent checks such as getPet's removal date. Unset: the real clock.",
+  } satisfies Setting<Date | undefined>,
+  only: {
+    env: 'PETSTORE_ONLY', flag: '--only', parse: list, default: Object.freeze([]) as readonly string[],
+    example: '', doc: 'Run only these requirement ids or areas (comma-separated, globs allowed, e.g. auth.*,listPets).',
+  } satisfies Setting<readonly string[]>,
+  skip: {
+    env: 'PETSTORE_SKIP', flag: '--skip', parse: list, default: Object.freeze([]) as readonly string[],
+    example: '', doc: 'Leave out these requirement ids or areas (comma-separated, globs allowed).',
+  } satisfies Setting<readonly string[]>,
+} as const;
+
+type Settings = typeof SETTINGS;
+export type Config = { readonly [K in keyof Settings]: Settings[K]['default'] };
+
+/**
+ * Reads and validates configuration. `.env` (in the working directory) fills in what the
+ * environment does not set. Throws ConfigError naming the first bad variable.
+ */
+export function loadConfig(env: Env = process.env, { dotenv = true } = {}): Config {
+  const merged: Record<string, string | undefined> = { ...env };
+  if (dotenv) {
+    const fromFile: Record<string, string> = {};
+    loadDotenv({ processEnv: fromFile, quiet: true });
+    for (const [k, v] of Object.entries(fromFile)) merged[k] ??= v;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, s] of Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][]) {
+    const raw = merged[s.env];
+    out[key] = raw === undefined || raw.trim() === '' ? s.default : s.parse(raw, s.env);
+  }
+  if (out.baseUrl !== undefined && !out.apiKey) {
+    throw new ConfigError('PETSTORE_API_KEY', 'must be set when PETSTORE_BASE_URL is set');
+  }
+  return Object.freeze(out) as Config;
+}
+
+/** What a run actually used: the target is resolved and the seed fixed, so it can be replayed. */
+export interface RunConfig extends Omit<Config, 'baseUrl' | 'apiKey' | 'seed' | 'now'> {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly seed: number;
+  /** ISO 8601; the suite's clock when PETSTORE_NOW is set, else absent. */
+  readonly now: string | undefined;
+  /** True when the bundled reference server is the target. */
+  readonly embedded: boolean;
+}
+
+export function resolveRunConfig(config: Config, target: { baseUrl: string; apiKey: string; embedded: boolean }): RunConfig {
+  return Object.freeze({
+    ...config,
+    ...target,
+    seed: config.seed ?? randomInt(-(2 ** 31), 2 ** 31 - 1),
+    now: config.now?.toISOString(),
+  });
+}
+
+/** The suite's clock: PETSTORE_NOW when set, else the real time. */
+export function clock(config: Pick<RunConfig, 'now'>): Date {
+  return config.now ? new Date(config.now) : new Date();
+}
+
+/** Lines of .env.example, derived from SETTINGS (a self-test keeps the file in step). */
+export function envExample(): string {
+  const lines = ['# petstore-conformance configuration. Copy to .env; the environment wins over this file.', ''];
+  for (const s of Object.values(SETTINGS)) {
+    lines.push(`# ${s.doc}`, `# ${s.env}=${s.example}`, '');
+  }
+  return lines.join('\n');
+}

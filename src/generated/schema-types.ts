@@ -1,0 +1,50 @@
+// Generated from schemas/*.json by scripts/generate-types.ts. Do not edit by hand.
+import type { Int64 } from '../json.js';
+
+/**
+ * Availability status of an animal.
+ */
+export type PetStatus = "available" | "pending" | "sold";
+
+/**
+ * Request body for creating an animal. The service assigns the id.
+ */
+export interface NewPet {
+  /**
+   * The animal's name.
+   */
+  name: string;
+  /**
+   * Identifier of the category the animal belongs to.
+   */
+  categoryId: Int64;
+  status?: PetStatus;
+}
+
+/**
+ * An animal: a NewPet plus the identifier the service assigned.
+ */
+export type Pet = NewPet & {
+  /**
+   * Unique identifier assigned by the service on creation.
+   */
+  id: Int64;
+};
+
+/**
+ * Body of every error response.
+ */
+export interface Error {
+  /**
+   * Machine-readable error code.
+   */
+  code: string;
+  /**
+   * Human-readable description.
+   */
+  message: string;
+  /**
+   * The HTTP status code.
+   */
+  status: number;
+}

@@ -1,0 +1,58 @@
+// Serves a Handler over node:http. Used for the embedded target, `npm run serve`, and the
+// broken-server harness.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorResponse, type Handler, type ServerResponse } from './handler.js';
+
+const MAX_BODY_BYTES = 1 << 20;
+
+export interface RunningServer {
+  /** Origin, e.g. http://127.0.0.1:40123 (no trailing slash). */
+  origin: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function serve(handler: Handler, { host = '127.0.0.1', port = 0 } = {}): Promise<RunningServer> {
+  const server = createServer(async (req, res) => {
+    let out: ServerResponse;
+    try {
+      const body = await readBody(req);
+      out =
+        body === undefined
+          ? errorResponse(413, 'body_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes`)
+          : await handler({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers as Record<string, string | undefined>, body });
+    } catch (err) {
+      out = errorResponse(500, 'internal_error', err instanceof Error ? err.message : String(err));
+    }
+    if (res.destroyed) return;
+    res.writeHead(out.status, { ...out.headers, 'content-length': Buffer.byteLength(out.body) });
+    res.end(out.body);
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    origin: `http://${host}:${bound}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,96 @@
+// A requirement is data: id, level, section, statement, and its check. The same list runs
+// under vitest, in the broken-server harness and in the reports.
+import type { RunContext } from './run.js';
+import { TransportError, WriteBlocked } from './client.js';
+import type { Exchange } from './evidence.js';
+import { requestOnly } from './evidence.js';
+import { redact } from './redact.js';
+
+/** MUST: the interface says it. SHOULD: an HTTP standard it relies on, or sound practice, says it. */
+export type Level = 'MUST' | 'SHOULD';
+
+export interface Requirement {
+  /** Stable, never reused: `<area>.<topic>[.<detail>]`. */
+  id: string;
+  level: Level;
+  /** Heading of the interface document it comes from, e.g. "Endpoints › List all animals". */
+  section: string;
+  /** One line, in our own words, of what a conforming server does. */
+  statement: string;
+  check: (ctx: RunContext) => Promise<void>;
+}
+
+/** The target broke the rule. */
+export class Violation extends Error {
+  override name = 'Violation';
+  constructor(
+    message: string,
+    readonly evidence: Exchange[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** The check could not run here (read-only mode, write budget spent, store not provable). */
+export class Skip extends Error {
+  override name = 'Skip';
+}
+
+/** Ordered scale: a worse outcome wins when several checks speak for one requirement. */
+export const OUTCOMES = ['passed', 'skipped', 'failed', 'error'] as const;
+export type OutcomeKind = (typeof OUTCOMES)[number];
+
+export interface Outcome {
+  outcome: OutcomeKind;
+  /** Why it failed, errored or was skipped; one line first, details after. */
+  message?: string;
+  evidence: Exchange[];
+  durationMs: number;
+}
+
+export function areaOf(id: string): string {
+  return id.split('.')[0] ?? id;
+}
+
+export async function execute(req: Requirement, ctx: RunContext): Promise<Outcome> {
+  const started = performance.now();
+  const done = (o: Omit<Outcome, 'durationMs'>): Outcome => ({
+    ...o,
+    ...(o.message === undefined ? {} : { message: redact(o.message) }),
+    durationMs: Math.round(performance.now() - started),
+  });
+  try {
+    await req.check(ctx);
+    return done({ outcome: 'passed', evidence: [] });
+  } catch (err) {
+    if (err instanceof Skip || err instanceof WriteBlocked) return done({ outcome: 'skipped', message: err.message, evidence: [] });
+    if (err instanceof Violation) return done({ outcome: 'failed', message: err.message, evidence: err.evidence });
+    if (err instanceof TransportError) {
+      return done({ outcome: 'error', message: `could not decide: ${err.message}`, evidence: [requestOnly(err.request)] });
+    }
+    const e = err instanceof Error ? err : new Error(String(err));
+    const where = e.stack?.split('\n').find((l) => l.includes('/tests/') || l.includes('/src/'))?.trim();
+    return done({ outcome: 'error', message: `suite error: ${e.message}${where ? ` (${where})` : ''}`, evidence: [] });
+  }
+}
+
+/**
+ * Runs one case per item concurrently and reports every violation, not just the first,
+ * so a failure names each operation or input that broke the rule.
+ */
+export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
+  const results = await Promise.allSettled(items.map(run));
+  const violations: Violation[] = [];
+  for (const r of results) {
+    if (r.status === 'fulfilled') continue;
+    if (!(r.reason instanceof Violation)) throw r.reason;
+    violations.push(r.reason);
+  }
+  if (violations.length === 1) throw violations[0];
+  if (violations.length > 1) {
+    throw new Violation(
+      `${violations.length} of ${items.length} cases failed:\n${violations.map((v) => `- ${v.message}`).join('\n')}`,
+      violations.flatMap((v) => v.evidence),
+    );
+  }
+}

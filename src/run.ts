@@ -1,0 +1,136 @@
+// One run's shared state: configuration, the client, the write budget, the ledger of pets the
+// run created, and the store population that some checks need. Checks see only this.
+import { Client, type ApiResponse } from './client.js';
+import { clock, type RunConfig } from './config.js';
+import { exactInteger, type Int64 } from './json.js';
+import { PET_STATUSES } from './schemas.js';
+import { Skip, Violation } from './requirement.js';
+import { expectPet, expectPetList, expectStatus } from './assert.js';
+import type { NewPet, Pet, PetStatus } from './generated/schema-types.js';
+
+/**
+ * Minimum pets of each status checks rely on; on a store that starts empty the total passes
+ * 100 while pending and sold stay far below 100, so their filtered lists can be proven complete.
+ */
+export const POPULATION_PLAN: Readonly<Record<PetStatus, number>> = Object.freeze({ available: 80, pending: 12, sold: 12 });
+export const POPULATION_TOTAL = 101;
+
+export interface Population {
+  /** Pets of each status seen in `?status=S&limit=100`, so at most 100. */
+  byStatus: Record<PetStatus, number>;
+  /** Pets seen in `?limit=100`. */
+  total: number;
+}
+
+export class RunContext {
+  readonly api: Client;
+  /** Ids of every pet this run created, from every 201 seen (there is no delete operation). */
+  readonly ledger: Int64[] = [];
+  /** Appears in the name of every pet the run creates, so operators can find them. */
+  readonly runTag: string;
+  private reserved = 0;
+  private population?: Promise<Population>;
+  private nameCounter = 0;
+
+  constructor(readonly config: RunConfig) {
+    this.runTag = `pcs-${(config.seed >>> 0).toString(36)}`;
+    this.api = new Client({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      timeoutMs: config.timeoutMs,
+      concurrency: config.concurrency,
+      readOnly: config.readOnly,
+      onResponse: (res) => this.record(res),
+    });
+  }
+
+  private record(res: ApiResponse): void {
+    if (res.request.method !== 'POST' || res.status !== 201 || res.json === null || typeof res.json !== 'object') return;
+    const id = (res.json as { id?: unknown }).id;
+    if (exactInteger(id) !== undefined) this.ledger.push(id as Int64);
+  }
+
+  /** The suite's clock (PETSTORE_NOW or the real time). */
+  now(): Date {
+    return clock(this.config);
+  }
+
+  /** A name carrying the run tag, unique within the run. */
+  petName(label = 'pet'): string {
+    return `${this.runTag} ${label} ${++this.nameCounter}`;
+  }
+
+  /** A valid NewPet with a tagged name. */
+  newPet(fields: Partial<NewPet> = {}): NewPet {
+    return { name: this.petName(), categoryId: 1, ...fields };
+  }
+
+  /** Takes n creations from the write budget, or skips the check saying why. */
+  reserveCreates(n: number, what: string): void {
+    if (this.config.readOnly) throw new Skip(`read-only mode: ${what} needs to create ${n} pet(s)`);
+    if (this.reserved + n > this.config.maxCreates) {
+      throw new Skip(`write budget spent: ${what} needs ${n} more pet(s), ${this.config.maxCreates - this.reserved} of PETSTORE_MAX_CREATES=${this.config.maxCreates} left`);
+    }
+    this.reserved += n;
+  }
+
+  /** Pets still creatable within the budget. */
+  get createsLeft(): number {
+    return this.config.readOnly ? 0 : this.config.maxCreates - this.reserved;
+  }
+
+  /** Creates a pet the check needs as a fixture: 201 and a valid Pet, or a violation. */
+  async createPet(body: NewPet = this.newPet()): Promise<{ pet: Pet; res: ApiResponse }> {
+    this.reserveCreates(1, 'this check');
+    const res = await this.api.createPet(body);
+    expectStatus(res, 201, 'the pet must be created');
+    return { pet: expectPet(res), res };
+  }
+
+  /**
+   * Makes sure the store holds more than 100 pets and at least POPULATION_PLAN of each status,
+   * creating what is missing within the budget. Done once per run; pets of others count too.
+   */
+  ensurePopulation(): Promise<Population> {
+    // A server that cannot be populated fails the createPet checks; here the check is undecidable.
+    this.population ??= this.populate().catch((err: unknown) => {
+      if (err instanceof Violation) throw new Skip(`the store could not be populated: ${err.message}`);
+      throw err;
+    });
+    return this.population;
+  }
+
+  private async countStatus(status: PetStatus): Promise<number> {
+    const res = await this.api.listPets([['status', status], ['limit', '100']]);
+    expectStatus(res, 200);
+    return expectPetList(res).filter((p) => p.status === status).length;
+  }
+
+  private async populate(): Promise<Population> {
+    const counts = await Promise.all(PET_STATUSES.map((s) => this.countStatus(s as PetStatus)));
+    const missing = PET_STATUSES.flatMap((s, i) =>
+      Array.from({ length: Math.max(0, POPULATION_PLAN[s as PetStatus] - (counts[i] ?? 0)) }, () => s as PetStatus),
+    );
+    const all = await this.api.listPets([['limit', '100']]);
+    expectStatus(all, 200);
+    const total = expectPetList(all).length;
+    const topUp = Math.max(0, POPULATION_TOTAL - total - missing.length);
+    missing.push(...Array.from({ length: topUp }, () => 'available' as const));
+    if (missing.length > 0) {
+      this.reserveCreates(missing.length, 'populating the store (checks that need more than 100 pets)');
+      await Promise.all(missing.map(async (status) => {
+        const res = await this.api.createPet(this.newPet({ status }));
+        expectStatus(res, 201, 'populating the store');
+      }));
+    }
+    const byStatus = Object.fromEntries(
+      await Promise.all(PET_STATUSES.map(async (s) => [s, await this.countStatus(s as PetStatus)] as const)),
+    ) as Record<PetStatus, number>;
+    const after = await this.api.listPets([['limit', '100']]);
+    return { byStatus, total: expectPetList(after).length };
+  }
+
+  async close(): Promise<void> {
+    await this.api.close();
+  }
+}

@@ -1,0 +1,32 @@
+// Runs once in the main vitest process: resolves the target (starting the bundled reference
+// server when none is configured), fixes the seed, and hands the frozen RunConfig to the tests.
+import { randomBytes } from 'node:crypto';
+import type { TestProject } from 'vitest/node';
+import { loadConfig, resolveRunConfig, type RunConfig } from '../config.js';
+import { createReferenceHandler } from '../reference-server/handler.js';
+import { serve } from '../reference-server/http.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    runConfig: RunConfig;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const config = loadConfig();
+  let close = async () => {};
+  let target: { baseUrl: string; apiKey: string; embedded: boolean };
+  if (config.baseUrl && config.apiKey) {
+    target = { baseUrl: config.baseUrl, apiKey: config.apiKey, embedded: false };
+  } else {
+    const apiKey = randomBytes(18).toString('base64url');
+    const server = await serve(createReferenceHandler({ apiKey }));
+    close = server.close;
+    target = { baseUrl: `${server.origin}/v1`, apiKey, embedded: true };
+  }
+  const run = resolveRunConfig(config, target);
+  const what = run.embedded ? 'the bundled reference server (set PETSTORE_BASE_URL to test another)' : run.baseUrl;
+  console.log(`petstore-conformance: testing ${what}${run.embedded ? ` at ${run.baseUrl}` : ''}; seed ${run.seed} (replay with PETSTORE_SEED=${run.seed})`);
+  project.provide('runConfig', run);
+  return close;
+}
