@@ -20,6 +20,35 @@ export interface Requirement {
   check: (ctx: RunContext) => Promise<void>;
 }
 
+/** A further check of a catalogue requirement, e.g. a property over generated inputs. */
+export interface Property {
+  /** Id of the catalogue requirement it checks. */
+  requirement: string;
+  /** One line: what holds for every generated input. */
+  title: string;
+  check: (ctx: RunContext) => Promise<void>;
+}
+
+/** One runnable test: a requirement's own check, or one of its properties. */
+export interface Check {
+  requirement: Requirement;
+  /** Test name; always starts with the requirement id. */
+  name: string;
+  check: (ctx: RunContext) => Promise<void>;
+}
+
+/** Flattens requirements and their properties into tests; a property naming an unknown id is an error. */
+export function checksOf(requirements: readonly Requirement[], properties: readonly Property[] = []): Check[] {
+  const byId = new Map(requirements.map((r) => [r.id, r]));
+  const checks: Check[] = requirements.map((r) => ({ requirement: r, name: `${r.id} ${r.statement}`, check: r.check }));
+  for (const p of properties) {
+    const requirement = byId.get(p.requirement);
+    if (!requirement) throw new Error(`property "${p.title}" names unknown requirement ${p.requirement}`);
+    checks.push({ requirement, name: `${p.requirement} (property) ${p.title}`, check: p.check });
+  }
+  return checks;
+}
+
 /** The target broke the rule. */
 export class Violation extends Error {
   override name = 'Violation';
@@ -52,7 +81,12 @@ export function areaOf(id: string): string {
   return id.split('.')[0] ?? id;
 }
 
-export async function execute(req: Requirement, ctx: RunContext): Promise<Outcome> {
+/** Worse outcome of two (the ordered scale above). */
+export function worse(a: OutcomeKind, b: OutcomeKind): OutcomeKind {
+  return OUTCOMES.indexOf(a) >= OUTCOMES.indexOf(b) ? a : b;
+}
+
+export async function execute(req: Pick<Requirement, 'check'>, ctx: RunContext): Promise<Outcome> {
   const started = performance.now();
   const done = (o: Omit<Outcome, 'durationMs'>): Outcome => ({
     ...o,
@@ -86,7 +120,7 @@ export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise
     if (!(r.reason instanceof Violation)) throw r.reason;
     violations.push(r.reason);
   }
-  if (violations.length === 1) throw violations[0];
+  if (violations.length === 1) throw violations[0] as Violation;
   if (violations.length > 1) {
     throw new Violation(
       `${violations.length} of ${items.length} cases failed:\n${violations.map((v) => `- ${v.message}`).join('\n')}`,

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
 import { defineConformanceTests } from '../src/vitest/adapter.js';
-import { catalogue } from './catalogue.js';
+import { checks } from './catalogue.js';
 
-defineConformanceTests(catalogue, inject('runConfig'));
+defineConformanceTests(checks, inject('runConfig'));

@@ -2,7 +2,7 @@
 // `-t listPets.limit` filters and JUnit carries it; outcomes ride on task meta for reporters.
 import { afterAll, describe, test } from 'vitest';
 import type { RunConfig } from '../config.js';
-import { areaOf, execute, type Outcome, type Requirement } from '../requirement.js';
+import { areaOf, execute, type Check, type Outcome, type Requirement } from '../requirement.js';
 import { RunContext } from '../run.js';
 import { selectRequirements } from '../select.js';
 
@@ -13,21 +13,19 @@ declare module 'vitest' {
   }
 }
 
-export function testName(req: Requirement): string {
-  return `${req.id} ${req.statement}`;
-}
-
-export function defineConformanceTests(catalogue: readonly Requirement[], config: RunConfig): void {
+export function defineConformanceTests(checks: readonly Check[], config: RunConfig): void {
   const ctx = new RunContext(config);
   afterAll(() => ctx.close());
-  const selected = selectRequirements(catalogue, config);
-  const areas = [...new Set(selected.map((r) => areaOf(r.id)))];
+  const selectedIds = new Set(selectRequirements(checks.map((c) => c.requirement), config).map((r) => r.id));
+  const selected = checks.filter((c) => selectedIds.has(c.requirement.id));
+  const areas = [...new Set(selected.map((c) => areaOf(c.requirement.id)))];
   for (const area of areas) {
     describe.concurrent(area, () => {
-      for (const req of selected.filter((r) => areaOf(r.id) === area)) {
-        test(testName(req), async ({ task, skip, annotate }) => {
+      for (const c of selected.filter((x) => areaOf(x.requirement.id) === area)) {
+        const req = c.requirement;
+        test(c.name, async ({ task, skip, annotate }) => {
           const { check: _check, ...data } = req;
-          const outcome = await execute(req, ctx);
+          const outcome = await execute(c, ctx);
           task.meta.requirement = data;
           task.meta.outcome = outcome;
           if (outcome.outcome === 'passed') return;

@@ -1,0 +1,22 @@
+// Deliberately broken servers: each breaks exactly one rule, named by the requirement that must
+// catch it. self-tests/broken-servers.test.ts runs them all.
+import type { Fault } from '../faults-kit.js';
+import { authFaults } from './auth.js';
+import { consistencyFaults } from './consistency.js';
+import { createPetFaults } from './create-pet.js';
+import { errorsFaults } from './errors.js';
+import { generalFaults } from './general.js';
+import { getPetFaults } from './get-pet.js';
+import { listPetsFaults } from './list-pets.js';
+import { serviceFaults } from './service.js';
+
+export const faults: readonly Fault[] = [
+  ...serviceFaults,
+  ...authFaults,
+  ...errorsFaults,
+  ...listPetsFaults,
+  ...createPetFaults,
+  ...getPetFaults,
+  ...consistencyFaults,
+  ...generalFaults,
+];
