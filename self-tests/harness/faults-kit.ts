@@ -1,29 +1,49 @@
 // Building blocks for broken and variant servers: each wraps the reference handler, so the
 // reference server stays pure and a fault is a few lines naming the requirement it breaks.
 import type { Handler, ReferenceOptions, ServerRequest, ServerResponse } from '../../src/reference-server/handler.js';
+import type { RunConfig } from '../../src/config.js';
 import { parseJson, stringifyJson } from '../../src/json.js';
 
 /** Wraps the reference handler; `apiKey` is the key it accepts, for faults that bypass authentication. */
 export type Wrap = (inner: Handler, apiKey: string) => Handler;
 
-export interface Fault {
+/** How to build one server for a harness run: the reference handler, wrapped and configured. */
+export interface ServerSetup {
+  wrap: Wrap;
+  /** Options for the reference handler underneath (a clock, the first id, the base path). */
+  options?: Partial<ReferenceOptions>;
+  /** What the suite is told (e.g. its clock); the target and key are always the harness's. */
+  config?: Partial<RunConfig>;
+  /**
+   * Runs before the suite starts, against the wrapped handler directly (no HTTP), e.g. to fill
+   * the store with pets written "by others": the suite never sees these as its own writes.
+   */
+  prepare?: (server: PreparedServer) => Promise<void>;
+}
+
+export interface PreparedServer {
+  handler: Handler;
+  apiKey: string;
+  /** Where the operations live, e.g. `/v1`. */
+  basePath: string;
+}
+
+/** A deliberately broken server: it breaks exactly one rule, named by the requirement that must catch it. */
+export interface Fault extends ServerSetup {
   /** Short kebab-case name, unique. */
   name: string;
   /** The requirement id that must catch it. */
   breaks: string;
   /** What the server does wrong, in plain words. */
   does: string;
-  wrap: Wrap;
-  /** Options for the reference handler underneath (e.g. a clock). */
-  options?: Partial<ReferenceOptions>;
 }
 
-export interface Variant {
+/** A correct server that makes a different allowed choice: the suite must report no MUST failure. */
+export interface Variant extends ServerSetup {
+  /** Short kebab-case name, unique. */
   name: string;
   /** The allowed choice this server makes where the interface is silent. */
   does: string;
-  wrap: Wrap;
-  options?: Partial<ReferenceOptions>;
 }
 
 export type Operation = 'listPets' | 'createPet' | 'getPet';
@@ -84,3 +104,22 @@ export const authenticated = (req: ServerRequest, apiKey: string): ServerRequest
   ...req,
   headers: { ...req.headers, authorization: `Bearer ${apiKey}` },
 });
+
+/** Rewrites the JSON body of requests (parsed losslessly); bodies that are not JSON pass unchanged. */
+export const mapRequestJson = (fn: (body: unknown, req: ServerRequest) => unknown, when: (req: ServerRequest) => boolean = () => true): Wrap =>
+  mapRequest((req) => {
+    let body: unknown;
+    try {
+      body = parseJson(req.body);
+    } catch {
+      return req;
+    }
+    return { ...req, body: stringifyJson(fn(body, req)) };
+  }, when);
+
+/** A JSON object (not an array, not null). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Applies `fn` to the Pet(s) in a response body: a list's items, or the single Pet. */
+export const eachPet = (body: unknown, fn: (pet: Record<string, unknown>) => Record<string, unknown>): unknown =>
+  Array.isArray(body) ? body.map((p) => (isObject(p) ? fn(p) : p)) : isObject(body) && 'id' in body ? fn(body) : body;

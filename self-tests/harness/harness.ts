@@ -2,12 +2,12 @@
 // handler with one fault or variant applied, and returns the outcome of every requirement.
 import { randomBytes } from 'node:crypto';
 import { resolveRunConfig, loadConfig, type RunConfig } from '../../src/config.js';
-import { createReferenceHandler, type ReferenceOptions } from '../../src/reference-server/handler.js';
+import { createReferenceHandler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
 import { execute, worse, type Outcome } from '../../src/requirement.js';
 import { RunContext } from '../../src/run.js';
 import { checks } from '../../tests/catalogue.js';
-import type { Wrap } from './faults-kit.js';
+import type { ServerSetup, Wrap } from './faults-kit.js';
 
 export interface HarnessRun {
   outcomes: Map<string, Outcome>;
@@ -17,12 +17,15 @@ export interface HarnessRun {
 
 export async function runCatalogueAgainst(
   wrap: Wrap,
-  { options = {}, config = {}, basePath = '/v1' }: { options?: Partial<ReferenceOptions>; config?: Partial<RunConfig>; basePath?: string } = {},
+  { options = {}, config = {}, basePath: base = '/v1', prepare }: Omit<ServerSetup, 'wrap'> & { basePath?: string } = {},
 ): Promise<HarnessRun> {
   const apiKey = `harness-${randomBytes(9).toString('hex')}`;
-  const server = await serve(wrap(createReferenceHandler({ apiKey, basePath, ...options }), apiKey));
-  const base = resolveRunConfig(loadConfig({}, { dotenv: false }), { baseUrl: `${server.origin}${basePath}`, apiKey, embedded: true });
-  const runConfig: RunConfig = Object.freeze({ ...base, seed: 42, timeoutMs: 5_000, ...config });
+  const basePath = (options.basePath ?? base).replace(/\/+$/, '');
+  const handler = wrap(createReferenceHandler({ apiKey, ...options, basePath }), apiKey);
+  await prepare?.({ handler, apiKey, basePath });
+  const server = await serve(handler);
+  const target = resolveRunConfig(loadConfig({}, { dotenv: false }), { baseUrl: `${server.origin}${basePath}`, apiKey, embedded: true });
+  const runConfig: RunConfig = Object.freeze({ ...target, seed: 42, timeoutMs: 10_000, ...config });
   const ctx = new RunContext(runConfig);
   const started = performance.now();
   const outcomes = new Map<string, Outcome>();
@@ -41,7 +44,24 @@ export async function runCatalogueAgainst(
   return { outcomes, requests: ctx.api.requestCount, ms: Math.round(performance.now() - started) };
 }
 
+/** Runs the catalogue against a fault's or variant's server. */
+export const runSetup = ({ wrap, ...rest }: ServerSetup): Promise<HarnessRun> => runCatalogueAgainst(wrap, rest);
+
 /** Requirement ids whose outcome is failed or error. */
 export function failing(run: HarnessRun): string[] {
   return [...run.outcomes].filter(([, o]) => o.outcome === 'failed' || o.outcome === 'error').map(([id]) => id).sort();
+}
+
+/** Maps items with at most `limit` calls of `fn` in flight; results keep the items' order. */
+export async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
