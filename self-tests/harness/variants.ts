@@ -1,0 +1,201 @@
+// Conforming servers: each makes a different choice where the interface is silent or leaves
+// room. The suite must report no MUST failure against any of them (a false alarm is a defect).
+// The reference server itself covers the other side of each choice (it rejects an out-of-range
+// limit and an unknown status, leaves status absent when omitted, accepts empty names, ignores
+// unknown fields, answers 400 to a malformed petId, lists oldest first).
+import { errorResponse, type Handler, type ServerResponse } from '../../src/reference-server/handler.js';
+import { parseJson, stringifyJson } from '../../src/json.js';
+import { PET_STATUSES } from '../../src/schemas.js';
+import {
+  answer,
+  compose,
+  eachPet,
+  isObject,
+  isOp,
+  mapJson,
+  mapRequest,
+  mapRequestJson,
+  mapResponse,
+  withQuery,
+  type PreparedServer,
+  type Variant,
+  type Wrap,
+} from './faults-kit.js';
+
+const asIs: Wrap = (h) => h;
+const AFTER_REMOVAL = '2031-06-01T00:00:00.000Z';
+
+/** An out-of-range limit is clamped to 1..100; a malformed one falls back to the default. */
+const clampLimit: Wrap = mapRequest(
+  (req) =>
+    withQuery(req, (q) => {
+      const raw = q.get('limit');
+      if (raw === null) return;
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n)) q.delete('limit');
+      else q.set('limit', String(Math.min(100, Math.max(1, Math.trunc(n)))));
+    }),
+  isOp('listPets'),
+);
+
+/** A status filter outside the enum is dropped: the list is unfiltered. */
+const ignoreUnknownStatus: Wrap = mapRequest(
+  (req) =>
+    withQuery(req, (q) => {
+      const s = q.get('status');
+      if (s !== null && !PET_STATUSES.includes(s)) q.delete('status');
+    }),
+  isOp('listPets'),
+);
+
+/** A pet created without a status gets `available`. */
+const defaultStatus: Wrap = mapRequestJson((body) => (isObject(body) && !('status' in body) ? { ...body, status: 'available' } : body), isOp('createPet'));
+
+/** More fields than the interface lists, on Pets and on Error bodies, and more headers. */
+const extraFieldsAndHeaders: Wrap = compose(
+  mapResponse((res) => ({
+    ...res,
+    headers: { ...res.headers, 'x-request-id': 'req-0001', 'cache-control': 'no-store', 'x-ratelimit-remaining': '999', vary: 'Authorization' },
+  })),
+  mapJson((body, res) =>
+    res.status >= 400 && isObject(body)
+      ? { ...body, details: [{ field: 'body', issue: 'see message' }], requestId: 'req-0001' }
+      : eachPet(body, (pet) => ({ ...pet, tags: ['friendly'], photoUrls: [], category: { id: pet.categoryId, name: 'other' }, createdAt: '2025-01-01T00:00:00Z' })),
+  ),
+);
+
+/** `Connection: close` on every response and a charset parameter on the JSON media type. */
+const closeAndCharset: Wrap = mapResponse((res) => ({
+  ...res,
+  headers: {
+    ...res.headers,
+    connection: 'close',
+    ...(/^application\/json/i.test(res.headers['content-type'] ?? '') ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+  },
+}));
+
+const badRequest = (message: string) => errorResponse(400, 'invalid_body', message);
+
+/** Parsed request body, or undefined when it is not JSON. */
+function bodyOf(req: { body: string }): unknown {
+  try {
+    return parseJson(req.body);
+  } catch {
+    return undefined;
+  }
+}
+
+const rejectEmptyNames: Wrap = answer(
+  (req) => isOp('createPet')(req) && isObject(bodyOf(req)) && (bodyOf(req) as Record<string, unknown>).name === '',
+  () => badRequest('name must not be empty'),
+);
+
+const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
+const rejectUnknownFields: Wrap = answer(
+  (req) => {
+    const body = bodyOf(req);
+    return isOp('createPet')(req) && isObject(body) && Object.keys(body).some((k) => !NEW_PET_FIELDS.has(k));
+  },
+  () => badRequest('only name, categoryId and status may be sent'),
+);
+
+/** Error codes and messages of the server's own choosing (their values are not shown). */
+const otherErrorCodes: Wrap = mapJson((body, res) =>
+  res.status >= 400 && isObject(body) ? { ...body, code: `E${res.status}_${String(body.code).toUpperCase()}`, message: `Request failed (${res.status})` } : body,
+);
+
+/** A petId that is not an int64 integer is "not found" rather than a bad request. */
+const malformedIdNotFound: Wrap = mapResponse(
+  (res) => (res.status === 400 ? errorResponse(404, 'not_found', 'No such pet', Object.fromEntries(Object.entries(res.headers).filter(([k]) => k !== 'content-type'))) : res),
+  isOp('getPet'),
+);
+
+/** getPet is gone: the route answers 404 with an Error body and no deprecation headers. */
+const getPetRouteGone: Wrap = answer(isOp('getPet'), (req, inner) => {
+  // Authentication still comes first: an unauthenticated request is 401 whatever the route.
+  const probe = inner({ ...req, method: 'GET', url: req.url.replace(/\/pets\/[^/?]*/, '/pets'), body: '' });
+  return Promise.resolve(probe).then((res): ServerResponse => (res.status === 401 ? res : errorResponse(404, 'not_found', 'getPet was removed; use GET /pets')));
+});
+
+/**
+ * Lists newest first (the order of a list is not shown): keeps its own index of created pets
+ * and answers a valid list request from it, after the reference server has accepted it.
+ */
+const newestFirst: Wrap = (inner) => {
+  const created: Record<string, unknown>[] = [];
+  return async (req) => {
+    const res = await inner(req);
+    if (isOp('createPet')(req) && res.status === 201) created.push(parseJson(res.body) as Record<string, unknown>);
+    if (!isOp('listPets')(req) || res.status !== 200) return res;
+    const q = new URL(req.url, 'http://x').searchParams;
+    const limit = Number(q.get('limit') ?? 20);
+    const status = q.get('status');
+    const page: unknown[] = [];
+    for (let i = created.length - 1; i >= 0 && page.length < limit; i--) {
+      if (status === null || created[i]?.status === status) page.push(created[i]);
+    }
+    return { ...res, body: stringifyJson(page) };
+  };
+};
+
+/** Statuses of the 1,000 pets "others" wrote: 560 available, 280 pending, 120 without status, 40 sold. */
+function othersStatus(i: number): string | undefined {
+  const k = i % 25;
+  return k === 0 ? 'sold' : k <= 3 ? undefined : k <= 10 ? 'pending' : 'available';
+}
+
+const OTHERS_NAMES = ['Rex', 'Mia 🐈', '小白', 'שלום', 'Zoë', '', 'a'.repeat(300)];
+
+/** Fills the store with `count` pets written by someone else, before the suite starts. */
+const prefill =
+  (count: number) =>
+  async ({ handler, apiKey, basePath }: PreparedServer): Promise<void> => {
+    for (let i = 0; i < count; i++) {
+      const status = othersStatus(i);
+      const pet = { name: `${OTHERS_NAMES[i % OTHERS_NAMES.length]} ${i}`, categoryId: i % 7 === 0 ? 2n ** 62n + BigInt(i) : i % 13, ...(status ? { status } : {}) };
+      const res = await (handler as Handler)({
+        method: 'POST',
+        url: `${basePath}/pets`,
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: stringifyJson(pet),
+      });
+      if (res.status !== 201) throw new Error(`prefill: pet ${i} was answered ${res.status} ${res.body}`);
+    }
+  };
+
+export const variants: readonly Variant[] = [
+  { name: 'clamp-limit', does: 'clamps an out-of-range limit to 1..100 and treats a malformed one as absent (200, not 400)', wrap: clampLimit },
+  { name: 'ignore-unknown-status', does: 'ignores a status filter outside the enum and lists unfiltered (200, not 400)', wrap: ignoreUnknownStatus },
+  { name: 'default-status', does: 'gives a pet created without status the status "available"', wrap: defaultStatus },
+  { name: 'extra-fields-and-headers', does: 'adds fields to every Pet and Error body and extra response headers', wrap: extraFieldsAndHeaders },
+  { name: 'ids-above-2^53', does: 'hands out ids from 2^53+1 upwards (not exact as a double)', wrap: asIs, options: { firstId: 2n ** 53n + 1n } },
+  { name: 'prefilled-1000', does: 'starts with 1,000 pets of others (560 available, 280 pending, 120 without status, 40 sold)', wrap: asIs, prepare: prefill(1000) },
+  { name: 'other-base-path', does: 'serves the operations under /api/petstore/v1 instead of /v1', wrap: asIs, options: { basePath: '/api/petstore/v1' } },
+  { name: 'close-and-charset', does: 'sends Connection: close and application/json; charset=utf-8 on every response', wrap: closeAndCharset },
+  { name: 'empty-names-rejected', does: 'rejects an empty name with 400 and an Error body (the reference accepts it)', wrap: rejectEmptyNames },
+  { name: 'unknown-fields-rejected', does: 'rejects a body with fields beyond name, categoryId and status (a client id too) with 400', wrap: rejectUnknownFields },
+  { name: 'other-error-codes', does: 'uses its own Error codes and messages', wrap: otherErrorCodes },
+  { name: 'malformed-id-not-found', does: 'answers a petId that is not an int64 integer with 404 instead of 400', wrap: malformedIdNotFound },
+  { name: 'newest-first', does: 'lists the newest pets first', wrap: newestFirst, prepare: prefill(300) },
+  {
+    name: 'after-removal-410',
+    does: 'runs after 5 December 2030 (both clocks): getPet answers 410 Gone with an Error body',
+    wrap: asIs,
+    options: { now: () => new Date(AFTER_REMOVAL) },
+    config: { now: AFTER_REMOVAL },
+  },
+  {
+    name: 'after-removal-404',
+    does: 'runs after 5 December 2030 (both clocks): the getPet route is gone, 404 with an Error body',
+    wrap: getPetRouteGone,
+    options: { now: () => new Date(AFTER_REMOVAL) },
+    config: { now: AFTER_REMOVAL },
+  },
+  {
+    name: 'all-choices-at-once',
+    does: 'combines clamping, ignoring unknown statuses, a default status, extra fields and headers, charset, ids near 2^62, 1,000 pets of others and another base path',
+    wrap: compose(closeAndCharset, extraFieldsAndHeaders, clampLimit, ignoreUnknownStatus, defaultStatus),
+    options: { firstId: 2n ** 62n, basePath: '/petstore/v1' },
+    prepare: prefill(1000),
+  },
+];
