@@ -1,4 +1,122 @@
-// Faults against the general requirements.
-import type { Fault } from '../faults-kit.js';
+// Faults that cut across the interface's sections: content types, crashes on malformed input,
+// servers that degrade with writes or load, writes that are acknowledged but lost.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createReferenceHandler, errorResponse } from '../../../src/reference-server/handler.js';
+import { answer, isOp, mapJson, mapResponse, type Fault, type Wrap } from '../faults-kit.js';
 
-export const generalFaults: Fault[] = [];
+const crash = (what: string) => {
+  // The HTTP layer turns a thrown error into a 500, as a careless server would.
+  throw new Error(`unhandled: ${what}`);
+};
+
+/** Answers 500 to every write after the first `n` accepted ones. */
+const failAfterWrites =
+  (n: number): Wrap =>
+  (inner) => {
+    let accepted = 0;
+    return async (req) => {
+      if (isOp('createPet')(req) && accepted >= n) return errorResponse(500, 'internal_error', 'storage full');
+      const res = await inner(req);
+      if (isOp('createPet')(req) && res.status === 201) accepted++;
+      return res;
+    };
+  };
+
+/** Each request takes a few milliseconds; with more than `k` in flight, a request fails with 500. */
+const failUnderLoad =
+  (k: number): Wrap =>
+  (inner) => {
+    let inFlight = 0;
+    return async (req) => {
+      inFlight++;
+      try {
+        await sleep(2);
+        if (inFlight > k) return errorResponse(500, 'internal_error', 'connection pool exhausted');
+        return await inner(req);
+      } finally {
+        inFlight--;
+      }
+    };
+  };
+
+/** Ids written through a double: above 2^53 they come back rounded. */
+const idsThroughDouble: Wrap = mapJson((body, res) => {
+  const round = (p: unknown) => (typeof p === 'object' && p !== null && 'id' in p ? { ...p, id: Number((p as { id: unknown }).id) } : p);
+  if (res.status >= 300) return body;
+  return Array.isArray(body) ? body.map(round) : round(body);
+});
+
+export const generalFaults: Fault[] = [
+  {
+    name: 'create-text-plain',
+    breaks: 'service.json-content-type',
+    does: 'answers a successful createPet with Content-Type text/plain (the body is still JSON)',
+    wrap: mapResponse((res) => (res.status === 201 ? { ...res, headers: { ...res.headers, 'content-type': 'text/plain; charset=utf-8' } } : res), isOp('createPet')),
+  },
+  {
+    name: 'get-no-content-type',
+    breaks: 'service.json-content-type',
+    does: 'answers a successful getPet without a Content-Type header',
+    wrap: mapResponse((res) => {
+      if (res.status !== 200) return res;
+      const { 'content-type': _dropped, ...headers } = res.headers;
+      return { ...res, headers };
+    }, isOp('getPet')),
+  },
+  {
+    name: 'crash-on-bad-json',
+    breaks: 'errors.no-server-error',
+    does: 'crashes (500) on a createPet body that is not JSON',
+    wrap: answer(
+      (req) => isOp('createPet')(req) && !isJson(req.body),
+      () => crash('JSON.parse'),
+    ),
+  },
+  {
+    name: 'crash-on-odd-query',
+    breaks: 'errors.no-server-error',
+    does: 'crashes (500) on a limit that is not a number',
+    wrap: answer(
+      (req) => isOp('listPets')(req) && /[?&]limit=[^&]*[^\d&]/.test(req.url),
+      () => crash('parseInt'),
+    ),
+  },
+  {
+    name: 'fail-after-writes',
+    breaks: 'consistency.model',
+    does: 'answers 500 to every createPet after the first 60 it accepted',
+    wrap: failAfterWrites(60),
+  },
+  {
+    name: 'fail-under-load',
+    breaks: 'createPet.distinct-ids',
+    does: 'answers 500 to any request that arrives while more than 4 others are in flight',
+    wrap: failUnderLoad(4),
+  },
+  {
+    name: 'created-pet-not-stored',
+    breaks: 'getPet.existing',
+    does: 'acknowledges createPet with 201 and a Pet but never stores it',
+    wrap: (inner, apiKey) => {
+      // A throwaway store answers the writes (ids far from the real ones); the real one never sees them.
+      const scratch = createReferenceHandler({ apiKey, firstId: 10n ** 12n });
+      return (req) => (isOp('createPet')(req) ? scratch(req) : inner(req));
+    },
+  },
+  {
+    name: 'ids-through-double',
+    breaks: 'consistency.model',
+    does: 'hands out ids above 2^53 but writes them through a double, so they come back rounded',
+    wrap: idsThroughDouble,
+    options: { firstId: 2n ** 53n + 1n },
+  },
+];
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
