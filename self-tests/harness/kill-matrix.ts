@@ -1,0 +1,215 @@
+// The kill matrix: which requirement caught each fault (or MISSED), which conforming variants
+// drew a false alarm, and which requirements no fault exercises. Built once, printed and written.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Level, OutcomeKind, Requirement } from '../../src/requirement.js';
+import type { Fault, ServerSetup, Variant } from './faults-kit.js';
+import { inParallel, runSetup, type HarnessRun } from './harness.js';
+
+export interface Finding {
+  id: string;
+  level: Level | 'unknown';
+  outcome: OutcomeKind;
+  /** First line of the check's message. */
+  message: string;
+}
+
+export interface FaultRow {
+  fault: string;
+  breaks: string;
+  does: string;
+  /** The named requirement when it failed; null when the fault was MISSED. */
+  caughtBy: string | null;
+  /** Outcome of the named requirement ('absent' when the catalogue has no such id). */
+  outcome: OutcomeKind | 'absent';
+  /** Why the named requirement did not catch it, or its violation message when it did. */
+  message: string;
+  /** Other requirements that also failed (collateral, never credit). */
+  alsoFailing: string[];
+  ms: number;
+  requests: number;
+}
+
+export interface VariantRow {
+  variant: string;
+  does: string;
+  pass: boolean;
+  /** Failures of MUST requirements: false alarms. */
+  mustFailures: Finding[];
+  /** Failures of SHOULD requirements: warnings, reported. */
+  shouldFailures: Finding[];
+  skipped: Finding[];
+  ms: number;
+  requests: number;
+}
+
+export interface KillMatrix {
+  counts: {
+    faults: number;
+    caught: number;
+    missed: number;
+    variants: number;
+    variantsPassing: number;
+    falseAlarms: number;
+    requirements: number;
+    requirementsWithoutFault: number;
+  };
+  reference: VariantRow;
+  faults: FaultRow[];
+  variants: VariantRow[];
+  /** Every catalogue requirement and the faults that name it. */
+  coverage: { id: string; level: Level; faults: string[] }[];
+  parallelism: number;
+  durationMs: number;
+}
+
+/** The first line of a check's message, with the first case when it only counts cases. */
+function firstLine(text: string | undefined): string {
+  const [head = '', next] = (text ?? '').split('\n');
+  return head.endsWith(':') && next ? `${head} ${next.trim()}` : head;
+}
+
+function findings(run: HarnessRun, levels: ReadonlyMap<string, Level>, kinds: readonly OutcomeKind[]): Finding[] {
+  return [...run.outcomes]
+    .filter(([, o]) => kinds.includes(o.outcome))
+    .map(([id, o]): Finding => ({ id, level: levels.get(id) ?? 'unknown', outcome: o.outcome, message: firstLine(o.message) }))
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function variantRow(v: Variant, run: HarnessRun, levels: ReadonlyMap<string, Level>): VariantRow {
+  const failures = findings(run, levels, ['failed', 'error']);
+  const mustFailures = failures.filter((f) => f.level !== 'SHOULD');
+  return {
+    variant: v.name,
+    does: v.does,
+    pass: mustFailures.length === 0,
+    mustFailures,
+    shouldFailures: failures.filter((f) => f.level === 'SHOULD'),
+    skipped: findings(run, levels, ['skipped']),
+    ms: run.ms,
+    requests: run.requests,
+  };
+}
+
+function faultRow(f: Fault, run: HarnessRun): FaultRow {
+  const target = run.outcomes.get(f.breaks);
+  const outcome = target?.outcome ?? 'absent';
+  const caught = outcome === 'failed';
+  const alsoFailing = [...run.outcomes]
+    .filter(([id, o]) => id !== f.breaks && (o.outcome === 'failed' || o.outcome === 'error'))
+    .map(([id]) => id)
+    .sort();
+  const why =
+    outcome === 'absent' ? `the catalogue has no requirement ${f.breaks}` : caught ? firstLine(target?.message) : `${f.breaks} ${outcome}${target?.message ? `: ${firstLine(target.message)}` : ''}`;
+  return { fault: f.name, breaks: f.breaks, does: f.does, caughtBy: caught ? f.breaks : null, outcome, message: why, alsoFailing, ms: run.ms, requests: run.requests };
+}
+
+/** Runs the reference server, every fault and every variant, `parallelism` servers at a time. */
+export async function buildKillMatrix(
+  catalogue: readonly Requirement[],
+  faults: readonly Fault[],
+  variants: readonly Variant[],
+  parallelism: number,
+): Promise<KillMatrix> {
+  const started = performance.now();
+  const levels = new Map(catalogue.map((r) => [r.id, r.level]));
+  const reference: Variant = { name: 'reference', does: 'the reference server as it is', wrap: (h) => h };
+  // Slowest first would be ideal; faults and variants cost about the same, so keep the list order.
+  const jobs: ServerSetup[] = [reference, ...variants, ...faults];
+  const runs = await inParallel(jobs, parallelism, runSetup);
+  const [referenceRun, ...rest] = runs as [HarnessRun, ...HarnessRun[]];
+  const variantRows = variants.map((v, i) => variantRow(v, rest[i] as HarnessRun, levels));
+  const faultRows = faults.map((f, i) => faultRow(f, rest[variants.length + i] as HarnessRun));
+  const coverage = catalogue.map((r) => ({ id: r.id, level: r.level, faults: faults.filter((f) => f.breaks === r.id).map((f) => f.name) }));
+  const caught = faultRows.filter((r) => r.caughtBy !== null).length;
+  return {
+    counts: {
+      faults: faultRows.length,
+      caught,
+      missed: faultRows.length - caught,
+      variants: variantRows.length,
+      variantsPassing: variantRows.filter((v) => v.pass).length,
+      falseAlarms: variantRows.reduce((n, v) => n + v.mustFailures.length, 0),
+      requirements: coverage.length,
+      requirementsWithoutFault: coverage.filter((c) => c.faults.length === 0).length,
+    },
+    reference: variantRow(reference, referenceRun, levels),
+    faults: faultRows,
+    variants: variantRows,
+    coverage,
+    parallelism,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+const cell = (text: string, max = 160) => {
+  const t = text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
+  return t.length > max ? `${t.slice(0, max)}…` : t;
+};
+const ids = (list: Finding[]) => list.map((f) => f.id).join(', ') || '-';
+
+export function renderMarkdown(m: KillMatrix): string {
+  const c = m.counts;
+  const lines = [
+    '# Kill matrix',
+    '',
+    `${c.faults} faults: ${c.caught} caught by the requirement they name, ${c.missed} MISSED. ` +
+      `${c.variants} conforming variants: ${c.variantsPassing} pass, ${c.falseAlarms} false alarm(s). ` +
+      `${c.requirements} requirements, ${c.requirementsWithoutFault} without a fault. ` +
+      `${m.faults.length + m.variants.length + 1} servers, ${m.parallelism} at a time, in ${(m.durationMs / 1000).toFixed(1)} s.`,
+    '',
+    `Reference server: ${m.reference.mustFailures.length + m.reference.shouldFailures.length === 0 ? 'no failure' : `FAILS ${ids([...m.reference.mustFailures, ...m.reference.shouldFailures])}`}.`,
+    '',
+    '## Faults',
+    '',
+    '| fault | breaks | caught by | also failing | what the server does | evidence |',
+    '|---|---|---|---|---|---|',
+    ...m.faults.map(
+      (r) => `| ${r.fault} | ${r.breaks} | ${r.caughtBy ?? '**MISSED**'} | ${r.alsoFailing.join(', ') || '-'} | ${cell(r.does)} | ${cell(r.message)} |`,
+    ),
+    '',
+    '## Conforming variants',
+    '',
+    '| variant | result | MUST failures (false alarms) | SHOULD failures (warnings) | skipped | what the server does |',
+    '|---|---|---|---|---|---|',
+    ...m.variants.map(
+      (v) => `| ${v.variant} | ${v.pass ? 'pass' : '**FALSE ALARM**'} | ${ids(v.mustFailures)} | ${ids(v.shouldFailures)} | ${ids(v.skipped)} | ${cell(v.does)} |`,
+    ),
+  ];
+  const alarms = m.variants.flatMap((v) => [...v.mustFailures, ...v.shouldFailures].map((f) => ({ v: v.variant, f })));
+  if (alarms.length) {
+    lines.push('', '### Variant findings', '', '| variant | requirement | level | message |', '|---|---|---|---|');
+    lines.push(...alarms.map(({ v, f }) => `| ${v} | ${f.id} | ${f.level} | ${cell(f.message, 300)} |`));
+  }
+  lines.push('', '## Requirements and the faults that exercise them', '', '| requirement | level | faults |', '|---|---|---|');
+  lines.push(...m.coverage.map((r) => `| ${r.id} | ${r.level} | ${r.faults.join(', ') || '**none**'} |`));
+  return `${lines.join('\n')}\n`;
+}
+
+/** A compact plain-text matrix for the terminal. */
+export function renderText(m: KillMatrix): string {
+  const c = m.counts;
+  const width = Math.max(...m.faults.map((r) => r.fault.length), ...m.variants.map((v) => v.variant.length), 10);
+  const out = [
+    `kill matrix: ${c.faults} faults, ${c.caught} caught, ${c.missed} missed; ${c.variants} variants, ${c.variantsPassing} pass, ` +
+      `${c.falseAlarms} false alarm(s); ${c.requirementsWithoutFault} of ${c.requirements} requirements without a fault; ` +
+      `${(m.durationMs / 1000).toFixed(1)} s at ${m.parallelism} servers at a time`,
+    ...m.faults.map((r) => `  fault   ${r.fault.padEnd(width)} -> ${r.caughtBy ?? `MISSED (${r.breaks} ${r.outcome})`}`),
+    ...m.variants.map(
+      (v) =>
+        `  variant ${v.variant.padEnd(width)} -> ${v.pass ? 'pass' : `FALSE ALARM ${ids(v.mustFailures)}`}${v.shouldFailures.length ? `; SHOULD warnings: ${ids(v.shouldFailures)}` : ''}`,
+    ),
+  ];
+  const bare = m.coverage.filter((r) => r.faults.length === 0).map((r) => r.id);
+  if (bare.length) out.push(`  requirements without a fault: ${bare.join(', ')}`);
+  return out.join('\n');
+}
+
+export async function writeKillMatrix(m: KillMatrix, dir: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const md = join(dir, 'kill-matrix.md');
+  const json = join(dir, 'kill-matrix.json');
+  await writeFile(md, renderMarkdown(m));
+  await writeFile(json, `${JSON.stringify(m, null, 2)}\n`);
+  return [md, json];
+}
