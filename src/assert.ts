@@ -14,7 +14,10 @@ export function describeRequest(res: ApiResponse): string {
 
 function describeResponse(res: ApiResponse): string {
   const body = res.text.length ? show(res.text, 160) : 'an empty body';
-  return `${res.status} with ${body}`;
+  // Redirects are not followed: where the server points is part of the finding.
+  const location = res.status >= 300 && res.status < 400 ? `, redirecting to Location: ${res.headers.location ?? '(none)'} (not followed)` : '';
+  const retried = res.retries ? ` (answered after ${res.retries} retries of 429/503 with Retry-After)` : '';
+  return `${res.status}${location} with ${body}${retried}`;
 }
 
 /** Throws a Violation about this exchange. */

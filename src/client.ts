@@ -1,7 +1,11 @@
 // The one HTTP client every check goes through: undici over a pooled keep-alive Agent.
 // It never throws on a status code, enforces the timeout, bounds the bytes it reads, and
 // parses bodies losslessly. Transport failures throw TransportError (the suite could not decide).
-import { Agent, request, type Dispatcher } from 'undici';
+// Network realities: HTTP_PROXY / HTTPS_PROXY / NO_PROXY are honoured, HTTPS trusts the system
+// CAs plus NODE_EXTRA_CA_CERTS, redirects are never followed (a 3xx is an answer like any
+// other), and only 429 or 503 with Retry-After is retried, a bounded number of times.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { parseJson, stringifyJson } from './json.js';
 import { redact, registerSecret } from './redact.js';
 
@@ -40,6 +44,8 @@ export interface ApiResponse {
   /** True when the body exceeded the read bound and was cut. */
   truncated: boolean;
   durationMs: number;
+  /** Times the request was retried (429 or 503 with Retry-After) before this answer. */
+  retries?: number;
 }
 
 export class TransportError extends Error {
@@ -49,6 +55,21 @@ export class TransportError extends Error {
     readonly request: SentRequest,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The server kept answering 429 or 503 with Retry-After until the retries ran out, or asked to
+ * wait longer than the suite waits: the suite could not decide.
+ */
+export class RetriesExhausted extends TransportError {
+  override name = 'RetriesExhausted';
+  constructor(
+    message: string,
+    request: SentRequest,
+    readonly response: ApiResponse,
+  ) {
+    super(message, request);
   }
 }
 
@@ -68,6 +89,18 @@ export interface ClientOptions {
   readOnly?: boolean;
   /** Called once per request that received a response (for counting and ledgers). */
   onResponse?: (res: ApiResponse) => void;
+  /** Retries of a 429 or 503 answer carrying Retry-After (default 0: none). */
+  retries?: number;
+  /** Longest Retry-After wait honoured; a server asking more is not retried (default 60 s). */
+  maxRetryWaitMs?: number;
+  /** 'env' (default): HTTP_PROXY / HTTPS_PROXY / NO_PROXY decide; 'none': always direct. */
+  proxy?: 'env' | 'none';
+}
+
+/** Retries the client made, for the run's summary. */
+export interface RetryStats {
+  count: number;
+  waitedMs: number;
 }
 
 const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
@@ -94,10 +127,14 @@ export class Client {
   private readonly dispatcher: Dispatcher;
   private readonly pool: Pool;
   requestCount = 0;
+  readonly retried: RetryStats = { count: 0, waitedMs: 0 };
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: options.concurrency, pipelining: 1 });
+    const agent = { keepAliveTimeout: 10_000, connections: options.concurrency, pipelining: 1 };
+    // proxyTunnel false: plain-HTTP targets go to the proxy as absolute-form requests, which
+    // every forward proxy accepts (many refuse CONNECT to ports other than 443); HTTPS tunnels.
+    this.dispatcher = options.proxy === 'none' ? new Agent(agent) : new EnvHttpProxyAgent({ ...agent, proxyTunnel: false });
     this.pool = new Pool(options.concurrency);
     registerSecret(options.apiKey);
   }
@@ -127,36 +164,61 @@ export class Client {
       headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redact(v)])),
       ...(body === undefined ? {} : { body: redact(body) }),
     };
-    return this.pool.run(async () => {
-      this.requestCount++;
-      const started = performance.now();
-      const signal = AbortSignal.timeout(this.options.timeoutMs);
-      try {
-        const res = await request(url, { method: req.method, headers, body, dispatcher: this.dispatcher, signal });
-        const { text, truncated } = await readBounded(res.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
-        let json: unknown;
-        let jsonError: string | undefined;
-        try {
-          json = parseJson(text);
-        } catch (err) {
-          jsonError = err instanceof Error ? err.message : String(err);
-        }
-        const out: ApiResponse = {
-          request: sent,
-          status: res.statusCode,
-          headers: flattenHeaders(res.headers),
-          text,
-          json,
-          ...(jsonError === undefined ? {} : { jsonError }),
-          truncated,
-          durationMs: Math.round(performance.now() - started),
-        };
-        this.options.onResponse?.(out);
-        return out;
-      } catch (err) {
-        throw new TransportError(describeTransportError(err, this.options.timeoutMs, signal), sent);
+    const retries = this.options.retries ?? 0;
+    const maxWaitMs = this.options.maxRetryWaitMs ?? 60_000;
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.pool.run(() => this.once(req.method, url, headers, body, sent));
+      const waitMs = retryAfterMs(res);
+      if (waitMs === undefined) {
+        if (attempt > 0) res.retries = attempt;
+        this.options.onResponse?.(res);
+        return res;
       }
-    });
+      const asked = `${res.status} with Retry-After: ${res.headers['retry-after']}`;
+      if (waitMs > maxWaitMs) {
+        throw new RetriesExhausted(`${asked}, a longer wait than the ${maxWaitMs / 1000} s the suite honours`, sent, res);
+      }
+      if (attempt >= retries) {
+        throw new RetriesExhausted(
+          retries === 0 ? `${asked}, and retries are off (PETSTORE_RETRIES=0)` : `still ${asked} after ${retries} retries honouring it`,
+          sent,
+          res,
+        );
+      }
+      this.retried.count++;
+      this.retried.waitedMs += waitMs;
+      await sleep(waitMs);
+    }
+  }
+
+  private async once(method: string, url: string, headers: Record<string, string>, body: string | undefined, sent: SentRequest): Promise<ApiResponse> {
+    this.requestCount++;
+    const started = performance.now();
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      // No redirect interceptor: a 3xx comes back as the answer, with its Location.
+      const res = await request(url, { method, headers, body, dispatcher: this.dispatcher, signal });
+      const { text, truncated } = await readBounded(res.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+      let json: unknown;
+      let jsonError: string | undefined;
+      try {
+        json = parseJson(text);
+      } catch (err) {
+        jsonError = err instanceof Error ? err.message : String(err);
+      }
+      return {
+        request: sent,
+        status: res.statusCode,
+        headers: flattenHeaders(res.headers),
+        text,
+        json,
+        ...(jsonError === undefined ? {} : { jsonError }),
+        truncated,
+        durationMs: Math.round(performance.now() - started),
+      };
+    } catch (err) {
+      throw new TransportError(describeTransportError(err, this.options.timeoutMs, signal), sent);
+    }
   }
 
   listPets(query: ApiRequest['query'] = [], extra: Partial<ApiRequest> = {}): Promise<ApiResponse> {
@@ -197,18 +259,46 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function describeTransportError(err: unknown, timeoutMs: number, signal: AbortSignal): string {
-  if (signal.aborted) return `no complete response within ${timeoutMs} ms`;
+/** The wait a 429 or 503 asks for with Retry-After (delay-seconds or HTTP-date), in ms. */
+export function retryAfterMs(res: Pick<ApiResponse, 'status' | 'headers'>, now = Date.now()): number | undefined {
+  if (res.status !== 429 && res.status !== 503) return undefined;
+  const value = res.headers['retry-after']?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+const TLS_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE',
+]);
+
+/** One line saying why a request got no answer: DNS, refused, TLS, timeout, or what the error says. */
+export function describeTransportError(err: unknown, timeoutMs: number, signal?: AbortSignal): string {
+  if (signal?.aborted) return `timeout: no complete response within ${timeoutMs} ms`;
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
+  if (code && TLS_CODES.has(code)) {
+    return `TLS: the server's certificate is not trusted (${code}); for a private CA set NODE_EXTRA_CA_CERTS to its PEM file`;
+  }
   const reasons: Record<string, string> = {
+    CERT_HAS_EXPIRED: "TLS: the server's certificate has expired",
+    CERT_NOT_YET_VALID: "TLS: the server's certificate is not valid yet",
+    ERR_TLS_CERT_ALTNAME_INVALID: "TLS: the server's certificate does not name this host",
+    ERR_SSL_WRONG_VERSION_NUMBER: 'TLS: the server did not answer in TLS (is it plain http?)',
+    EPROTO: 'TLS: handshake failed',
+    ETIMEDOUT: 'timeout: the connection attempt timed out',
+    UND_ERR_CONNECT_TIMEOUT: 'timeout: the connection attempt timed out',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
     ECONNREFUSED: 'connection refused',
-    ENOTFOUND: 'host name not found (DNS)',
-    EAI_AGAIN: 'host name lookup failed (DNS)',
+    ENOTFOUND: 'DNS: host name not found',
+    EAI_AGAIN: 'DNS: host name lookup failed',
     ECONNRESET: 'connection reset by the server',
     UND_ERR_SOCKET: 'connection closed by the server',
-    UND_ERR_HEADERS_TIMEOUT: `no response headers within ${timeoutMs} ms`,
-    UND_ERR_BODY_TIMEOUT: `response body stalled for ${timeoutMs} ms`,
+    UND_ERR_HEADERS_TIMEOUT: `timeout: no response headers within ${timeoutMs} ms`,
+    UND_ERR_BODY_TIMEOUT: `timeout: response body stalled for ${timeoutMs} ms`,
     UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'response body did not match its Content-Length',
     UND_ERR_INFO: 'invalid HTTP response',
     HPE_INVALID_CONSTANT: 'invalid HTTP response',

@@ -21,6 +21,8 @@ interface Setting<T> {
   doc: string;
   /** Shown in .env.example and --help. */
   example: string;
+  /** Placeholder for the flag's value in --help (boolean settings take none). */
+  arg?: string;
   parse: (raw: string, env: string) => T;
   default: T;
 }
@@ -68,59 +70,67 @@ function instant(raw: string, env: string): Date | undefined {
 
 const text = (raw: string) => raw;
 
+/** Longest wait a Retry-After header is honoured for; a server asking more is not retried. */
+export const RETRY_MAX_WAIT_S = 60;
+
 export const SETTINGS = {
   baseUrl: {
-    env: 'PETSTORE_BASE_URL', flag: '--base-url', parse: baseUrl, default: undefined as string | undefined,
+    env: 'PETSTORE_BASE_URL', flag: '--base-url', arg: 'URL', parse: baseUrl, default: undefined as string | undefined,
     example: 'https://staging.example.com/v1',
     doc: 'Base address of the server under test, ending in the version segment. Unset: the bundled reference server is started.',
   } satisfies Setting<string | undefined>,
   apiKey: {
-    env: 'PETSTORE_API_KEY', flag: '--api-key-env', parse: text, default: undefined as string | undefined,
+    env: 'PETSTORE_API_KEY', flag: '--api-key-env', arg: 'NAME', parse: text, default: undefined as string | undefined,
     example: 'change-me',
     doc: 'API key sent as the bearer token. Required with PETSTORE_BASE_URL. Never printed: reports write $PETSTORE_API_KEY.',
   } satisfies Setting<string | undefined>,
   reportDir: {
-    env: 'PETSTORE_REPORT_DIR', flag: '--report-dir', parse: text, default: 'reports',
+    env: 'PETSTORE_REPORT_DIR', flag: '--report-dir', arg: 'DIR', parse: text, default: 'reports',
     example: 'reports', doc: 'Folder the run writes its reports into.',
   } satisfies Setting<string>,
   timeoutMs: {
-    env: 'PETSTORE_TIMEOUT_MS', flag: '--timeout', parse: integer(1, 600_000), default: 10_000,
+    env: 'PETSTORE_TIMEOUT_MS', flag: '--timeout', arg: 'MS', parse: integer(1, 600_000), default: 10_000,
     example: '10000', doc: 'Per-request timeout in milliseconds.',
   } satisfies Setting<number>,
   strict: {
     env: 'PETSTORE_STRICT', flag: '--strict', parse: boolean, default: false,
-    example: '0', doc: 'Set to 1 to make SHOULD findings fail the run too.',
+    example: '0', doc: 'Make SHOULD findings fail the run too, instead of being reported as warnings.',
   } satisfies Setting<boolean>,
   readOnly: {
     env: 'PETSTORE_READ_ONLY', flag: '--read-only', parse: boolean, default: false,
-    example: '0', doc: 'Set to 1 to send no request that could create data; checks that must write are skipped.',
+    example: '0', doc: 'Send no request that could create data (for production and shared stores); checks that must create are reported skipped, with the reason.',
   } satisfies Setting<boolean>,
   maxCreates: {
-    env: 'PETSTORE_MAX_CREATES', flag: '--max-creates', parse: integer(0, 1_000_000), default: 300,
+    env: 'PETSTORE_MAX_CREATES', flag: '--max-creates', arg: 'N', parse: integer(0, 1_000_000), default: 300,
     example: '300', doc: 'Most pets one run may create (there is no delete operation).',
   } satisfies Setting<number>,
   seed: {
-    env: 'PETSTORE_SEED', flag: '--seed', parse: integer(-(2 ** 31), 2 ** 31 - 1), default: undefined as number | undefined,
+    env: 'PETSTORE_SEED', flag: '--seed', arg: 'N', parse: integer(-(2 ** 31), 2 ** 31 - 1), default: undefined as number | undefined,
     example: '', doc: 'Seed for every random input; unset picks one and prints it. Replays a run exactly.',
   } satisfies Setting<number | undefined>,
   runs: {
-    env: 'PETSTORE_RUNS', flag: '--runs', parse: integer(1, 100_000), default: 25,
+    env: 'PETSTORE_RUNS', flag: '--runs', arg: 'N', parse: integer(1, 100_000), default: 25,
     example: '25', doc: 'Runs per property-based check.',
   } satisfies Setting<number>,
   concurrency: {
-    env: 'PETSTORE_CONCURRENCY', flag: '--concurrency', parse: integer(1, 256), default: 16,
+    env: 'PETSTORE_CONCURRENCY', flag: '--concurrency', arg: 'N', parse: integer(1, 256), default: 16,
     example: '16', doc: 'Most requests in flight at once.',
   } satisfies Setting<number>,
   now: {
-    env: 'PETSTORE_NOW', flag: '--now', parse: instant, default: undefined as Date | undefined,
+    env: 'PETSTORE_NOW', flag: '--now', arg: 'DATE', parse: instant, default: undefined as Date | undefined,
     example: '', doc: "The suite's clock (ISO 8601), for date-dependent checks such as getPet's removal date. Unset: the real clock.",
   } satisfies Setting<Date | undefined>,
+  retries: {
+    env: 'PETSTORE_RETRIES', flag: '--retries', arg: 'N', parse: integer(0, 10), default: 3,
+    example: '3',
+    doc: `Times a 429 or 503 answer with Retry-After is retried, waiting as the header asks (at most ${RETRY_MAX_WAIT_S} s). Retries are reported; only running out of them counts, as "could not decide". Other answers are never retried.`,
+  } satisfies Setting<number>,
   only: {
-    env: 'PETSTORE_ONLY', flag: '--only', parse: list, default: Object.freeze([]) as readonly string[],
+    env: 'PETSTORE_ONLY', flag: '--only', arg: 'IDS', parse: list, default: Object.freeze([]) as readonly string[],
     example: '', doc: 'Run only these requirement ids or areas (comma-separated, globs allowed, e.g. auth.*,listPets).',
   } satisfies Setting<readonly string[]>,
   skip: {
-    env: 'PETSTORE_SKIP', flag: '--skip', parse: list, default: Object.freeze([]) as readonly string[],
+    env: 'PETSTORE_SKIP', flag: '--skip', arg: 'IDS', parse: list, default: Object.freeze([]) as readonly string[],
     example: '', doc: 'Leave out these requirement ids or areas (comma-separated, globs allowed).',
   } satisfies Setting<readonly string[]>,
 } as const;
@@ -134,11 +144,7 @@ export type Config = { readonly [K in keyof Settings]: Settings[K]['default'] };
  */
 export function loadConfig(env: Env = process.env, { dotenv = true } = {}): Config {
   const merged: Record<string, string | undefined> = { ...env };
-  if (dotenv) {
-    const fromFile: Record<string, string> = {};
-    loadDotenv({ processEnv: fromFile, quiet: true });
-    for (const [k, v] of Object.entries(fromFile)) merged[k] ??= v;
-  }
+  if (dotenv) for (const [k, v] of Object.entries(readDotenv())) merged[k] ??= v;
   const out: Record<string, unknown> = {};
   for (const [key, s] of Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][]) {
     const raw = merged[s.env];
@@ -148,6 +154,13 @@ export function loadConfig(env: Env = process.env, { dotenv = true } = {}): Conf
     throw new ConfigError('PETSTORE_API_KEY', 'must be set when PETSTORE_BASE_URL is set');
   }
   return Object.freeze(out) as Config;
+}
+
+/** The variables `.env` in the working directory sets (empty when there is none). */
+export function readDotenv(): Record<string, string> {
+  const fromFile: Record<string, string> = {};
+  loadDotenv({ processEnv: fromFile, quiet: true });
+  return fromFile;
 }
 
 /** What a run actually used: the target is resolved and the seed fixed, so it can be replayed. */

@@ -22,6 +22,14 @@ export interface Population {
   total: number;
 }
 
+/**
+ * The tag in the name of every pet a run creates (`pcs-` and the seed in base 36), so operators
+ * of a shared store can find them; a replay with the same seed uses the same tag.
+ */
+export function runTagOf(seed: number): string {
+  return `pcs-${(seed >>> 0).toString(36)}`;
+}
+
 export class RunContext {
   readonly api: Client;
   /** Ids of every pet this run created, from every 201 seen (there is no delete operation). */
@@ -33,13 +41,16 @@ export class RunContext {
   private nameCounter = 0;
 
   constructor(readonly config: RunConfig) {
-    this.runTag = `pcs-${(config.seed >>> 0).toString(36)}`;
+    this.runTag = runTagOf(config.seed);
     this.api = new Client({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
       timeoutMs: config.timeoutMs,
       concurrency: config.concurrency,
       readOnly: config.readOnly,
+      retries: config.retries,
+      // The bundled server is on loopback: a proxy from the environment is for the real target.
+      proxy: config.embedded ? 'none' : 'env',
       onResponse: (res) => this.record(res),
     });
   }

@@ -1,0 +1,166 @@
+// The client's network rules, in-process against tiny local servers: only 429 and 503 with
+// Retry-After are retried, a bounded number of times, honouring the wait; running out is the
+// suite not deciding (outcome error), never a pass or a failure; redirects are answers, shown
+// with their Location; read-only mode sends nothing that could create.
+import { afterEach, describe, expect, test } from 'vitest';
+import { fail } from '../src/assert.js';
+import { Client, describeTransportError, RetriesExhausted, retryAfterMs, WriteBlocked } from '../src/client.js';
+import { json, type ServerResponse } from '../src/reference-server/handler.js';
+import { serve, type RunningServer } from '../src/reference-server/http.js';
+import { execute, Violation } from '../src/requirement.js';
+
+const servers: RunningServer[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all([...clients.splice(0).map((c) => c.close()), ...servers.splice(0).map((s) => s.close())]);
+});
+
+/** A server answering from a script, one entry per request (the last repeats); counts requests. */
+async function scripted(script: ServerResponse[]) {
+  const seen: string[] = [];
+  const server = await serve((req) => {
+    seen.push(`${req.method} ${req.url}`);
+    return script[Math.min(seen.length - 1, script.length - 1)] as ServerResponse;
+  });
+  servers.push(server);
+  return { seen, baseUrl: `${server.origin}/v1` };
+}
+
+function client(baseUrl: string, options: Partial<ConstructorParameters<typeof Client>[0]> = {}) {
+  const c = new Client({ baseUrl, apiKey: 'k', timeoutMs: 5_000, concurrency: 4, proxy: 'none', ...options });
+  clients.push(c);
+  return c;
+}
+
+const ok = json(200, []);
+const busy = (status: 429 | 503, retryAfter?: string) => json(status, { code: 'busy', message: 'later', status }, retryAfter === undefined ? {} : { 'retry-after': retryAfter });
+
+describe('Retry-After', () => {
+  test.each([
+    ['delay-seconds', 429, '5', 5_000],
+    ['zero', 503, '0', 0],
+    ['an HTTP-date 30 s ahead', 503, new Date(1_000_000_000_000 + 30_000).toUTCString(), 30_000],
+    ['an HTTP-date in the past', 429, new Date(1_000_000_000_000 - 30_000).toUTCString(), 0],
+  ] as const)('%s is read as a wait', (_what, status, value, ms) => {
+    expect(retryAfterMs({ status, headers: { 'retry-after': value } }, 1_000_000_000_000)).toBe(ms);
+  });
+
+  test.each([
+    ['a 429 without the header', 429, undefined],
+    ['a 500 with the header', 500, '1'],
+    ['a 200 with the header', 200, '1'],
+    ['a 301 with the header', 301, '1'],
+    ['an unreadable header', 503, 'soon'],
+  ] as const)('%s asks for no retry', (_what, status, value) => {
+    expect(retryAfterMs({ status, headers: value === undefined ? {} : { 'retry-after': value } })).toBeUndefined();
+  });
+});
+
+describe('retries', () => {
+  test('a 429 with Retry-After is retried after the wait it asks for, and the retry is counted', async () => {
+    const { seen, baseUrl } = await scripted([busy(429, '1'), ok]);
+    const api = client(baseUrl, { retries: 3 });
+    const started = performance.now();
+    const res = await api.listPets();
+    expect(res.status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(seen).toHaveLength(2);
+    expect(res.retries).toBe(1);
+    expect(api.retried).toEqual({ count: 1, waitedMs: 1_000 });
+  });
+
+  test('a 503 with Retry-After is retried too, and a failure after it says it was retried', async () => {
+    const { seen, baseUrl } = await scripted([busy(503, '0'), busy(503, '0'), json(400, { code: 'x', message: 'x', status: 400 })]);
+    const res = await client(baseUrl, { retries: 3 }).listPets();
+    expect(seen).toHaveLength(3);
+    expect(res.status).toBe(400);
+    expect(() => fail(res, '200')).toThrow(/answered after 2 retries of 429\/503 with Retry-After/);
+  });
+
+  test.each([
+    ['a 429 without Retry-After', busy(429)],
+    ['a 503 without Retry-After', busy(503)],
+    ['a 500 with Retry-After', { ...busy(503, '0'), status: 500 }],
+    ['a 400', json(400, { code: 'x', message: 'x', status: 400 })],
+    ['a 401', json(401, { code: 'x', message: 'x', status: 401 })],
+  ])('%s is never retried', async (_what, answer) => {
+    const { seen, baseUrl } = await scripted([answer, ok]);
+    const api = client(baseUrl, { retries: 3 });
+    expect((await api.listPets()).status).toBe(answer.status);
+    expect(seen).toHaveLength(1);
+    expect(api.retried.count).toBe(0);
+  });
+
+  test('running out of retries is the suite not deciding: outcome error, with the request', async () => {
+    const { seen, baseUrl } = await scripted([busy(429, '0')]);
+    const api = client(baseUrl, { retries: 2 });
+    await expect(api.listPets()).rejects.toBeInstanceOf(RetriesExhausted);
+    expect(seen).toHaveLength(3);
+    const outcome = await execute({ check: async () => void (await api.listPets()) }, {} as never);
+    expect(outcome.outcome).toBe('error');
+    expect(outcome.message).toMatch(/could not decide: still 429 with Retry-After: 0 after 2 retries/);
+    expect(outcome.evidence[0]?.reproduce).toContain('/v1/pets');
+  });
+
+  test('a wait longer than the suite honours is not waited for: error at once', async () => {
+    const { seen, baseUrl } = await scripted([busy(503, '3600'), ok]);
+    const started = performance.now();
+    await expect(client(baseUrl, { retries: 3 }).listPets()).rejects.toThrow(/503 with Retry-After: 3600, a longer wait than the 60 s/);
+    expect(seen).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  test('with retries off, the first 429 is already undecidable', async () => {
+    const { seen, baseUrl } = await scripted([busy(429, '0'), ok]);
+    await expect(client(baseUrl, { retries: 0 }).listPets()).rejects.toThrow(/retries are off/);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('redirects', () => {
+  test('a 3xx is the answer, not followed, and a failure names its Location', async () => {
+    const { seen, baseUrl } = await scripted([{ status: 308, headers: { location: '/v2/pets' }, body: '' }, ok]);
+    const res = await client(baseUrl).listPets();
+    expect(res.status).toBe(308);
+    expect(seen).toEqual(['GET /v1/pets']);
+    let message = '';
+    try {
+      fail(res, '200');
+    } catch (err) {
+      message = (err as Violation).message;
+    }
+    expect(message).toContain('308, redirecting to Location: /v2/pets (not followed)');
+  });
+});
+
+describe('read-only mode', () => {
+  test('refuses every request but GET and HEAD before anything is sent', async () => {
+    const { seen, baseUrl } = await scripted([ok]);
+    const api = client(baseUrl, { readOnly: true });
+    await expect(api.createPet({ name: 'x', categoryId: 1 })).rejects.toBeInstanceOf(WriteBlocked);
+    await expect(api.send({ method: 'PUT', path: '/pets/1' })).rejects.toBeInstanceOf(WriteBlocked);
+    await expect(api.createPet({ name: 'x', categoryId: 1 }, { auth: 'none' })).rejects.toBeInstanceOf(WriteBlocked);
+    expect((await api.listPets()).status).toBe(200);
+    expect(seen).toEqual(['GET /v1/pets']);
+  });
+});
+
+describe('transport failures in one line', () => {
+  test.each([
+    ['ENOTFOUND', /^DNS: /],
+    ['EAI_AGAIN', /^DNS: /],
+    ['ECONNREFUSED', /^connection refused$/],
+    ['SELF_SIGNED_CERT_IN_CHAIN', /^TLS: .*NODE_EXTRA_CA_CERTS/],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', /^TLS: .*NODE_EXTRA_CA_CERTS/],
+    ['CERT_HAS_EXPIRED', /^TLS: .*expired/],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', /^TLS: .*does not name this host/],
+    ['UND_ERR_CONNECT_TIMEOUT', /^timeout: /],
+  ])('%s reads %s', (code, reason) => {
+    expect(describeTransportError(Object.assign(new Error('x'), { code }), 1000)).toMatch(reason);
+  });
+
+  test('a request that outlives the timeout says so', async () => {
+    const aborted = AbortSignal.abort();
+    expect(describeTransportError(new Error('aborted'), 250, aborted)).toBe('timeout: no complete response within 250 ms');
+  });
+});
