@@ -44,6 +44,23 @@ export function expectJsonContentType(res: ApiResponse): void {
   }
 }
 
+/**
+ * A response header that must be present and satisfy `accept`; returns its value.
+ * `expected` says in plain words what the value should be, for the failure message.
+ */
+export function expectHeader(res: ApiResponse, name: string, expected: string, accept: (value: string) => boolean = () => true): string {
+  const value = res.headers[name.toLowerCase()];
+  if (value === undefined) fail(res, `a ${name} header: ${expected}`, `${res.status} without ${name}`);
+  if (!accept(value)) fail(res, `${name}: ${expected}`, `${res.status} with ${name}: ${value}`);
+  return value;
+}
+
+/** A response header that must be absent. */
+export function expectNoHeader(res: ApiResponse, name: string, why: string): void {
+  const value = res.headers[name.toLowerCase()];
+  if (value !== undefined) fail(res, `no ${name} header (${why})`, `${res.status} with ${name}: ${value}`);
+}
+
 /** Parses and schema-checks the JSON body. */
 export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): unknown {
   if (res.truncated) fail(res, `a ${schema} body`, `a body larger than the suite reads (${res.text.length} bytes read)`);
