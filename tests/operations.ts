@@ -30,3 +30,39 @@ export const operations: readonly Operation[] = [
     },
   },
 ];
+
+/**
+ * getPet is deprecated and its removal is scheduled for 5 December 2030, a calendar day without a
+ * time zone: it starts at 2030-12-04T10:00Z (UTC+14) and ends at 2030-12-06T12:00Z (UTC-12).
+ * Before that day getPet must still work; after it, it must be gone; on the day itself a
+ * conforming server may answer either way, so checks that depend on it skip.
+ */
+export const GETPET_REMOVAL = Object.freeze({
+  day: '5 December 2030',
+  starts: new Date('2030-12-04T10:00:00Z'),
+  ends: new Date('2030-12-06T12:00:00Z'),
+});
+
+export type GetPetStage = 'live' | 'removal-day' | 'removed';
+
+/** Where getPet stands at the suite's clock (PETSTORE_NOW or the real time). */
+export function getPetStage(ctx: Pick<RunContext, 'now'>): GetPetStage {
+  const now = ctx.now().getTime();
+  if (now < GETPET_REMOVAL.starts.getTime()) return 'live';
+  return now < GETPET_REMOVAL.ends.getTime() ? 'removal-day' : 'removed';
+}
+
+/** Why a check that needs a working getPet cannot run, or undefined while getPet is live. */
+export function getPetGone(ctx: Pick<RunContext, 'now'>): string | undefined {
+  const stage = getPetStage(ctx);
+  if (stage === 'live') return undefined;
+  const when = ctx.now().toISOString();
+  return stage === 'removed'
+    ? `getPet was removed on ${GETPET_REMOVAL.day} and the suite's clock says ${when}; getPet.removal checks the removal instead`
+    : `the suite's clock (${when}) is on getPet's removal day, ${GETPET_REMOVAL.day}, in some time zone: a conforming server may or may not have removed it yet`;
+}
+
+/** The operations a conforming server offers at the suite's clock: getPet only while it is live. */
+export function liveOperations(ctx: Pick<RunContext, 'now'>): readonly Operation[] {
+  return getPetStage(ctx) === 'live' ? operations : operations.filter((op) => op.name !== 'getPet');
+}

@@ -1,6 +1,8 @@
 // Comparing pets exactly: int64 digit for digit, names code point for code point.
+import fc from 'fast-check';
 import { exactInteger } from '../src/json.js';
 import type { Pet } from '../src/generated/schema-types.js';
+import type { RunContext } from '../src/run.js';
 
 /** Undefined when equal on every interface field; otherwise which field differs. */
 export function samePet(expected: Pet, actual: Pet): string | undefined {
@@ -11,4 +13,14 @@ export function samePet(expected: Pet, actual: Pet): string | undefined {
   }
   if (actual.status !== expected.status) return `status ${String(actual.status)} ≠ ${String(expected.status)}`;
   return undefined;
+}
+
+/**
+ * Two pet ids, fixed by the run seed, that are vanishingly unlikely to exist: random int64 values
+ * from 2^62 up, far beyond sequential ids and never one this run created.
+ */
+export function unknownPetIds(ctx: Pick<RunContext, 'config' | 'ledger'>): bigint[] {
+  const mine = new Set(ctx.ledger.map((id) => exactInteger(id)));
+  const ids = fc.sample(fc.noBias(fc.bigInt({ min: 2n ** 62n, max: 2n ** 63n - 2n })), { seed: ctx.config.seed, numRuns: 4 });
+  return ids.filter((id) => !mine.has(id.toString())).slice(0, 2);
 }

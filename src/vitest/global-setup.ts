@@ -20,7 +20,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     target = { baseUrl: config.baseUrl, apiKey: config.apiKey, embedded: false };
   } else {
     const apiKey = randomBytes(18).toString('base64url');
-    const server = await serve(createReferenceHandler({ apiKey }));
+    // The embedded server keeps the suite's clock, so PETSTORE_NOW moves getPet's removal date for both.
+    const now = config.now;
+    const server = await serve(createReferenceHandler({ apiKey, ...(now ? { now: () => now } : {}) }));
     close = server.close;
     target = { baseUrl: `${server.origin}/v1`, apiKey, embedded: true };
   }
