@@ -1,4 +1,22 @@
-// Interface section "What the service does": JSON bodies, the version segment.
+// Interface section "What the service does": all bodies are JSON (application/json).
+import { expectJsonContentType, expectStatus } from '../src/assert.js';
 import type { Requirement } from '../src/requirement.js';
+import { eachCase } from '../src/requirement.js';
+import { liveOperations } from './operations.js';
 
-export const service: Requirement[] = [];
+const SECTION = 'What the service does';
+
+export const service: Requirement[] = [
+  {
+    id: 'service.json-content-type',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'Successful responses of every operation are application/json (parameters such as charset allowed)',
+    check: (ctx) =>
+      eachCase(liveOperations(ctx), async (op) => {
+        const res = await op.send(ctx);
+        expectStatus(res, op.success, op.name);
+        expectJsonContentType(res);
+      }),
+  },
+];
