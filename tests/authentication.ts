@@ -1,10 +1,70 @@
 // Interface section "Authentication": bearer key on every operation, 401 with an Error body.
-import { expectError, expectStatus } from '../src/assert.js';
+// Every check runs on each operation the server still offers (getPet until its removal day).
+import { expectError, expectHeader, expectStatus } from '../src/assert.js';
+import type { ApiResponse, Auth } from '../src/client.js';
+import { parseChallenges, type Challenge } from '../src/headers.js';
+import { show } from '../src/json.js';
 import type { Requirement } from '../src/requirement.js';
 import { eachCase } from '../src/requirement.js';
-import { operations } from './operations.js';
+import type { RunContext } from '../src/run.js';
+import { getPetStage, liveOperations, type Operation } from './operations.js';
+import { unknownPetIds } from './pets.js';
 
 const SECTION = 'Authentication';
+
+const bearer = (token: string): Auth => ({ authorization: `Bearer ${token}` });
+
+interface Credentials {
+  what: string;
+  auth: Auth;
+}
+
+const NO_KEY: Credentials = { what: 'no key', auth: 'none' };
+
+/**
+ * Wrong keys: one made up from the seed, and the right key with a suffix (catches a prefix
+ * comparison). Only the right key is redacted in reports, so no other variant of it is sent.
+ */
+function wrongKeys(ctx: RunContext): Credentials[] {
+  return [
+    { what: 'a made-up key', auth: bearer(`wrong-key-${(ctx.config.seed >>> 0).toString(16).padStart(8, '0')}`) },
+    { what: 'the right key with a suffix', auth: bearer(`${ctx.config.apiKey}-x`) },
+  ];
+}
+
+/** Runs `fn` for every live operation and every item, concurrently, reporting every failing pair. */
+function onEveryOperation<T>(ctx: RunContext, items: readonly T[], fn: (op: Operation, item: T) => Promise<void>): Promise<void> {
+  return eachCase(
+    liveOperations(ctx).flatMap((op) => items.map((item) => [op, item] as const)),
+    ([op, item]) => fn(op, item),
+  );
+}
+
+/** The Bearer challenge of a WWW-Authenticate value, if any. */
+const bearerChallenge = (value: string): Challenge | undefined => parseChallenges(value).find((c) => c.scheme.toLowerCase() === 'bearer');
+
+/** A 401 with a Bearer challenge (RFC 6750 §3); returns the challenge. */
+function expectBearerChallenge(res: ApiResponse): Challenge {
+  expectStatus(res, 401);
+  const value = expectHeader(res, 'WWW-Authenticate', 'a challenge with the Bearer scheme (RFC 6750 §3)', (v) => bearerChallenge(v) !== undefined);
+  return bearerChallenge(value) as Challenge;
+}
+
+/** Requests that are invalid in some other way too: authentication must still be judged first. */
+interface InvalidRequest {
+  what: string;
+  getPet?: true;
+  send(ctx: RunContext, auth: Auth): Promise<ApiResponse>;
+}
+
+const INVALID_REQUESTS: readonly InvalidRequest[] = [
+  { what: 'listPets with limit=0', send: (ctx, auth) => ctx.api.listPets([['limit', '0']], { auth }) },
+  { what: 'listPets with limit=abc', send: (ctx, auth) => ctx.api.listPets([['limit', 'abc']], { auth }) },
+  { what: 'createPet with a body that is not JSON', send: (ctx, auth) => ctx.api.createPet(undefined, { body: { raw: '{"name": ' }, auth }) },
+  { what: 'createPet without name and categoryId', send: (ctx, auth) => ctx.api.createPet({}, { auth }) },
+  { what: 'getPet for an unknown id', getPet: true, send: (ctx, auth) => ctx.api.getPet(unknownPetIds(ctx)[0], { auth }) },
+  { what: 'getPet for id abc', getPet: true, send: (ctx, auth) => ctx.api.getPet('abc', { auth }) },
+];
 
 export const authentication: Requirement[] = [
   {
@@ -13,8 +73,39 @@ export const authentication: Requirement[] = [
     section: SECTION,
     statement: 'A request without an Authorization header is answered 401 with an Error body, on every operation',
     check: (ctx) =>
-      eachCase(operations, async (op) => {
+      eachCase(liveOperations(ctx), async (op) => {
         expectError(await op.send(ctx, { auth: 'none' }), 401, `${op.name} without a key`);
+      }),
+  },
+  {
+    id: 'auth.wrong-key',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'A bearer token that is not the key is answered 401 with an Error body, on every operation',
+    check: (ctx) =>
+      onEveryOperation(ctx, wrongKeys(ctx), async (op, key) => {
+        expectError(await op.send(ctx, { auth: key.auth }), 401, `${op.name} with ${key.what}`);
+      }),
+  },
+  {
+    id: 'auth.empty-token',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'The Bearer scheme with an empty token is answered 401 with an Error body, on every operation',
+    check: (ctx) =>
+      onEveryOperation(ctx, ['Bearer ', 'Bearer'], async (op, authorization) => {
+        expectError(await op.send(ctx, { auth: { authorization } }), 401, `${op.name} with Authorization: ${show(authorization)}`);
+      }),
+  },
+  {
+    id: 'auth.other-scheme',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'The right key under another scheme (Basic, Token, or bare) is answered 401 with an Error body, on every operation',
+    check: (ctx) =>
+      onEveryOperation(ctx, ['Basic ', 'Token ', ''], async (op, scheme) => {
+        const res = await op.send(ctx, { auth: { authorization: `${scheme}${ctx.config.apiKey}` } });
+        expectError(res, 401, `${op.name} with the key ${scheme ? `under the ${scheme.trim()} scheme` : 'bare, without a scheme'}`);
       }),
   },
   {
@@ -23,8 +114,66 @@ export const authentication: Requirement[] = [
     section: SECTION,
     statement: 'The right key sent as a bearer token is accepted on every operation',
     check: (ctx) =>
-      eachCase(operations, async (op) => {
+      eachCase(liveOperations(ctx), async (op) => {
         expectStatus(await op.send(ctx, { auth: 'key' }), op.success, `${op.name} with the right key`);
+      }),
+  },
+  {
+    id: 'auth.before-validation',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'A request that is both unauthenticated and invalid is answered 401, not 400 or 404',
+    check: (ctx) => {
+      const requests = INVALID_REQUESTS.filter((r) => !r.getPet || getPetStage(ctx) === 'live');
+      const credentials = [NO_KEY, ...wrongKeys(ctx).slice(0, 1)];
+      return eachCase(
+        requests.flatMap((r) => credentials.map((c) => [r, c] as const)),
+        async ([r, c]) => {
+          expectError(await r.send(ctx, c.auth), 401, `${r.what}, with ${c.what}: authentication comes first`);
+        },
+      );
+    },
+  },
+  {
+    id: 'auth.challenge',
+    level: 'SHOULD',
+    section: SECTION,
+    // RFC 9110 §11.6.1: a 401 carries WWW-Authenticate; RFC 6750 §3: the challenge uses the Bearer scheme.
+    statement: 'A 401 carries a WWW-Authenticate header with a Bearer challenge (RFC 6750 §3)',
+    check: (ctx) =>
+      onEveryOperation(ctx, [NO_KEY, ...wrongKeys(ctx).slice(0, 1), { what: 'an empty token', auth: bearer('') }], async (op, c) => {
+        expectBearerChallenge(await op.send(ctx, { auth: c.auth }));
+      }),
+  },
+  {
+    id: 'auth.challenge.error-code',
+    level: 'SHOULD',
+    section: SECTION,
+    // RFC 6750 §3 and §3.1: error="invalid_token" when a token failed; no error code when none was sent.
+    statement: 'The Bearer challenge says error="invalid_token" for a wrong token and carries no error attribute when no key was sent (RFC 6750 §3.1)',
+    check: (ctx) =>
+      onEveryOperation(ctx, [NO_KEY, ...wrongKeys(ctx).slice(0, 1)], async (op, c) => {
+        const res = await op.send(ctx, { auth: c.auth });
+        const { error } = expectBearerChallenge(res).params;
+        if (c !== NO_KEY) {
+          expectHeader(res, 'WWW-Authenticate', 'a Bearer challenge with error="invalid_token", since a wrong token was sent (RFC 6750 §3.1)', () => error === 'invalid_token');
+        } else {
+          expectHeader(res, 'WWW-Authenticate', 'a Bearer challenge without an error attribute, since no credentials were sent (RFC 6750 §3.1)', () => error === undefined);
+        }
+      }),
+  },
+  {
+    id: 'auth.scheme-case',
+    level: 'SHOULD',
+    section: SECTION,
+    // RFC 9110 §11.1: the authentication scheme name is case-insensitive.
+    statement: 'The scheme name is matched case-insensitively: "bearer" and "BEARER" with the right key are accepted (RFC 9110 §11.1)',
+    check: (ctx) =>
+      onEveryOperation(ctx, ['bearer', 'BEARER'], async (op, scheme) => {
+        // op.send reserves write budget only for auth 'key'; this request creates too when accepted.
+        if (op.name === 'createPet') ctx.reserveCreates(1, 'createPet with a differently cased scheme');
+        const res = await op.send(ctx, { auth: { authorization: `${scheme} ${ctx.config.apiKey}` } });
+        expectStatus(res, op.success, `${op.name} with the scheme written "${scheme}"`);
       }),
   },
 ];
