@@ -1,10 +1,58 @@
-// Interface section "Endpoints › Get an animal (deprecated)" (getPet).
-import { expectPet, expectStatus, fail } from '../src/assert.js';
-import { show } from '../src/json.js';
+// Interface section "Endpoints › Get an animal (deprecated)" (getPet), and its deprecation
+// ("Versioning"): removal is scheduled for 5 December 2030, the replacement is GET /pets.
+// Retrieval checks run while getPet is live (by the suite's clock); getPet.removal covers after.
+import { expectError, expectHeader, expectNoHeader, expectPet, expectStatus, fail } from '../src/assert.js';
+import type { ApiResponse } from '../src/client.js';
+import { parseImfFixdate, parseLinks, parseSfDate } from '../src/headers.js';
+import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/json.js';
 import type { Requirement } from '../src/requirement.js';
-import { samePet } from './pets.js';
+import { eachCase, Skip } from '../src/requirement.js';
+import type { RunContext } from '../src/run.js';
+import { validate } from '../src/schemas.js';
+import type { Pet } from '../src/generated/schema-types.js';
+import { GETPET_REMOVAL, getPetGone, getPetStage, operations } from './operations.js';
+import { samePet, unknownPetIds } from './pets.js';
 
 const SECTION = 'Endpoints › Get an animal (deprecated)';
+const VERSIONING = 'Versioning';
+
+/** Skips the check unless getPet is live at the suite's clock. */
+function requireLive(ctx: RunContext): void {
+  const gone = getPetGone(ctx);
+  if (gone) throw new Skip(gone);
+}
+
+/**
+ * The id of a pet that exists: the first one listed (the shared store is rarely empty), else
+ * one created; undefined when neither is possible (an empty store in read-only mode).
+ */
+async function anExistingPetId(ctx: RunContext): Promise<Int64 | undefined> {
+  const res = await ctx.api.listPets([['limit', '1']]);
+  const first: unknown = res.status === 200 && Array.isArray(res.json) ? res.json[0] : undefined;
+  if (first !== undefined && validate('Pet', first).valid) return (first as Pet).id;
+  if (ctx.createsLeft === 0) return undefined;
+  return (await ctx.createPet()).pet.id;
+}
+
+/** A 200 answer of the deprecated operation, whose headers announce the deprecation. */
+async function deprecatedAnswer(ctx: RunContext): Promise<ApiResponse> {
+  requireLive(ctx);
+  const id = await anExistingPetId(ctx);
+  if (id === undefined) throw new Skip('no pet to fetch: the store lists none and this run may not create one');
+  const res = await ctx.api.getPet(id);
+  expectStatus(res, 200, 'a pet that exists');
+  return res;
+}
+
+/** The replacement the Link header should point at: the /pets collection under the base URL. */
+function isCollection(ctx: RunContext, target: string, requestUrl: string): boolean {
+  try {
+    const collection = `${new URL(ctx.config.baseUrl).pathname.replace(/\/+$/, '')}/pets`;
+    return new URL(target, requestUrl).pathname.replace(/\/+$/, '') === collection;
+  } catch {
+    return false;
+  }
+}
 
 export const getPet: Requirement[] = [
   {
@@ -13,12 +61,119 @@ export const getPet: Requirement[] = [
     section: SECTION,
     statement: 'A pet the suite created is answered 200 with the same Pet',
     check: async (ctx) => {
+      requireLive(ctx);
       const { pet } = await ctx.createPet(ctx.newPet({ status: 'pending' }));
       const res = await ctx.api.getPet(pet.id);
       expectStatus(res, 200);
       const got = expectPet(res);
       const diff = samePet(pet, got);
       if (diff) fail(res, `the created pet ${show(pet)}`, `${show(got)} (${diff})`);
+    },
+  },
+  {
+    id: 'getPet.unknown',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'An id no pet has is answered 404 with an Error body',
+    check: async (ctx) => {
+      requireLive(ctx);
+      await eachCase(unknownPetIds(ctx), async (id) => {
+        expectError(await ctx.api.getPet(id), 404, 'no pet has this id');
+      });
+    },
+  },
+  {
+    id: 'getPet.malformed-id',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'An id that is not an int64 (abc, 1.5, beyond int64 either way) is answered 400 or 404 with an Error body, never 5xx',
+    check: async (ctx) => {
+      requireLive(ctx);
+      const ids = ['abc', '1.5', 'true', String(INT64_MAX + 1n), String(INT64_MIN - 1n)];
+      await eachCase(ids, async (id) => {
+        expectError(await ctx.api.getPet(id), [400, 404], 'petId is an int64');
+      });
+    },
+  },
+  {
+    id: 'getPet.removal',
+    level: 'MUST',
+    section: VERSIONING,
+    statement: 'getPet works until its removal day, 5 December 2030; after it, it is answered 410 or 404 with an Error body',
+    check: async (ctx) => {
+      const stage = getPetStage(ctx);
+      if (stage === 'removal-day') throw new Skip(getPetGone(ctx));
+      const existing = await anExistingPetId(ctx);
+      const [unknown] = unknownPetIds(ctx);
+      if (stage === 'live') {
+        const before = `getPet is removed only on ${GETPET_REMOVAL.day}; the suite's clock says ${ctx.now().toISOString()}`;
+        if (existing !== undefined) expectStatus(await ctx.api.getPet(existing), 200, `a pet that exists: ${before}`);
+        const res = await ctx.api.getPet(unknown);
+        if (res.status === 410) fail(res, `404 for an unknown id, not 410 Gone: ${before}`);
+        return;
+      }
+      const after = `getPet was removed on ${GETPET_REMOVAL.day}; the suite's clock says ${ctx.now().toISOString()}`;
+      const ids = existing === undefined ? [unknown] : [existing, unknown];
+      await eachCase(ids, async (id) => {
+        expectError(await ctx.api.getPet(id), [410, 404], `${exactInteger(id) === exactInteger(existing) ? 'a pet that exists' : 'an unknown id'}: ${after}`);
+      });
+    },
+  },
+  {
+    id: 'getPet.deprecation-header',
+    level: 'SHOULD',
+    section: VERSIONING,
+    // RFC 9745 §2: Deprecation is a Structured Field Date; draft versions used "true".
+    statement: 'getPet answers carry a Deprecation header in RFC 9745 form, @<unix-seconds>',
+    check: async (ctx) => {
+      const res = await deprecatedAnswer(ctx);
+      expectHeader(res, 'Deprecation', 'a date in RFC 9745 form, @<unix-seconds> (the draft form "true" is obsolete)', (v) => parseSfDate(v) !== undefined);
+    },
+  },
+  {
+    id: 'getPet.sunset-header',
+    level: 'SHOULD',
+    section: VERSIONING,
+    // RFC 8594 §3: Sunset is an HTTP-date, which senders write as an IMF-fixdate (RFC 9110 §5.6.7).
+    statement: 'getPet answers carry a Sunset header, an IMF-fixdate in GMT on 5 December 2030, not earlier than the Deprecation date (RFC 8594)',
+    check: async (ctx) => {
+      const res = await deprecatedAnswer(ctx);
+      const value = expectHeader(res, 'Sunset', 'an HTTP date in IMF-fixdate form, e.g. "Thu, 05 Dec 2030 00:00:00 GMT" (RFC 9110 §5.6.7)', (v) => parseImfFixdate(v) !== undefined);
+      const sunset = parseImfFixdate(value) as Date;
+      // 5 December in any time zone: from its start at UTC+14 to its end at UTC-12.
+      expectHeader(res, 'Sunset', `a time on ${GETPET_REMOVAL.day}, the scheduled removal`, () => sunset >= GETPET_REMOVAL.starts && sunset < GETPET_REMOVAL.ends);
+      const deprecation = parseSfDate(res.headers.deprecation ?? '');
+      if (deprecation && sunset < deprecation) {
+        fail(res, 'a Sunset not earlier than the Deprecation date (RFC 9745)', `Sunset: ${value} before Deprecation: ${res.headers.deprecation}`);
+      }
+    },
+  },
+  {
+    id: 'getPet.successor-link',
+    level: 'SHOULD',
+    section: VERSIONING,
+    // Sound practice for a deprecation: link (RFC 8288) to the replacement, usually rel="successor-version" (RFC 5829).
+    statement: 'getPet answers carry a Link header pointing at the replacement, the /pets collection (RFC 8288)',
+    check: async (ctx) => {
+      const res = await deprecatedAnswer(ctx);
+      expectHeader(res, 'Link', 'a link to the replacement, the /pets collection (e.g. </v1/pets>; rel="successor-version")', (v) =>
+        parseLinks(v).some((link) => isCollection(ctx, link.target, res.request.url)),
+      );
+    },
+  },
+  {
+    id: 'getPet.no-deprecation-elsewhere',
+    level: 'SHOULD',
+    section: VERSIONING,
+    // RFC 9745: the header says the resource it comes with is deprecated; only getPet is.
+    statement: 'listPets and createPet answers carry no Deprecation header: only getPet is deprecated',
+    check: (ctx) => {
+      const others = operations.filter((op) => op.name === 'listPets' || (op.name === 'createPet' && !ctx.config.readOnly));
+      return eachCase(others, async (op) => {
+        const res = await op.send(ctx);
+        expectStatus(res, op.success, op.name);
+        expectNoHeader(res, 'Deprecation', `only getPet is deprecated, not ${op.name}`);
+      });
     },
   },
 ];
