@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Entry point for `npx petstore-conformance` and `npm run conformance`: the suite is TypeScript,
-// run through tsx so that a clone and an installed package behave the same.
+// run through tsx so that a clone and an installed package behave the same. `--help` says it all.
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../src/cli.ts');
+const { main } = await import('../src/cli.ts');
+process.exitCode = await main(process.argv.slice(2));

@@ -15,7 +15,11 @@ declare module 'vitest' {
 
 export function defineConformanceTests(checks: readonly Check[], config: RunConfig): void {
   const ctx = new RunContext(config);
-  afterAll(() => ctx.close());
+  afterAll(async () => {
+    const { count, waitedMs } = ctx.api.retried;
+    if (count > 0) console.log(`petstore-conformance: ${count} request(s) retried after 429/503 with Retry-After (${(waitedMs / 1000).toFixed(1)} s waited in all)`);
+    await ctx.close();
+  });
   const selectedIds = new Set(selectRequirements(checks.map((c) => c.requirement), config).map((r) => r.id));
   const selected = checks.filter((c) => selectedIds.has(c.requirement.id));
   const areas = [...new Set(selected.map((c) => areaOf(c.requirement.id)))];

@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig, resolveRunConfig, type RunConfig } from '../config.js';
 import { createReferenceHandler } from '../reference-server/handler.js';
 import { serve } from '../reference-server/http.js';
+import { runTagOf } from '../run.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,7 +29,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const run = resolveRunConfig(config, target);
   const what = run.embedded ? 'the bundled reference server (set PETSTORE_BASE_URL to test another)' : run.baseUrl;
-  console.log(`petstore-conformance: testing ${what}${run.embedded ? ` at ${run.baseUrl}` : ''}; seed ${run.seed} (replay with PETSTORE_SEED=${run.seed})`);
+  console.log(`petstore-conformance: testing ${what}${run.embedded ? ` at ${run.baseUrl}` : ''}; seed ${run.seed} (replay with PETSTORE_SEED=${run.seed}); pets this run creates are named "${runTagOf(run.seed)} …"${run.readOnly ? '; read-only: nothing is created' : ''}`);
   project.provide('runConfig', run);
   return close;
 }

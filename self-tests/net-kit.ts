@@ -1,0 +1,214 @@
+// Local network pieces for the CLI and client self-tests: the real bin as a child process, the
+// reference server behind counters, TLS and proxies, and targets that cannot be reached. All on
+// 127.0.0.1; every server is closed by the test that made it.
+import { spawn, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
+import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+import { fileURLToPath } from 'node:url';
+import { createReferenceHandler, type Handler, type ServerRequest } from '../src/reference-server/handler.js';
+import { serve, type RunningServer } from '../src/reference-server/http.js';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+export const bin = fileURLToPath(new URL('../bin/petstore-conformance.js', import.meta.url));
+
+export function tempDir(label = 'cli'): string {
+  return mkdtempSync(join(tmpdir(), `petstore-${label}-`));
+}
+
+/** The caller's environment without anything that would steer the suite or its network. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const steering = /^(PETSTORE_|VITEST|NODE_EXTRA_CA_CERTS$|https?_proxy$|no_proxy$|GITHUB_STEP_SUMMARY$)/i;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !steering.test(k)));
+  return { ...env, NO_COLOR: '1', ...extra };
+}
+
+export interface BinRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr together. */
+  out: string;
+  ms: number;
+}
+
+/** Runs the real bin as a child process, by default in a fresh temp folder (where its reports land). */
+export function runBin(args: string[], { env = {}, cwd }: { env?: Record<string, string>; cwd?: string } = {}): Promise<BinRun> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: cwd ?? tempDir('run'),
+      env: cleanEnv(env),
+    });
+    let stdout = '';
+    let stderr = '';
+    let out = '';
+    child.stdout.on('data', (d) => ((stdout += d), (out += d)));
+    child.stderr.on('data', (d) => ((stderr += d), (out += d)));
+    child.on('close', (code) => resolve({ code, stdout, stderr, out, ms: Math.round(performance.now() - started) }));
+  });
+}
+
+/** What a server saw, for proving what the suite sent. */
+export interface Traffic {
+  methods: Record<string, number>;
+  /** Responses by status. */
+  statuses: Record<number, number>;
+  /** Request bodies of POSTs, as sent. */
+  posted: string[];
+  inFlight: number;
+  maxInFlight: number;
+}
+
+export interface TestServer extends RunningServer {
+  apiKey: string;
+  baseUrl: string;
+  traffic: Traffic;
+}
+
+/**
+ * The reference handler, optionally wrapped, behind a counter of methods, statuses and requests
+ * in flight; `delayMs` holds each answer so concurrent requests overlap.
+ */
+export async function referenceServer({ wrap = (h) => h, delayMs = 0 }: { wrap?: (inner: Handler, apiKey: string) => Handler; delayMs?: number } = {}): Promise<TestServer> {
+  const apiKey = `self-test-${randomBytes(9).toString('hex')}`;
+  const inner = wrap(createReferenceHandler({ apiKey }), apiKey);
+  const traffic: Traffic = { methods: {}, statuses: {}, posted: [], inFlight: 0, maxInFlight: 0 };
+  const counted: Handler = async (req: ServerRequest) => {
+    traffic.methods[req.method] = (traffic.methods[req.method] ?? 0) + 1;
+    if (req.method === 'POST') traffic.posted.push(req.body);
+    traffic.maxInFlight = Math.max(traffic.maxInFlight, ++traffic.inFlight);
+    try {
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      const res = await inner(req);
+      traffic.statuses[res.status] = (traffic.statuses[res.status] ?? 0) + 1;
+      return res;
+    } finally {
+      traffic.inFlight--;
+    }
+  };
+  const server = await serve(counted);
+  return { ...server, apiKey, baseUrl: `${server.origin}/v1`, traffic };
+}
+
+/** Env for the bin to test `server` with its key in PETSTORE_API_KEY. */
+export const targetEnv = (server: { baseUrl: string; apiKey: string }) => ({ PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey });
+
+interface Closable {
+  port: number;
+  close(): Promise<void>;
+}
+
+function listen(server: Server | ReturnType<typeof createNetServer>, sockets: Set<Socket>): Promise<Closable> {
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => done());
+          }),
+      }),
+    );
+  });
+}
+
+/** A port nothing listens on: connections are refused. */
+export async function closedPort(): Promise<number> {
+  const s = await listen(createNetServer(), new Set());
+  await s.close();
+  return s.port;
+}
+
+/** Accepts connections and never answers: every request times out. */
+export function blackHole(): Promise<Closable> {
+  return listen(createNetServer(() => {}), new Set());
+}
+
+export interface Certificates {
+  dir: string;
+  /** PEM of the private CA, for NODE_EXTRA_CA_CERTS. */
+  caFile: string;
+  key: string;
+  cert: string;
+}
+
+/** A private CA and a server certificate for localhost and 127.0.0.1, made with openssl (no network). */
+export function makeCertificates(): Certificates {
+  const dir = tempDir('tls');
+  const at = (f: string) => join(dir, f);
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  ssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=petstore-conformance self-test CA',
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  ssl('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
+  writeFileSync(at('server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
+  ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'server.ext');
+  return { dir, caFile: at('ca.pem'), key: readFileSync(at('server.key'), 'utf8'), cert: readFileSync(at('server.pem'), 'utf8') };
+}
+
+/** Terminates TLS in front of a plain-HTTP server, as a load balancer would. */
+export async function tlsFront(certs: Certificates, httpPort: number): Promise<Closable & { origin: string }> {
+  const sockets = new Set<Socket>();
+  const server = createTlsServer({ key: certs.key, cert: certs.cert }, (tls) => {
+    const upstream = netConnect(httpPort, '127.0.0.1');
+    sockets.add(upstream);
+    tls.pipe(upstream).pipe(tls);
+    const end = () => (tls.destroy(), upstream.destroy());
+    tls.on('error', end);
+    upstream.on('error', end);
+  });
+  const running = await listen(server as unknown as Server, sockets);
+  return { ...running, origin: `https://localhost:${running.port}` };
+}
+
+export interface Proxy extends Closable {
+  url: string;
+  /** Absolute-form requests forwarded (plain-HTTP targets). */
+  forwarded: string[];
+  /** CONNECT tunnels opened (HTTPS targets), as host:port. */
+  tunnels: string[];
+}
+
+/** A tiny forward proxy: absolute-form HTTP requests and CONNECT tunnels, both recorded. */
+export async function forwardProxy(): Promise<Proxy> {
+  const forwarded: string[] = [];
+  const tunnels: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createHttpServer((req, res) => {
+    forwarded.push(`${req.method} ${req.url}`);
+    const target = new URL(req.url ?? '');
+    const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  server.on('connect', (req, client: Socket, head: Buffer) => {
+    tunnels.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = netConnect(Number(port), host ?? '127.0.0.1', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client).pipe(upstream);
+    });
+    sockets.add(upstream);
+    sockets.add(client);
+    const end = () => (client.destroy(), upstream.destroy());
+    upstream.on('error', end);
+    client.on('error', end);
+  });
+  const running = await listen(server, sockets);
+  return { ...running, url: `http://127.0.0.1:${running.port}`, forwarded, tunnels };
+}
