@@ -24,3 +24,14 @@ export function unknownPetIds(ctx: Pick<RunContext, 'config' | 'ledger'>): bigin
   const ids = fc.sample(fc.noBias(fc.bigInt({ min: 2n ** 62n, max: 2n ** 63n - 2n })), { seed: ctx.config.seed, numRuns: 4 });
   return ids.filter((id) => !mine.has(id.toString())).slice(0, 2);
 }
+
+/** Undefined when equal code point for code point; otherwise where they first differ, as U+ code points. */
+export function codePointDifference(expected: string, actual: string): string | undefined {
+  const a = [...expected];
+  const b = [...actual];
+  const u = (c: string | undefined) => (c === undefined ? '(end)' : `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return `code point ${i} is ${u(b[i])} where ${u(a[i])} was expected (${b.length} code points, ${a.length} expected)`;
+  }
+  return undefined;
+}
