@@ -1,8 +1,107 @@
 // Interface section "Endpoints › List all animals" (listPets) and its limits.
-import { expectPetList, expectStatus } from '../src/assert.js';
-import type { Requirement } from '../src/requirement.js';
+import fc from 'fast-check';
+import { expectError, expectErrorBody, expectPetList, expectStatus, fail } from '../src/assert.js';
+import type { ApiResponse } from '../src/client.js';
+import type { Pet, PetStatus } from '../src/generated/schema-types.js';
+import { show } from '../src/json.js';
+import { eachCase, Skip, type Requirement } from '../src/requirement.js';
+import { POPULATION_PLAN, type RunContext } from '../src/run.js';
+import { PET_STATUSES } from '../src/schemas.js';
 
 const SECTION = 'Endpoints › List all animals';
+const LIMITS = 'Limits';
+const STATUSES = PET_STATUSES as readonly PetStatus[];
+
+/** Out-of-range `limit` values, each described by what it breaks. */
+const OUT_OF_RANGE: readonly (readonly [string, string])[] = [
+  ['0', 'below the minimum'],
+  ['-1', 'negative'],
+  ['101', 'one above the maximum'],
+  ['18446744073709551616', 'beyond 64 bits'],
+];
+/** Malformed `limit` values. */
+const MALFORMED: readonly (readonly [string, string])[] = [
+  ['1.5', 'not an integer'],
+  ['abc', 'not a number'],
+  ['', 'empty'],
+];
+/** Status values outside the enumeration (it is case-sensitive). */
+const UNKNOWN_STATUSES = ['adopted', 'Available'] as const;
+
+/**
+ * Runs `assert` on a store filled when it can be, so faults such as a default of 50 or an
+ * unenforced maximum show. The rule holds on any store, so it is asserted either way; when the
+ * store could not be filled, a pass proves little and the check is skipped saying why.
+ */
+async function onFullStore(ctx: RunContext, assert: () => Promise<void>): Promise<void> {
+  let unproven: Skip | undefined;
+  try {
+    await ctx.ensurePopulation();
+  } catch (err) {
+    if (!(err instanceof Skip)) throw err;
+    unproven = new Skip(`held on this store, but it may be too small to show the fault: ${err.message}`);
+  }
+  await assert();
+  if (unproven) throw unproven;
+}
+
+/** limit=n at an end of the range is accepted. */
+const acceptsEnd = (id: string, n: number, end: string): Requirement => ({
+  id,
+  level: 'MUST',
+  section: LIMITS,
+  statement: `limit=${n} is accepted and yields at most ${n} Pet${n === 1 ? '' : 's'}`,
+  check: (ctx) =>
+    onFullStore(ctx, async () => {
+      expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n} is the ${end}`);
+    }),
+});
+
+/** A 200 with a valid list of at most `max` Pets. */
+function expectListOf(res: ApiResponse, max: number, what: string): Pet[] {
+  expectStatus(res, 200, what);
+  const pets = expectPetList(res);
+  if (pets.length > max) fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`);
+  return pets;
+}
+
+/** A 200 with exactly `n` Pets. */
+function expectExactly(res: ApiResponse, n: number, what: string): Pet[] {
+  expectStatus(res, 200, what);
+  const pets = expectPetList(res);
+  if (pets.length !== n) fail(res, `exactly ${n} Pets (${what})`, `${pets.length} Pets`);
+  return pets;
+}
+
+/** Every item carries exactly the status the list was filtered by. */
+function expectAllOfStatus(res: ApiResponse, pets: Pet[], status: PetStatus): void {
+  const other = pets.find((p) => p.status !== status);
+  if (other) fail(res, `only pets with status "${status}"`, `${show(other)} among ${pets.length} Pets`);
+}
+
+/**
+ * Where the interface leaves the answer open: a 400 Error, or a 200 list within the maximum. The
+ * store holds more than 100 pets, so a server that lets limit=101 through, or ignores a malformed
+ * limit and lists everything, shows.
+ */
+const rejectedOrBounded = (id: string, statement: string, cases: typeof OUT_OF_RANGE): Requirement => ({
+  id,
+  level: 'MUST',
+  section: LIMITS,
+  statement,
+  check: (ctx) =>
+    onFullStore(ctx, () =>
+      eachCase(cases, async ([limit, what]) => {
+        const res = await ctx.api.listPets([['limit', limit]]);
+        if (res.status === 400) expectErrorBody(res);
+        else if (res.status === 200) expectListOf(res, 100, `limit ${what}`);
+        else fail(res, `400 with an Error body, or 200 with at most 100 Pets (limit ${what})`);
+      }),
+    ),
+});
+
+/** A few limits from the run seed, besides the fixed ones. */
+const seededLimits = (ctx: RunContext, n: number): number[] => fc.sample(fc.integer({ min: 2, max: 99 }), { seed: ctx.config.seed, numRuns: n });
 
 export const listPets: Requirement[] = [
   {
@@ -14,6 +113,144 @@ export const listPets: Requirement[] = [
       const res = await ctx.api.listPets();
       expectStatus(res, 200);
       expectPetList(res);
+    },
+  },
+  acceptsEnd('listPets.limit.min', 1, 'minimum'),
+  acceptsEnd('listPets.limit.max', 100, 'maximum'),
+  {
+    id: 'listPets.limit.respected',
+    level: 'MUST',
+    section: LIMITS,
+    statement: 'limit=N never yields more than N Pets',
+    check: (ctx) =>
+      onFullStore(ctx, async () => {
+        const limits = [...new Set([1, 2, 19, 20, 21, 50, 99, 100, ...seededLimits(ctx, 3)])];
+        await eachCase(limits, async (n) => {
+          expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n}`);
+        });
+      }),
+  },
+  {
+    id: 'listPets.limit.default',
+    level: 'MUST',
+    section: LIMITS,
+    statement: 'Without limit at most 20 Pets come back, with or without a status filter',
+    check: (ctx) =>
+      onFullStore(ctx, async () => {
+        const queries: [string, string][][] = [[], ...STATUSES.map((s): [string, string][] => [['status', s]])];
+        await eachCase(queries, async (query) => {
+          expectListOf(await ctx.api.listPets(query), 20, 'the default limit is 20');
+        });
+      }),
+  },
+  {
+    id: 'listPets.limit.exact',
+    level: 'SHOULD',
+    section: LIMITS,
+    statement: 'When the store holds at least N pets, limit=N yields exactly N',
+    check: async (ctx) => {
+      // After population the store provably holds more than 100 pets.
+      await ctx.ensurePopulation();
+      const limits = [...new Set([1, 20, 50, 100, ...seededLimits(ctx, 2)])];
+      await eachCase(limits, async (n) => {
+        expectExactly(await ctx.api.listPets([['limit', String(n)]]), n, `the store holds more than 100 pets; limit=${n}`);
+      });
+    },
+  },
+  {
+    id: 'listPets.limit.default-exact',
+    level: 'SHOULD',
+    section: LIMITS,
+    statement: 'When the store holds at least 20 pets, no limit yields exactly 20',
+    check: async (ctx) => {
+      await ctx.ensurePopulation();
+      expectExactly(await ctx.api.listPets(), 20, 'the store holds more than 100 pets; the default limit is 20');
+    },
+  },
+  rejectedOrBounded('listPets.limit.out-of-range', 'An out-of-range limit gets a 400 Error or a 200 with at most 100 Pets, never a 5xx', OUT_OF_RANGE),
+  rejectedOrBounded('listPets.limit.malformed', 'A malformed limit gets a 400 Error or a 200 with at most 100 Pets, never a 5xx', MALFORMED),
+  {
+    id: 'listPets.limit.rejected',
+    level: 'SHOULD',
+    section: LIMITS,
+    statement: 'An out-of-range or malformed limit is answered 400 with an Error body',
+    check: async (ctx) => {
+      await eachCase([...OUT_OF_RANGE, ...MALFORMED], async ([limit, what]) => {
+        expectError(await ctx.api.listPets([['limit', limit]]), 400, `limit ${what}`);
+      });
+    },
+  },
+  {
+    id: 'listPets.status.filter',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'status=S yields only pets whose status is S, for each of the three values',
+    // Pets of every status, so a filter that lets others through shows.
+    check: (ctx) =>
+      onFullStore(ctx, async () => {
+        const queries = STATUSES.flatMap((s): [PetStatus, [string, string][]][] => [
+          [s, [['status', s]]],
+          [s, [['status', s], ['limit', '100']]],
+        ]);
+        await eachCase(queries, async ([status, query]) => {
+          const res = await ctx.api.listPets(query);
+          expectAllOfStatus(res, expectListOf(res, 100, `filtered by status ${status}`), status);
+        });
+      }),
+  },
+  {
+    id: 'listPets.status.with-limit',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'status=S&limit=N yields at most N pets, all with status S',
+    check: (ctx) =>
+      onFullStore(ctx, async () => {
+        const cases = STATUSES.flatMap((s) => [1, 5].map((n) => [s, n] as const));
+        await eachCase(cases, async ([status, n]) => {
+          const res = await ctx.api.listPets([['status', status], ['limit', String(n)]]);
+          expectAllOfStatus(res, expectListOf(res, n, `status=${status}&limit=${n}`), status);
+        });
+      }),
+  },
+  {
+    id: 'listPets.status.exact',
+    level: 'SHOULD',
+    section: SECTION,
+    statement: 'When at least N pets have status S, status=S&limit=N yields exactly N (the filter comes before the limit)',
+    check: async (ctx) => {
+      // Population leaves at least POPULATION_PLAN[S] pets of each status S in the store.
+      await ctx.ensurePopulation();
+      const cases = STATUSES.flatMap((s) => [1, POPULATION_PLAN[s]].map((n) => [s, n] as const));
+      await eachCase(cases, async ([status, n]) => {
+        const res = await ctx.api.listPets([['status', status], ['limit', String(n)]]);
+        const what = `the store holds at least ${POPULATION_PLAN[status]} pets with status ${status}`;
+        expectAllOfStatus(res, expectExactly(res, n, what), status);
+      });
+    },
+  },
+  {
+    id: 'listPets.status.unknown',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'A status outside the enumeration gets a 400 Error or a 200 with valid Pets, never a 5xx',
+    check: async (ctx) => {
+      await eachCase(UNKNOWN_STATUSES, async (status) => {
+        const res = await ctx.api.listPets([['status', status]]);
+        if (res.status === 400) expectErrorBody(res);
+        else if (res.status === 200) expectPetList(res);
+        else fail(res, `400 with an Error body, or 200 with valid Pets (status "${status}" is not in the enumeration)`);
+      });
+    },
+  },
+  {
+    id: 'listPets.status.unknown-rejected',
+    level: 'SHOULD',
+    section: SECTION,
+    statement: 'A status outside the enumeration is answered 400 with an Error body',
+    check: async (ctx) => {
+      await eachCase(UNKNOWN_STATUSES, async (status) => {
+        expectError(await ctx.api.listPets([['status', status]]), 400, `status "${status}" is not in the enumeration`);
+      });
     },
   },
 ];
