@@ -4,5 +4,10 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// `--list | head` closes the pipe early: that is the reader being done, not an error.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
 const { main } = await import('../src/cli.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { EXIT } from '../src/cli.js';
 import { SETTINGS } from '../src/config.js';
 import { catalogue } from '../tests/catalogue.js';
-import { referenceServer, runBin, targetEnv, tempDir, type TestServer } from './net-kit.js';
+import { CHILD_TIMEOUT, referenceServer, runBin, targetEnv, tempDir, type TestServer } from './net-kit.js';
 
 type Key = keyof typeof SETTINGS;
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -15,7 +15,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const servers: TestServer[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.close())));
 
-describe('--help', () => {
+describe('--help', CHILD_TIMEOUT, () => {
   test('names every flag with its variable, every exit code, and how to reach a real target', async () => {
     // A broken environment must not stand between a user and the help.
     const { code, stdout } = await runBin(['--help'], { env: { PETSTORE_TIMEOUT_MS: 'soon' } });
@@ -48,7 +48,7 @@ test('--version prints the suite and interface versions', async () => {
   expect(stdout).toMatch(new RegExp(`^petstore-conformance ${pkg.version.replace(/\./g, '\\.')} \\(Pet Store Service Interface 1\\.0\\.0`));
 });
 
-describe('--list', () => {
+describe('--list', CHILD_TIMEOUT, () => {
   const row = (r: (typeof catalogue)[number]) => new RegExp(`^${r.id.replace(/\./g, '\\.')} +${r.level} +${r.section.replace(/[()]/g, '\\$&')} +${r.statement.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm');
 
   test('prints every requirement: id, level, section, statement', async () => {
@@ -70,7 +70,7 @@ describe('--list', () => {
   });
 });
 
-describe('where each setting comes from: a flag wins over the environment, the environment over .env', () => {
+describe('where each setting comes from: a flag wins over the environment, the environment over .env', CHILD_TIMEOUT, () => {
   /** For every setting: what .env, the environment and a flag say, and how --show-config shows each. */
   const samples: Record<Key, [dotenv: string, env: string, flag: string[], shown: [string, string, string]]> = {
     baseUrl: ['http://dotenv.test/v1', 'http://env.test/v1', ['--base-url', 'http://flag.test/v1'], ['http://dotenv.test/v1', 'http://env.test/v1', 'http://flag.test/v1']],
@@ -128,7 +128,7 @@ describe('where each setting comes from: a flag wins over the environment, the e
   });
 });
 
-describe('bad usage stops before anything is sent: one line naming the flag or variable, exit 2', () => {
+describe('bad usage stops before anything is sent: one line naming the flag or variable, exit 2', CHILD_TIMEOUT, () => {
   const cases: [what: string, args: string[], env: Record<string, string>, says: RegExp][] = [
     ['an unknown flag, with the nearest one suggested', ['--base-ur', 'x'], {}, /unknown option --base-ur; did you mean --base-url\?/],
     ['an unknown short flag', ['-x'], {}, /unknown option -x/],

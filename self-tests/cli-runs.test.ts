@@ -9,7 +9,7 @@ import { errorResponse, type Handler } from '../src/reference-server/handler.js'
 import { runTagOf } from '../src/run.js';
 import { catalogue } from '../tests/catalogue.js';
 import { answer, isOp, mapResponse } from './harness/faults-kit.js';
-import { blackHole, closedPort, referenceServer, runBin, targetEnv, tempDir, type TestServer } from './net-kit.js';
+import { CHILD_TIMEOUT, blackHole, closedPort, referenceServer, runBin, targetEnv, tempDir, type TestServer } from './net-kit.js';
 
 const closers: { close(): Promise<void> }[] = [];
 afterAll(() => Promise.all(closers.map((c) => c.close())));
@@ -36,7 +36,7 @@ async function runWithReport(args: string[], env: Record<string, string> = {}) {
 
 const ids = (report: { requirements: ReportEntry[] }) => report.requirements.map((r) => r.id).sort();
 
-describe('exit codes', () => {
+describe('exit codes', CHILD_TIMEOUT, () => {
   test.concurrent('0: the bundled reference server conforms', async () => {
     const run = await runBin(['--only', 'service,listPets.ok']);
     expect(run.out).toContain('testing the bundled reference server');
@@ -48,6 +48,14 @@ describe('exit codes', () => {
     const run = await runBin(['--only', 'listPets.ok'], { env: targetEnv(broken) });
     expect(run.code, run.out).toBe(EXIT.violations);
     expect(run.out).toMatch(/listPets\.ok[\s\S]*MUST violated/);
+  });
+
+  test.concurrent('1: a redirect is not followed; the failure shows where it points', async () => {
+    const moved = await server({ wrap: answer(isOp('listPets'), () => ({ status: 301, headers: { location: '/v2/pets' }, body: '' })) });
+    const run = await runBin(['--only', 'listPets.ok'], { env: targetEnv(moved) });
+    expect(run.code, run.out).toBe(EXIT.violations);
+    expect(run.out).toContain('301, redirecting to Location: /v2/pets (not followed)');
+    expect(moved.traffic.methods.GET).toBeGreaterThan(0);
   });
 
   test.concurrent('3: connection refused, one line', async () => {
@@ -74,7 +82,7 @@ describe('exit codes', () => {
   });
 });
 
-describe('flags reach the run', () => {
+describe('flags reach the run', CHILD_TIMEOUT, () => {
   test.concurrent('--base-url and --api-key-env: a real target from flags alone, the key never printed', async () => {
     const target = await server();
     const run = await runBin(['--base-url', target.baseUrl, '--api-key-env', 'STAGING_KEY', '--only', 'auth.valid-key,listPets.ok'], {
@@ -110,15 +118,23 @@ describe('flags reach the run', () => {
     expect(run.outcome('createPet.minimal')?.skipReason).toMatch(/PETSTORE_MAX_CREATES=0/);
   });
 
-  test.concurrent('--seed: printed, replayed, and the run tag in every created pet name', async () => {
+  test.concurrent('--seed: printed; every pet a full run creates carries the run tag, and the ledger lists them all', async () => {
     const target = await server();
-    const run = await runBin(['--seed', '12345', '--only', 'createPet.minimal,createPet.status-echo,getPet.existing'], { env: targetEnv(target) });
+    const cwd = tempDir('seed');
+    const run = await runBin(['--seed', '12345'], { cwd, env: targetEnv(target) });
     expect(run.code, run.out).toBe(EXIT.conformant);
     const tag = runTagOf(12345);
     expect(run.out).toContain('seed 12345');
     expect(run.out).toContain(`"${tag} …"`);
-    expect(target.traffic.posted.length).toBeGreaterThan(0);
-    for (const body of target.traffic.posted) expect(JSON.parse(body).name).toMatch(new RegExp(`^${tag} `));
+    const created = target.traffic.created;
+    expect(created.length).toBeGreaterThan(100);
+    // Only a name the check must leave empty cannot carry the tag.
+    const untagged = created.filter((p) => !(typeof p.name === 'string' && p.name.startsWith(`${tag} `)));
+    expect(untagged.map((p) => p.name)).toEqual(untagged.map(() => ''));
+    expect(untagged.length).toBeLessThanOrEqual(1);
+    const ledger = JSON.parse(readFileSync(join(cwd, 'reports', 'created-pets.json'), 'utf8')) as { runTag: string; ids: string[] };
+    expect(ledger.runTag).toBe(tag);
+    expect([...ledger.ids].sort()).toEqual(created.map((p) => p.id).sort());
   });
 
   test.concurrent('--report-dir: the reports land there', async () => {

@@ -16,6 +16,9 @@ import { serve, type RunningServer } from '../src/reference-server/http.js';
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const bin = fileURLToPath(new URL('../bin/petstore-conformance.js', import.meta.url));
 
+/** For tests that start the bin: a whole run in a child process can be slow on a busy machine. */
+export const CHILD_TIMEOUT = { timeout: 300_000 } as const;
+
 export function tempDir(label = 'cli'): string {
   return mkdtempSync(join(tmpdir(), `petstore-${label}-`));
 }
@@ -60,6 +63,8 @@ export interface Traffic {
   statuses: Record<number, number>;
   /** Request bodies of POSTs, as sent. */
   posted: string[];
+  /** Pets created (201 answers): id digits as sent, and name. */
+  created: { id: string; name: unknown }[];
   inFlight: number;
   maxInFlight: number;
 }
@@ -77,7 +82,7 @@ export interface TestServer extends RunningServer {
 export async function referenceServer({ wrap = (h) => h, delayMs = 0 }: { wrap?: (inner: Handler, apiKey: string) => Handler; delayMs?: number } = {}): Promise<TestServer> {
   const apiKey = `self-test-${randomBytes(9).toString('hex')}`;
   const inner = wrap(createReferenceHandler({ apiKey }), apiKey);
-  const traffic: Traffic = { methods: {}, statuses: {}, posted: [], inFlight: 0, maxInFlight: 0 };
+  const traffic: Traffic = { methods: {}, statuses: {}, posted: [], created: [], inFlight: 0, maxInFlight: 0 };
   const counted: Handler = async (req: ServerRequest) => {
     traffic.methods[req.method] = (traffic.methods[req.method] ?? 0) + 1;
     if (req.method === 'POST') traffic.posted.push(req.body);
@@ -86,6 +91,10 @@ export async function referenceServer({ wrap = (h) => h, delayMs = 0 }: { wrap?:
       if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
       const res = await inner(req);
       traffic.statuses[res.status] = (traffic.statuses[res.status] ?? 0) + 1;
+      if (req.method === 'POST' && res.status === 201) {
+        // The id's digits as written: beyond 2^53 a JSON.parse would round them.
+        traffic.created.push({ id: /"id"\s*:\s*(-?\d+)/.exec(res.body)?.[1] ?? '', name: (JSON.parse(res.body) as { name?: unknown }).name });
+      }
       return res;
     } finally {
       traffic.inFlight--;

@@ -3,7 +3,7 @@
 // HTTPS_PROXY, bypassed for hosts in NO_PROXY. Certificates are made here with openssl.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EXIT } from '../src/cli.js';
-import { forwardProxy, makeCertificates, referenceServer, runBin, tlsFront, type Certificates, type TestServer } from './net-kit.js';
+import { CHILD_TIMEOUT, forwardProxy, makeCertificates, referenceServer, runBin, tlsFront, type Certificates, type TestServer } from './net-kit.js';
 
 const closers: { close(): Promise<void> }[] = [];
 afterAll(() => Promise.all(closers.map((c) => c.close())));
@@ -20,11 +20,11 @@ beforeAll(async () => {
   const front = await tlsFront(certs, Number(new URL(plain.origin).port));
   closers.push(front);
   https = { baseUrl: `${front.origin}/v1`, apiKey: plain.apiKey, port: front.port };
-});
+}, 60_000);
 
 const target = (t: { baseUrl: string; apiKey: string }) => ({ PETSTORE_BASE_URL: t.baseUrl, PETSTORE_API_KEY: t.apiKey });
 
-describe('TLS', () => {
+describe('TLS', CHILD_TIMEOUT, () => {
   test.concurrent('the whole suite passes over HTTPS with a private CA trusted through NODE_EXTRA_CA_CERTS', async () => {
     const run = await runBin([], { env: { ...target(https), NODE_EXTRA_CA_CERTS: certs.caFile } });
     expect(run.out).toContain(`testing ${https.baseUrl}`);
@@ -44,7 +44,7 @@ describe('TLS', () => {
   });
 });
 
-describe('proxies', () => {
+describe('proxies', CHILD_TIMEOUT, () => {
   test.concurrent('HTTP_PROXY carries every request to a plain-HTTP target', async () => {
     const proxy = await forwardProxy();
     closers.push(proxy);

@@ -1,0 +1,53 @@
+// `npx petstore-conformance` from the installed package, not only from a clone: npm pack, install
+// the tarball into an empty project (dependencies from the npm cache), and run the bin there.
+import { execFile } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, test } from 'vitest';
+import { EXIT } from '../src/cli.js';
+import { CHILD_TIMEOUT, cleanEnv, root, tempDir } from './net-kit.js';
+
+const exec = promisify(execFile);
+const npm = (args: string[], cwd: string) => exec('npm', args, { cwd, env: cleanEnv(), maxBuffer: 16 << 20 });
+/** Runs npx and never fetches anything: the bin must be found where we are. */
+const npx = (args: string[], cwd: string) =>
+  exec('npx', ['--no-install', 'petstore-conformance', ...args], { cwd, env: cleanEnv(), maxBuffer: 16 << 20 }).then(
+    ({ stdout, stderr }) => ({ code: 0, out: stdout + stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, out: err.stdout + err.stderr }),
+  );
+
+describe('the package', CHILD_TIMEOUT, () => {
+  test("packs what the bin needs and nothing of the project's own", async () => {
+    const { stdout } = await npm(['pack', '--dry-run', '--json'], root);
+    const files = (JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
+    for (const needed of ['bin/petstore-conformance.js', 'src/cli.ts', 'src/vitest/global-setup.ts', 'tests/catalogue.ts', 'tests/conformance.test.ts', 'schemas/openapi.json', 'vitest.config.ts', 'package.json', 'README.md', '.env.example']) {
+      expect(files).toContain(needed);
+    }
+    expect(files.filter((f) => /^(self-tests|\.ci|reports|node_modules|scripts)\//.test(f))).toEqual([]);
+  });
+
+  test('installed from its tarball, npx petstore-conformance runs the suite', async () => {
+    const packDir = tempDir('pack');
+    const { stdout } = await npm(['pack', '--json', '--pack-destination', packDir], root);
+    const tarball = join(packDir, (JSON.parse(stdout) as [{ filename: string }])[0].filename);
+    const project = tempDir('consumer');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+    await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], project);
+
+    const version = await npx(['--version'], project);
+    expect(version.code, version.out).toBe(EXIT.conformant);
+    expect(version.out).toMatch(/^petstore-conformance \d+\.\d+\.\d+ \(Pet Store Service Interface 1\.0\.0/);
+
+    const run = await npx(['--only', 'service,listPets.ok'], project);
+    expect(run.out).toContain('testing the bundled reference server');
+    expect(run.code, run.out).toBe(EXIT.conformant);
+    expect(existsSync(join(project, 'reports', 'conformance.json'))).toBe(true);
+  });
+
+  test("from a clone, npx petstore-conformance is the project's own bin", async () => {
+    const run = await npx(['--version'], root);
+    expect(run.code, run.out).toBe(EXIT.conformant);
+    expect(run.out).toContain('petstore-conformance');
+  });
+});
