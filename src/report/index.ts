@@ -1,7 +1,17 @@
 // Reporters the CLI adds to vitest's: the files a run writes and the terminal summary.
+// What each file holds is described in the README ("Reports"); conformance.json's format
+// is published as schemas/conformance-report.schema.json.
 import type { Reporter } from 'vitest/reporters';
 import type { Config } from '../config.js';
+import { ConformanceReporter } from './reporter.js';
 
-export function conformanceReporters(_config: Config): Reporter[] {
-  return [];
+export { ConformanceReporter } from './reporter.js';
+export type { Results, Verdict } from './results.js';
+
+export function conformanceReporters(
+  config: Config,
+  // CI and terminal conventions, not suite configuration: they are no setting of config.ts.
+  { stepSummary = process.env.GITHUB_STEP_SUMMARY, color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR } = {},
+): Reporter[] {
+  return [new ConformanceReporter(config, { stepSummary: stepSummary || undefined, color })];
 }

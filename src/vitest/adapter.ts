@@ -10,12 +10,26 @@ declare module 'vitest' {
   interface TaskMeta {
     requirement?: Omit<Requirement, 'check'>;
     outcome?: Outcome;
+    /** Ids (exact digits) of pets created since the last test reported; the rest on the file task. */
+    createdPets?: string[];
+    /** On the file task: the tag in the name of every pet the run created. */
+    runTag?: string;
   }
 }
 
 export function defineConformanceTests(checks: readonly Check[], config: RunConfig): void {
   const ctx = new RunContext(config);
-  afterAll(async () => {
+  // The ledger reaches the reporter in pieces on each finished test, so an interrupted run
+  // still reports the pets it created; whatever arrives after the last test rides on the file.
+  let reported = 0;
+  const newlyCreated = () => {
+    const ids = ctx.ledger.slice(reported).map(String);
+    reported = ctx.ledger.length;
+    return ids;
+  };
+  afterAll(async ({}, file) => {
+    file.meta.createdPets = newlyCreated();
+    file.meta.runTag = ctx.runTag;
     const { count, waitedMs } = ctx.api.retried;
     if (count > 0) console.log(`petstore-conformance: ${count} request(s) retried after 429/503 with Retry-After (${(waitedMs / 1000).toFixed(1)} s waited in all)`);
     await ctx.close();
@@ -27,11 +41,12 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
     describe.concurrent(area, () => {
       for (const c of selected.filter((x) => areaOf(x.requirement.id) === area)) {
         const req = c.requirement;
-        test(c.name, async ({ task, skip, annotate }) => {
-          const { check: _check, ...data } = req;
+        const { check: _check, ...data } = req;
+        // Requirement data from collection on, so even a test that never finishes is reported.
+        test(c.name, { meta: { requirement: data } }, async ({ task, skip, annotate }) => {
           const outcome = await execute(c, ctx);
-          task.meta.requirement = data;
           task.meta.outcome = outcome;
+          task.meta.createdPets = newlyCreated();
           if (outcome.outcome === 'passed') return;
           if (outcome.outcome === 'skipped') return skip(outcome.message);
           const text = [outcome.message, ...outcome.evidence.map((e) => `Reproduce with: ${e.reproduce}`)].join('\n');

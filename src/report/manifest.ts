@@ -1,0 +1,97 @@
+// The certification manifest: SHA-256 of every report file, of the OpenAPI document and of the
+// suite itself, so a certificate can be checked later against the exact suite that issued it.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { Results } from './results.js';
+
+export const MANIFEST_FORMAT = 'petstore-conformance/manifest';
+export const MANIFEST_VERSION = '1.0.0';
+
+/**
+ * What "the suite's package" is for its digest: the code, checks, schemas and pinned
+ * dependencies. The digest equals the output of
+ *   find bin src tests schemas package.json package-lock.json -type f | LC_ALL=C sort | xargs sha256sum | sha256sum
+ * run in the suite's folder, so anyone can recompute it without this tool.
+ */
+export const SUITE_PATHS = ['bin', 'src', 'tests', 'schemas', 'package.json', 'package-lock.json'] as const;
+export const DIGEST_COMMAND = `find ${SUITE_PATHS.join(' ')} -type f | LC_ALL=C sort | xargs sha256sum | sha256sum`;
+
+export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+function filesUnder(root: string, path: string): string[] {
+  const full = join(root, path);
+  let stat;
+  try {
+    stat = statSync(full);
+  } catch {
+    return [];
+  }
+  if (stat.isFile()) return [path];
+  if (!stat.isDirectory()) return [];
+  return readdirSync(full).flatMap((name) => filesUnder(root, join(path, name)));
+}
+
+export function suiteDigest(root: string): { sha256: string; files: number } {
+  const files = SUITE_PATHS.flatMap((p) => filesUnder(root, p))
+    .map((f) => f.split(sep).join('/'))
+    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const lines = files.map((f) => `${sha256(readFileSync(join(root, f)))}  ${f}\n`).join('');
+  return { sha256: sha256(lines), files: files.length };
+}
+
+function git(root: string, args: string[]): string | null {
+  try {
+    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** The commit the suite runs from, and whether its files differ from it (null outside a git checkout). */
+export function suiteCommit(root: string): { commit: string | null; dirty: boolean | null } {
+  const commit = git(root, ['rev-parse', 'HEAD']);
+  if (!commit || !/^[0-9a-f]{40}$/.test(commit)) return { commit: null, dirty: null };
+  const status = git(root, ['status', '--porcelain', '--', ...SUITE_PATHS]);
+  return { commit, dirty: status === null ? null : status.length > 0 };
+}
+
+export interface Manifest {
+  format: typeof MANIFEST_FORMAT;
+  formatVersion: string;
+  createdAt: string;
+  verdict: Results['verdict'];
+  target: string;
+  interfaceVersion: string;
+  /** `sha256` is the digest of the suite's files; `digestCommand` recomputes it in the suite's folder. */
+  suite: { name: string; version: string; commit: string | null; dirty: boolean | null; sha256: string; files: number; digestCommand: string };
+  openapi: { path: string; sha256: string };
+  reports: { file: string; bytes: number; sha256: string }[];
+}
+
+export function buildManifest(
+  results: Results,
+  root: string,
+  written: readonly { file: string; content: string }[],
+  commit: { commit: string | null; dirty: boolean | null },
+): Manifest {
+  const openapi = join(root, 'schemas', 'openapi.json');
+  return {
+    format: MANIFEST_FORMAT,
+    formatVersion: MANIFEST_VERSION,
+    createdAt: results.run.finishedAt,
+    verdict: results.verdict,
+    target: results.target.baseUrl,
+    interfaceVersion: results.interface.version,
+    suite: {
+      name: results.suite.name,
+      version: results.suite.version,
+      ...commit,
+      ...suiteDigest(root),
+      digestCommand: DIGEST_COMMAND,
+    },
+    openapi: { path: relative(root, openapi).split(sep).join('/'), sha256: sha256(readFileSync(openapi)) },
+    reports: written.map(({ file, content }) => ({ file, bytes: Buffer.byteLength(content), sha256: sha256(content) })),
+  };
+}

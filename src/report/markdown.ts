@@ -1,0 +1,69 @@
+// conformance.md: short enough for a pull-request comment or a GitHub job summary.
+import { findings, isPartial, oneLine, VERDICT_TITLE, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
+
+const ICON: Readonly<Record<Verdict, string>> = { conformant: '✅', nonconformant: '❌', inconclusive: '⚠️' };
+
+/** Markdown-inert text inside a line: characters that could start inline markup are escaped. */
+export function md(text: string): string {
+  return text.replace(/[\\`*_[\]<>|~&]/g, '\\$&').replace(/\r?\n/g, ' ');
+}
+
+/** Literal text as an inline code span: the fence is longer than any run of backticks inside. */
+export function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const line = text.replace(/\r?\n/g, ' ');
+  const pad = /^[` ]|[` ]$/.test(line) ? ' ' : '';
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
+const MAX_LISTED = 25;
+
+function list(entries: readonly RequirementResult[], reason: (e: RequirementResult) => string | undefined): string[] {
+  const lines = entries.slice(0, MAX_LISTED).map((e) => `- ${code(e.id)} ${md(e.statement)}: ${code(oneLine(reason(e), 180))}`);
+  if (entries.length > MAX_LISTED) lines.push(`- … and ${entries.length - MAX_LISTED} more (see conformance.html)`);
+  return lines;
+}
+
+export function renderMarkdown(results: Results): string {
+  const { violations, undecided, warnings } = findings(results);
+  const r = results.run;
+  const commit = results.suite.commit ? ` (\`${results.suite.commit.slice(0, 12)}\`)` : '';
+  const out = [
+    `## ${ICON[results.verdict]} Pet Store conformance: ${VERDICT_TITLE[results.verdict]}`,
+    '',
+    `**${md(results.verdictReason.charAt(0).toUpperCase() + results.verdictReason.slice(1))}**`,
+    '',
+    `Target ${code(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · interface ${results.interface.version} · suite ${results.suite.version}${commit} · seed \`${r.seed ?? 'none'}\` · ${r.finishedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} · ${(r.durationMs / 1000).toFixed(1)} s${r.strict ? ' · strict' : ''}${r.readOnly ? ' · read-only' : ''}`,
+    '',
+    '| Level | Requirements | Passed | Failed | Could not decide | Skipped |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...LEVELS.map((l) => {
+      const t = results.counts[l];
+      return `| ${l} | ${t.requirements} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} |`;
+    }),
+  ];
+  const levels = r.strict ? 'MUST and SHOULD' : 'MUST';
+  if (violations.length) out.push('', `### Violations (${levels})`, '', ...list(violations, (e) => e.message));
+  if (undecided.length) out.push('', '### Could not be decided', '', ...list(undecided, (e) => e.message));
+  if (warnings.length) out.push('', '### Warnings (SHOULD, do not fail the run)', '', ...list(warnings, (e) => e.message));
+  const skipped = results.requirements.filter((e) => e.outcome === 'skipped');
+  if (skipped.length) {
+    out.push('', `<details><summary>Skipped (${skipped.length})</summary>`, '', ...list(skipped, (e) => e.skipReason), '', '</details>');
+  }
+  const notes: string[] = [];
+  if (r.interrupted) notes.push('The run was interrupted: checks that had not finished are reported as undecided.');
+  if (isPartial(results)) {
+    const sel = [r.selection.only.length ? `only ${r.selection.only.join(', ')}` : '', r.selection.skip.length ? `skipping ${r.selection.skip.join(', ')}` : ''];
+    notes.push(`Partial run (${md(sel.filter(Boolean).join('; '))}): the verdict covers only the requirements that ran.`);
+  }
+  for (const e of r.errors.slice(0, 5)) notes.push(`Suite error: ${md(oneLine(e, 200))}`);
+  if (notes.length) out.push('', ...notes.map((n) => `> ${n}`));
+  out.push(
+    '',
+    `${results.createdPets.count} pets created (ids in \`${results.createdPets.ledger}\`). ` +
+      `Replay: ${code(r.replay ?? 'npm run conformance')}. Evidence and reproductions: \`conformance.html\`.`,
+    '',
+  );
+  return out.join('\n');
+}

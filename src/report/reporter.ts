@@ -1,0 +1,203 @@
+// The vitest reporter: reads what the adapter put on task meta (requirement, outcome, created
+// pets), builds the one results tree, writes every report file and prints the summary.
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SerializedError } from 'vitest';
+import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
+import type { Config, RunConfig } from '../config.js';
+import { redact, registerSecret } from '../redact.js';
+import { renderHtml } from './html.js';
+import { renderJunit } from './junit.js';
+import { buildManifest, suiteCommit } from './manifest.js';
+import { renderMarkdown } from './markdown.js';
+import { buildResults, LEDGER_FILE, type CheckInput, type Results, type RunInput } from './results.js';
+import { COLORS, PLAIN, renderTerminal } from './terminal.js';
+
+export const REPORT_FILES = ['conformance.json', 'junit.xml', 'conformance.md', 'conformance.html', LEDGER_FILE] as const;
+export const MANIFEST_FILE = 'manifest.json';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ReporterOptions {
+  /** $GITHUB_STEP_SUMMARY: conformance.md is appended to this file when set. */
+  stepSummary?: string | undefined;
+  /** Colour the terminal summary. */
+  color?: boolean;
+}
+
+/**
+ * The created-pets ledger. Ids are strings of digits, so no JSON reader can round them, in
+ * ascending order, ten to a line so a long ledger stays readable.
+ */
+export function renderLedger(results: Results, ids: readonly string[]): string {
+  const sorted = [...ids].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+  const head = JSON.stringify(
+    {
+      format: 'petstore-conformance/created-pets',
+      formatVersion: '1.0.0',
+      target: results.target.baseUrl,
+      runTag: results.createdPets.runTag,
+      startedAt: results.run.startedAt,
+      finishedAt: results.run.finishedAt,
+      note: 'Every pet this run created (there is no delete operation); their names contain the run tag.',
+      count: sorted.length,
+    },
+    null,
+    2,
+  );
+  const lines: string[] = [];
+  for (let i = 0; i < sorted.length; i += 10) lines.push(`    ${sorted.slice(i, i + 10).map((id) => JSON.stringify(id)).join(', ')}`);
+  const list = lines.length ? `[\n${lines.join(',\n')}\n  ]` : '[]';
+  return `${head.slice(0, -2)},\n  "ids": ${list}\n}\n`;
+}
+
+/** Every report file of a run, each redacted once more as the last step before the disk. */
+export function renderReports(results: Results, ledger: readonly string[]): { file: string; content: string }[] {
+  const contents: Record<(typeof REPORT_FILES)[number], string> = {
+    'conformance.json': `${JSON.stringify(results, null, 2)}\n`,
+    'junit.xml': renderJunit(results),
+    'conformance.md': renderMarkdown(results),
+    'conformance.html': renderHtml(results),
+    [LEDGER_FILE]: renderLedger(results, ledger),
+  };
+  return REPORT_FILES.map((file) => ({ file, content: redact(contents[file]) }));
+}
+
+function writeAtomic(path: string, content: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, path);
+}
+
+function packageInfo(): { name: string; version: string } {
+  try {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name?: string; version?: string };
+    return { name: pkg.name ?? 'petstore-conformance', version: pkg.version ?? '0.0.0' };
+  } catch {
+    return { name: 'petstore-conformance', version: '0.0.0' };
+  }
+}
+
+function errorText(e: { name?: string; message?: string } | undefined): string {
+  if (!e) return 'unknown error';
+  return `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message ?? String(e)}`;
+}
+
+/** A test without an outcome never finished its check: say why, as an outcome on the scale. */
+function outcomeWithoutMeta(test: TestCase, interrupted: boolean): Pick<CheckInput, 'outcome' | 'message'> {
+  const result = test.result();
+  if (result.state === 'failed') return { outcome: 'error', message: `the check did not finish: ${errorText(result.errors[0])}` };
+  if (result.state === 'skipped' && !interrupted) return { outcome: 'skipped', message: result.note ?? 'not selected in this run' };
+  if (interrupted) return { outcome: 'error', message: 'not decided: the run was interrupted before this check finished' };
+  return { outcome: 'error', message: 'the check recorded no outcome' };
+}
+
+export class ConformanceReporter implements Reporter {
+  private vitest?: Vitest;
+  private startedAt = new Date();
+  /** The tree of the last run, for callers (the CLI) that want the verdict. */
+  results?: Results;
+
+  constructor(
+    private readonly config: Config,
+    private readonly options: ReporterOptions = {},
+  ) {
+    if (config.apiKey) registerSecret(config.apiKey);
+  }
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
+  onTestRunStart(): void {
+    this.startedAt = new Date();
+  }
+
+  async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
+    const finishedAt = new Date();
+    const interrupted = reason === 'interrupted';
+    const runConfig = this.runConfig(modules);
+    if (runConfig?.apiKey) registerSecret(runConfig.apiKey);
+
+    const checks: CheckInput[] = [];
+    const created: string[] = [];
+    const errors: string[] = unhandled.map((e) => `unhandled error: ${errorText(e)}`);
+    let runTag: string | null = null;
+    for (const module of modules) {
+      errors.push(...module.errors().map((e) => `${module.relativeModuleId}: ${errorText(e)}`));
+      for (const test of module.children.allTests()) {
+        const meta = test.meta();
+        created.push(...(meta.createdPets ?? []));
+        if (!meta.requirement) continue;
+        const outcome = meta.outcome ?? { ...outcomeWithoutMeta(test, interrupted), evidence: [], durationMs: Math.round(test.diagnostic()?.duration ?? 0) };
+        checks.push({
+          requirement: meta.requirement,
+          name: test.name,
+          outcome: outcome.outcome,
+          ...(outcome.message === undefined ? {} : { message: outcome.message }),
+          evidence: outcome.evidence,
+          durationMs: outcome.durationMs,
+        });
+      }
+      const moduleMeta = module.meta();
+      created.push(...(moduleMeta.createdPets ?? []));
+      runTag ??= moduleMeta.runTag ?? null;
+    }
+
+    const pkg = packageInfo();
+    const commit = suiteCommit(root);
+    const run: RunInput = {
+      suite: { ...pkg, commit: commit.commit },
+      target: {
+        baseUrl: runConfig?.baseUrl ?? this.config.baseUrl ?? '(bundled reference server, not started)',
+        embedded: runConfig?.embedded ?? this.config.baseUrl === undefined,
+      },
+      startedAt: this.startedAt,
+      finishedAt,
+      seed: runConfig?.seed ?? this.config.seed ?? null,
+      node: process.version,
+      strict: this.config.strict,
+      readOnly: this.config.readOnly,
+      clock: runConfig?.now ?? null,
+      only: this.config.only,
+      skip: this.config.skip,
+      interrupted,
+      errors: errors.map(redact),
+      createdPets: created,
+      runTag,
+    };
+    const results = buildResults(checks, run);
+    this.results = results;
+
+    const dir = resolve(this.config.reportDir);
+    mkdirSync(dir, { recursive: true });
+    const files = renderReports(results, created);
+    for (const { file, content } of files) writeAtomic(join(dir, file), content);
+    const manifest = redact(`${JSON.stringify(buildManifest(results, root, files, commit), null, 2)}\n`);
+    writeAtomic(join(dir, MANIFEST_FILE), manifest);
+    if (this.options.stepSummary) appendFileSync(this.options.stepSummary, `${files.find((f) => f.file === 'conformance.md')?.content ?? ''}\n`);
+
+    const shownDir = relative(process.cwd(), dir) || '.';
+    const text = renderTerminal(results, {
+      paint: this.options.color ? COLORS : PLAIN,
+      width: process.stdout.columns || 120,
+      reportDir: shownDir.startsWith('..') ? dir : shownDir,
+    });
+    const log = this.vitest ? (s: string) => this.vitest?.logger.log(s) : (s: string) => process.stdout.write(`${s}\n`);
+    log(redact(text));
+  }
+
+  private runConfig(modules: ReadonlyArray<TestModule>): RunConfig | undefined {
+    const projects = [...modules.map((m) => m.project), ...(this.vitest?.projects ?? [])];
+    for (const project of projects) {
+      try {
+        const provided = project.getProvidedContext().runConfig;
+        if (provided) return provided;
+      } catch {
+        // a project without a provided context
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,51 @@
+// The compact summary printed at the end of every run.
+import { findings, isPartial, oneLine, VERDICT_TITLE, type RequirementResult, type Results, type Tally } from './results.js';
+
+export interface Paint {
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  bold(s: string): string;
+  dim(s: string): string;
+}
+
+const ansi = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
+export const COLORS: Paint = { red: ansi(31, 39), green: ansi(32, 39), yellow: ansi(33, 39), bold: ansi(1, 22), dim: ansi(2, 22) };
+export const PLAIN: Paint = { red: (s) => s, green: (s) => s, yellow: (s) => s, bold: (s) => s, dim: (s) => s };
+
+function counts(t: Tally, strictLevel: boolean): string {
+  const parts = [`${t.passed} passed`];
+  if (t.failed) parts.push(strictLevel ? `${t.failed} failed` : `${t.failed} warning${t.failed === 1 ? '' : 's'}`);
+  if (t.error) parts.push(`${t.error} undecided`);
+  if (t.skipped) parts.push(`${t.skipped} skipped`);
+  return `${t.requirements} requirement${t.requirements === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
+
+export function renderTerminal(results: Results, { paint = PLAIN, width = 120, reportDir = 'reports' }: { paint?: Paint; width?: number; reportDir?: string } = {}): string {
+  const { violations, undecided, warnings } = findings(results);
+  const r = results.run;
+  const verdictPaint = results.verdict === 'conformant' ? paint.green : results.verdict === 'nonconformant' ? paint.red : paint.yellow;
+  const line = (label: string, value: string) => ` ${paint.dim(label.padEnd(8))} ${value}`;
+  const item = (mark: string, e: RequirementResult, tag: string, reason: string | undefined) => {
+    const head = ` ${mark} ${e.id}${tag} `;
+    return `${head}${paint.dim(oneLine(reason, Math.max(40, width - head.length)))}`;
+  };
+  const out = [
+    '',
+    paint.bold(` Pet Store conformance (interface ${results.interface.version}, suite ${results.suite.version})`),
+    line('target', `${results.target.baseUrl}${results.target.embedded ? ' (bundled reference server)' : ''}`),
+    line('seed', `${r.seed ?? 'none'}${r.replay ? paint.dim(`  replay: ${r.replay}`) : ''}`),
+    line('MUST', counts(results.counts.MUST, true)),
+    line('SHOULD', counts(results.counts.SHOULD, r.strict)),
+    line('verdict', `${paint.bold(verdictPaint(VERDICT_TITLE[results.verdict].toUpperCase()))}: ${results.verdictReason}`),
+  ];
+  for (const e of violations) out.push(item(paint.red('✘'), e, e.level === 'SHOULD' ? ' (SHOULD, strict)' : '', e.message));
+  for (const e of undecided) out.push(item(paint.yellow('?'), e, ' (could not decide)', e.message));
+  for (const e of warnings) out.push(item(paint.yellow('⚠'), e, ` (SHOULD, warning${e.outcome === 'error' ? ', could not check' : ''})`, e.message));
+  if (r.interrupted) out.push(paint.yellow(' ! the run was interrupted: unfinished checks count as undecided'));
+  if (isPartial(results)) out.push(paint.yellow(' ! partial run (--only/--skip): the verdict covers only what ran'));
+  for (const e of r.errors) out.push(paint.red(` ! suite error: ${oneLine(e, width - 16)}`));
+  out.push(line('created', `${results.createdPets.count} pets (ids in ${reportDir}/${results.createdPets.ledger})`));
+  out.push(line('reports', `${reportDir}/conformance.html, conformance.md, conformance.json, junit.xml, manifest.json`), '');
+  return out.join('\n');
+}
