@@ -37,7 +37,7 @@ describe('the reference server', () => {
 describe('broken servers', () => {
   test.each(faults.map((f) => [f.name, f.breaks] as const))('%s is caught by %s', (name) => {
     const row = matrix.faults.find((r) => r.fault === name);
-    expect(row?.caughtBy, `${row?.does}: MISSED, ${row?.message}; failing instead: ${row?.alsoFailing.join(', ') || 'nothing'}`).toBe(row?.breaks);
+    expect(row?.caughtBy, `${row?.does}: MISSED, ${row?.message}; failing instead: ${row?.failingInstead.join(', ') || 'nothing'}`).toBe(row?.breaks);
   });
 });
 

@@ -3,8 +3,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Level, OutcomeKind, Requirement } from '../../src/requirement.js';
-import type { Fault, ServerSetup, Variant } from './faults-kit.js';
-import { inParallel, runSetup, type HarnessRun } from './harness.js';
+import type { Fault, Variant } from './faults-kit.js';
+import { failing, inParallel, runSetup, type HarnessRun } from './harness.js';
 
 export interface Finding {
   id: string;
@@ -24,8 +24,11 @@ export interface FaultRow {
   outcome: OutcomeKind | 'absent';
   /** Why the named requirement did not catch it, or its violation message when it did. */
   message: string;
-  /** Other requirements that also failed (collateral, never credit). */
-  alsoFailing: string[];
+  /**
+   * A fault runs only the checks of the requirement it names. When MISSED, the whole catalogue
+   * runs once more to show what failed instead (never credit, only a diagnosis).
+   */
+  failingInstead: string[];
   ms: number;
   requests: number;
 }
@@ -91,17 +94,15 @@ function variantRow(v: Variant, run: HarnessRun, levels: ReadonlyMap<string, Lev
   };
 }
 
-function faultRow(f: Fault, run: HarnessRun): FaultRow {
+async function faultRow(f: Fault): Promise<FaultRow> {
+  const run = await runSetup(f, [f.breaks]);
   const target = run.outcomes.get(f.breaks);
   const outcome = target?.outcome ?? 'absent';
   const caught = outcome === 'failed';
-  const alsoFailing = [...run.outcomes]
-    .filter(([id, o]) => id !== f.breaks && (o.outcome === 'failed' || o.outcome === 'error'))
-    .map(([id]) => id)
-    .sort();
+  const failingInstead = caught ? [] : failing(await runSetup(f));
   const why =
     outcome === 'absent' ? `the catalogue has no requirement ${f.breaks}` : caught ? firstLine(target?.message) : `${f.breaks} ${outcome}${target?.message ? `: ${firstLine(target.message)}` : ''}`;
-  return { fault: f.name, breaks: f.breaks, does: f.does, caughtBy: caught ? f.breaks : null, outcome, message: why, alsoFailing, ms: run.ms, requests: run.requests };
+  return { fault: f.name, breaks: f.breaks, does: f.does, caughtBy: caught ? f.breaks : null, outcome, message: why, failingInstead, ms: run.ms, requests: run.requests };
 }
 
 /** Runs the reference server, every fault and every variant, `parallelism` servers at a time. */
@@ -114,12 +115,14 @@ export async function buildKillMatrix(
   const started = performance.now();
   const levels = new Map(catalogue.map((r) => [r.id, r.level]));
   const reference: Variant = { name: 'reference', does: 'the reference server as it is', wrap: (h) => h };
-  // Slowest first would be ideal; faults and variants cost about the same, so keep the list order.
-  const jobs: ServerSetup[] = [reference, ...variants, ...faults];
-  const runs = await inParallel(jobs, parallelism, runSetup);
-  const [referenceRun, ...rest] = runs as [HarnessRun, ...HarnessRun[]];
-  const variantRows = variants.map((v, i) => variantRow(v, rest[i] as HarnessRun, levels));
-  const faultRows = faults.map((f, i) => faultRow(f, rest[variants.length + i] as HarnessRun));
+  // Whole-catalogue runs (reference, variants) first: they are the longest.
+  const jobs: (() => Promise<VariantRow | FaultRow>)[] = [
+    ...[reference, ...variants].map((v) => async () => variantRow(v, await runSetup(v), levels)),
+    ...faults.map((f) => () => faultRow(f)),
+  ];
+  const rows = await inParallel(jobs, parallelism, (job) => job());
+  const [referenceRow, ...variantRows] = rows.slice(0, variants.length + 1) as VariantRow[];
+  const faultRows = rows.slice(variants.length + 1) as FaultRow[];
   const coverage = catalogue.map((r) => ({ id: r.id, level: r.level, faults: faults.filter((f) => f.breaks === r.id).map((f) => f.name) }));
   const caught = faultRows.filter((r) => r.caughtBy !== null).length;
   return {
@@ -133,7 +136,7 @@ export async function buildKillMatrix(
       requirements: coverage.length,
       requirementsWithoutFault: coverage.filter((c) => c.faults.length === 0).length,
     },
-    reference: variantRow(reference, referenceRun, levels),
+    reference: referenceRow as VariantRow,
     faults: faultRows,
     variants: variantRows,
     coverage,
@@ -162,10 +165,10 @@ export function renderMarkdown(m: KillMatrix): string {
     '',
     '## Faults',
     '',
-    '| fault | breaks | caught by | also failing | what the server does | evidence |',
+    '| fault | breaks | caught by | failing instead (when MISSED) | what the server does | evidence |',
     '|---|---|---|---|---|---|',
     ...m.faults.map(
-      (r) => `| ${r.fault} | ${r.breaks} | ${r.caughtBy ?? '**MISSED**'} | ${r.alsoFailing.join(', ') || '-'} | ${cell(r.does)} | ${cell(r.message)} |`,
+      (r) => `| ${r.fault} | ${r.breaks} | ${r.caughtBy ?? '**MISSED**'} | ${r.failingInstead.join(', ') || '-'} | ${cell(r.does)} | ${cell(r.message)} |`,
     ),
     '',
     '## Conforming variants',
@@ -194,7 +197,9 @@ export function renderText(m: KillMatrix): string {
     `kill matrix: ${c.faults} faults, ${c.caught} caught, ${c.missed} missed; ${c.variants} variants, ${c.variantsPassing} pass, ` +
       `${c.falseAlarms} false alarm(s); ${c.requirementsWithoutFault} of ${c.requirements} requirements without a fault; ` +
       `${(m.durationMs / 1000).toFixed(1)} s at ${m.parallelism} servers at a time`,
-    ...m.faults.map((r) => `  fault   ${r.fault.padEnd(width)} -> ${r.caughtBy ?? `MISSED (${r.breaks} ${r.outcome})`}`),
+    ...m.faults.map(
+      (r) => `  fault   ${r.fault.padEnd(width)} -> ${r.caughtBy ?? `MISSED (${r.breaks} ${r.outcome}; failing instead: ${r.failingInstead.join(', ') || 'nothing'})`}`,
+    ),
     ...m.variants.map(
       (v) =>
         `  variant ${v.variant.padEnd(width)} -> ${v.pass ? 'pass' : `FALSE ALARM ${ids(v.mustFailures)}`}${v.shouldFailures.length ? `; SHOULD warnings: ${ids(v.shouldFailures)}` : ''}`,

@@ -3,8 +3,8 @@
 // The reference server itself covers the other side of each choice (it rejects an out-of-range
 // limit and an unknown status, leaves status absent when omitted, accepts empty names, ignores
 // unknown fields, answers 400 to a malformed petId, lists oldest first).
-import { errorResponse, type Handler, type ServerResponse } from '../../src/reference-server/handler.js';
-import { parseJson, stringifyJson } from '../../src/json.js';
+import { errorResponse, type ServerResponse } from '../../src/reference-server/handler.js';
+import { INT64_MAX, INT64_MIN, parseJson, stringifyJson } from '../../src/json.js';
 import { PET_STATUSES } from '../../src/schemas.js';
 import {
   answer,
@@ -138,22 +138,81 @@ const newestFirst: Wrap = (inner) => {
   };
 };
 
-/** Statuses of the 1,000 pets "others" wrote: 560 available, 280 pending, 120 without status, 40 sold. */
-function othersStatus(i: number): string | undefined {
+/**
+ * Ids scattered over the whole int64 range, negative ones included (only uniqueness is promised):
+ * a bijection of the reference's ids, public = internal × odd (mod 2^64), read as signed.
+ */
+const scatteredIds: Wrap = (inner) => {
+  const M = 2n ** 64n;
+  const ODD = 0x9e3779b97f4a7c15n;
+  let inverse = 1n; // Newton's iteration: ODD × inverse ≡ 1 (mod 2^64)
+  for (let i = 0; i < 7; i++) inverse = (inverse * (2n - ODD * inverse)) % M;
+  const signed = (u: bigint) => (u > INT64_MAX ? u - M : u);
+  const scramble = (id: bigint, by: bigint) => signed((((id * by) % M) + M) % M);
+  const toPublic = (id: unknown) => {
+    const n = scramble(BigInt(id as number | bigint), ODD);
+    return Number.isSafeInteger(Number(n)) ? Number(n) : n;
+  };
+  const toInternal = mapRequest((req) => {
+    const m = /^(.*\/pets\/)(-?\d{1,20})(\?.*)?$/.exec(req.url);
+    const id = m ? BigInt(m[2] as string) : undefined;
+    if (!m || id === undefined || id < INT64_MIN || id > INT64_MAX) return req;
+    return { ...req, url: `${m[1]}${scramble(id, inverse)}${m[3] ?? ''}` };
+  }, isOp('getPet'));
+  const outward = mapJson((body, res) => (res.status < 300 ? eachPet(body, (pet) => ({ ...pet, id: toPublic(pet.id) })) : body));
+  return outward(toInternal(inner, ''), '');
+};
+
+/** The status filter is matched case-insensitively: `Available` lists the available pets. */
+const statusCaseInsensitive: Wrap = mapRequest(
+  (req) =>
+    withQuery(req, (q) => {
+      const s = q.get('status');
+      if (s !== null && PET_STATUSES.includes(s.toLowerCase())) q.set('status', s.toLowerCase());
+    }),
+  isOp('listPets'),
+);
+
+/** Challenges with more parameters: a scope, and an error_description beside the error code. */
+const richerChallenges: Wrap = mapResponse((res) => {
+  const challenge = res.headers['www-authenticate'];
+  if (res.status !== 401 || !challenge) return res;
+  const more = challenge.includes('error=') ? ', error_description="The access token is not valid"' : '';
+  return { ...res, headers: { ...res.headers, 'www-authenticate': `${challenge.replace('Bearer realm="petstore"', 'Bearer realm="Pet Store", scope="pets:read pets:write"')}${more}` } };
+});
+
+/** Deprecation links written differently: an absolute successor with a status filter, and a deprecation policy link. */
+const otherDeprecationLinks: Wrap = mapResponse((res, req) => {
+  if (!res.headers.link) return res;
+  const base = new URL(req.url, `http://${req.headers.host ?? 'localhost'}`);
+  const successor = new URL(base.pathname.replace(/\/pets\/[^/]*$/, '/pets?status=available'), base);
+  return {
+    ...res,
+    headers: { ...res.headers, link: `<https://docs.example.com/deprecations/get-pet>; rel="deprecation"; type="text/html", <${successor.href}>; rel="successor-version"` },
+  };
+}, isOp('getPet'));
+
+type StatusOf = (i: number) => string | undefined;
+
+/** 560 available, 280 pending, 120 without status, 40 sold: sold lists stay provably complete. */
+const mixed: StatusOf = (i) => {
   const k = i % 25;
   return k === 0 ? 'sold' : k <= 3 ? undefined : k <= 10 ? 'pending' : 'available';
-}
+};
+
+/** 500 available, 250 pending, 250 sold: no list can be proven complete. */
+const crowded: StatusOf = (i) => (['available', 'pending', 'sold', 'available'] as const)[i % 4];
 
 const OTHERS_NAMES = ['Rex', 'Mia 🐈', '小白', 'שלום', 'Zoë', '', 'a'.repeat(300)];
 
 /** Fills the store with `count` pets written by someone else, before the suite starts. */
 const prefill =
-  (count: number) =>
+  (count: number, statusOf: StatusOf = mixed) =>
   async ({ handler, apiKey, basePath }: PreparedServer): Promise<void> => {
     for (let i = 0; i < count; i++) {
-      const status = othersStatus(i);
+      const status = statusOf(i);
       const pet = { name: `${OTHERS_NAMES[i % OTHERS_NAMES.length]} ${i}`, categoryId: i % 7 === 0 ? 2n ** 62n + BigInt(i) : i % 13, ...(status ? { status } : {}) };
-      const res = await (handler as Handler)({
+      const res = await handler({
         method: 'POST',
         url: `${basePath}/pets`,
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
@@ -177,6 +236,10 @@ export const variants: readonly Variant[] = [
   { name: 'other-error-codes', does: 'uses its own Error codes and messages', wrap: otherErrorCodes },
   { name: 'malformed-id-not-found', does: 'answers a petId that is not an int64 integer with 404 instead of 400', wrap: malformedIdNotFound },
   { name: 'newest-first', does: 'lists the newest pets first', wrap: newestFirst, prepare: prefill(300) },
+  { name: 'scattered-ids', does: 'hands out ids scattered over the whole int64 range, negative ones included', wrap: scatteredIds },
+  { name: 'status-case-insensitive', does: 'matches the status filter case-insensitively (Available lists the available pets)', wrap: statusCaseInsensitive },
+  { name: 'richer-challenges', does: 'adds a scope and an error_description to its WWW-Authenticate challenges', wrap: richerChallenges },
+  { name: 'other-deprecation-links', does: 'links getPet to an absolute /pets?status=available successor and to a deprecation policy', wrap: otherDeprecationLinks },
   {
     name: 'after-removal-410',
     does: 'runs after 5 December 2030 (both clocks): getPet answers 410 Gone with an Error body',
@@ -193,9 +256,9 @@ export const variants: readonly Variant[] = [
   },
   {
     name: 'all-choices-at-once',
-    does: 'combines clamping, ignoring unknown statuses, a default status, extra fields and headers, charset, ids near 2^62, 1,000 pets of others and another base path',
+    does: 'combines clamping, ignoring unknown statuses, a default status, extra fields and headers, charset, ids near 2^62, another base path and 1,000 pets of others, so many of each status that no list can be proven complete',
     wrap: compose(closeAndCharset, extraFieldsAndHeaders, clampLimit, ignoreUnknownStatus, defaultStatus),
     options: { firstId: 2n ** 62n, basePath: '/petstore/v1' },
-    prepare: prefill(1000),
+    prepare: prefill(1000, crowded),
   },
 ];
