@@ -1,0 +1,54 @@
+// Properties of authentication: no bearer token but the key opens any operation.
+import fc from 'fast-check';
+import { expectError, expectPetList } from '../../src/assert.js';
+import type { ApiResponse, Auth } from '../../src/client.js';
+import { plainText, wrongToken } from '../../src/generators.js';
+import type { Int64 } from '../../src/json.js';
+import { checkProperty, type Trial } from '../../src/property.js';
+import type { Property } from '../../src/requirement.js';
+import type { RunContext } from '../../src/run.js';
+import { getPetStage } from '../operations.js';
+import { CREATE_WEIGHTS } from './shared.js';
+
+type OperationName = 'listPets' | 'createPet' | 'getPet';
+
+/** An existing pet for getPet, so only the token can explain a refusal (an unknown id is auth.before-validation's case). */
+async function existingPetId(ctx: RunContext): Promise<Int64 | undefined> {
+  const res = await ctx.api.listPets([['limit', '1']]);
+  const listed = res.status === 200 ? expectPetList(res)[0]?.id : undefined;
+  if (listed !== undefined || ctx.config.readOnly) return listed;
+  return (await ctx.createPet()).pet.id;
+}
+
+async function send(ctx: RunContext, trial: Trial, op: OperationName, auth: Auth, petId: Int64 | undefined, name: string): Promise<ApiResponse> {
+  if (op === 'listPets') return ctx.api.listPets([], { auth });
+  if (op === 'getPet') return ctx.api.getPet(petId, { auth });
+  // Only a server that accepts the wrong token creates the pet.
+  trial.take();
+  const res = await ctx.api.createPet({ name: trial.tagged(name), categoryId: 1 }, { auth });
+  if (res.status !== 201) trial.giveBack();
+  return res;
+}
+
+const wrongKey: Property = {
+  requirement: 'auth.wrong-key',
+  title: 'Any bearer token but the key is answered 401 with an Error body, on every operation',
+  check: async (ctx) => {
+    const ops: OperationName[] = ['listPets'];
+    const petId = getPetStage(ctx) === 'live' ? await existingPetId(ctx) : undefined;
+    if (petId !== undefined) ops.push('getPet');
+    if (!ctx.config.readOnly) ops.push('createPet');
+    await checkProperty(ctx, {
+      label: 'tok',
+      arbitrary: fc.record({ op: fc.constantFrom(...ops), token: wrongToken(ctx.config.apiKey), name: plainText() }),
+      ...(ctx.config.readOnly ? {} : { creates: { perRun: 0, weight: CREATE_WEIGHTS.byMistake } }),
+      show: ({ op, token }) => `${op} with Authorization: Bearer ${token}`,
+      predicate: async ({ op, token, name }, trial) => {
+        const res = await send(ctx, trial, op, { authorization: `Bearer ${token}` }, petId, name);
+        expectError(res, 401, `${op} with a token that is not the key`);
+      },
+    });
+  },
+};
+
+export const authenticationProperties: Property[] = [wrongKey];

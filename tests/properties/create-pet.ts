@@ -1,0 +1,145 @@
+// Properties of createPet over generated bodies: any valid NewPet is stored exactly, and any body
+// that breaks one rule of the schema is refused with 400 and creates nothing.
+import fc from 'fast-check';
+import { expectError, expectErrorBody, expectPet, expectPetList, expectStatus, fail } from '../../src/assert.js';
+import type { ApiResponse } from '../../src/client.js';
+import type { NewPet } from '../../src/generated/schema-types.js';
+import { codePoints, invalidBodies, nameGap, newPet, plainText, ruleKey, type InvalidBody } from '../../src/generators.js';
+import { exactInteger, show } from '../../src/json.js';
+import { checkProperty, type Trial } from '../../src/property.js';
+import type { Property } from '../../src/requirement.js';
+import type { RunContext } from '../../src/run.js';
+import { PET_STATUSES } from '../../src/schemas.js';
+import { getPetStage } from '../operations.js';
+import { CREATE_WEIGHTS, taggedBody, textDifference } from './shared.js';
+
+/** Creates the pet (its name tagged), giving the creation back when none was made. */
+async function create(ctx: RunContext, trial: Trial, generated: NewPet): Promise<{ body: NewPet; res: ApiResponse }> {
+  const body = { ...generated, name: trial.tagged(generated.name) };
+  trial.take();
+  const res = await ctx.api.createPet(body);
+  if (res.status !== 201) trial.giveBack();
+  return { body, res };
+}
+
+/** Reads the pet back while getPet is live (after its removal date getPet.removal takes over). */
+async function readBack(ctx: RunContext, id: unknown): Promise<{ res: ApiResponse; pet: ReturnType<typeof expectPet> } | undefined> {
+  if (getPetStage(ctx) !== 'live') return undefined;
+  const res = await ctx.api.getPet(id);
+  expectStatus(res, 200, 'the pet was just created');
+  return { res, pet: expectPet(res) };
+}
+
+const unicode: Property = {
+  requirement: 'createPet.unicode',
+  title: 'Any name over the whole Unicode range is echoed and read back code point for code point',
+  check: (ctx) =>
+    checkProperty(ctx, {
+      label: 'uni',
+      arbitrary: newPet(),
+      creates: { perRun: 1, weight: CREATE_WEIGHTS.unicode },
+      show: (p) => `${show(p)}, name ${codePoints(p.name)}`,
+      predicate: async (generated, trial) => {
+        const { body, res } = await create(ctx, trial, generated);
+        // The interface leaves name limits open: an unusual name may be refused, with the Error body.
+        const gap = nameGap(body.name);
+        if (res.status === 400 && gap) {
+          expectErrorBody(res);
+          return;
+        }
+        expectStatus(res, 201, gap ? `or 400 with an Error body, as the name may be refused: ${gap}` : 'a valid NewPet with a name of plain text');
+        const pet = expectPet(res);
+        if (pet.name !== body.name) fail(res, 'the name echoed code point for code point', textDifference(body.name, pet.name));
+        const back = await readBack(ctx, pet.id);
+        if (back && back.pet.name !== body.name) {
+          fail(back.res, 'the name read back code point for code point', textDifference(body.name, back.pet.name));
+        }
+      },
+    }),
+};
+
+const int64: Property = {
+  requirement: 'createPet.int64-extremes',
+  title: 'Any categoryId in the int64 range is echoed and read back digit for digit',
+  check: (ctx) =>
+    checkProperty(ctx, {
+      label: 'i64',
+      arbitrary: newPet({ name: plainText() }),
+      creates: { perRun: 1, weight: CREATE_WEIGHTS.int64 },
+      show: (p) => show(p),
+      predicate: async (generated, trial) => {
+        const { body, res } = await create(ctx, trial, generated);
+        expectStatus(res, 201, 'a valid NewPet');
+        const pet = expectPet(res);
+        const sent = exactInteger(body.categoryId);
+        if (exactInteger(pet.categoryId) !== sent) fail(res, `categoryId ${sent} echoed digit for digit`, `categoryId ${show(pet.categoryId)}`);
+        const back = await readBack(ctx, pet.id);
+        if (back && exactInteger(back.pet.categoryId) !== sent) {
+          fail(back.res, `categoryId ${sent} read back digit for digit`, `categoryId ${show(back.pet.categoryId)}`);
+        }
+      },
+    }),
+};
+
+/** Which requirement each rule of the NewPet schema belongs to; every rule the generators derive must be here. */
+const INVALID: readonly { requirement: string; rules: readonly string[]; label: string; title: string }[] = [
+  { requirement: 'createPet.missing-name', rules: ['missing:name'], label: 'nm', title: 'Any otherwise valid body without name is answered 400 with an Error body' },
+  { requirement: 'createPet.missing-category', rules: ['missing:categoryId'], label: 'nc', title: 'Any otherwise valid body without categoryId is answered 400 with an Error body and creates nothing' },
+  { requirement: 'createPet.name-type', rules: ['type:name'], label: 'tn', title: 'Any body whose name is not a string is answered 400 with an Error body' },
+  {
+    requirement: 'createPet.category-type',
+    rules: ['type:categoryId', 'fraction:categoryId'],
+    label: 'tc',
+    title: 'Any body whose categoryId is not an integer (wrong JSON type or a fraction) is answered 400 with an Error body and creates nothing',
+  },
+  { requirement: 'createPet.category-range', rules: ['int64-range:categoryId'], label: 'rc', title: 'Any body whose categoryId lies beyond int64 is answered 400 with an Error body and creates nothing' },
+  {
+    requirement: 'createPet.status-enum',
+    rules: ['type:status', 'enum-case:status', 'enum-spelling:status'],
+    label: 'es',
+    title: 'Any body whose status is off the enumeration (by case, spelling or type) is answered 400 with an Error body and creates nothing',
+  },
+  { requirement: 'createPet.body-not-object', rules: ['not-json', 'not-object'], label: 'bo', title: 'Any body that is not a JSON object is answered 400 with an Error body' },
+];
+
+const rules = invalidBodies(newPet({ name: plainText() }));
+for (const r of rules) {
+  if (!INVALID.some((p) => p.rules.includes(ruleKey(r)))) throw new Error(`tests/properties/create-pet.ts: no requirement for the NewPet rule "${ruleKey(r)}" (${r.says})`);
+}
+
+/**
+ * Nothing was created, where that can be proven: the body's tagged name is absent from a list
+ * that is complete (fewer than 100 items) — filtered by the body's status when it has a valid one.
+ */
+async function expectNothingCreated(ctx: RunContext, body: unknown, name: string, says: string): Promise<void> {
+  const status = (body as { status?: unknown }).status;
+  const filter: [string, string][] = typeof status === 'string' && PET_STATUSES.includes(status) ? [['status', status]] : [];
+  const res = await ctx.api.listPets([...filter, ['limit', '100']]);
+  if (res.status !== 200) return;
+  const pets = expectPetList(res);
+  if (pets.length >= 100) return;
+  const made = pets.find((p) => p.name === name);
+  if (made) fail(res, `no pet named ${show(name)}: the body broke a rule (${says}) and was refused, so nothing may be created`, `${show(made)} in the list`);
+}
+
+const invalid: Property[] = INVALID.map(({ requirement, rules: keys, label, title }) => ({
+  requirement,
+  title,
+  check: (ctx) =>
+    checkProperty(ctx, {
+      label,
+      arbitrary: fc.oneof(...rules.filter((r) => keys.includes(ruleKey(r))).map((r) => r.arbitrary)),
+      creates: { perRun: 0, weight: CREATE_WEIGHTS.byMistake },
+      show: (b: InvalidBody) => `${b.rule.says}: ${'raw' in b.body ? show(b.body.raw) : show(b.body.json)}`,
+      predicate: async (generated, trial) => {
+        const { body, name } = taggedBody(generated.body, trial);
+        trial.take();
+        const res = await ctx.api.createPet(null, { body });
+        if (res.status !== 201) trial.giveBack();
+        expectError(res, 400, generated.rule.says);
+        if (name !== undefined && 'json' in body) await expectNothingCreated(ctx, body.json, name, generated.rule.says);
+      },
+    }),
+}));
+
+export const createPetProperties: Property[] = [unicode, int64, ...invalid];

@@ -1,0 +1,136 @@
+// Properties of listPets over generated query values: allowed limits and filters are obeyed, and
+// any other value gets a 400 Error or a bounded list, never a server error.
+import fc from 'fast-check';
+import { expectPetList, expectStatus, fail } from '../../src/assert.js';
+import type { PetStatus } from '../../src/generated/schema-types.js';
+import { LIMIT, malformedLimit, outOfRangeLimit, statusFilter, unknownStatusFilter, validLimit } from '../../src/generators.js';
+import { show } from '../../src/json.js';
+import { checkProperty } from '../../src/property.js';
+import { Skip, type Property } from '../../src/requirement.js';
+import type { RunContext } from '../../src/run.js';
+import { expectRejectedOrBounded } from './shared.js';
+
+const query = (limit: number | string | undefined, status: string | undefined): [string, string][] => [
+  ...(status === undefined ? [] : [['status', status] as [string, string]]),
+  ...(limit === undefined ? [] : [['limit', String(limit)] as [string, string]]),
+];
+
+/** Lists with an allowed limit and filter: 200, valid Pets, at most `limit`, all of the status; returns how many. */
+async function listWithin(ctx: RunContext, limit: number, status: PetStatus | undefined): Promise<number> {
+  const res = await ctx.api.listPets(query(limit, status));
+  expectStatus(res, 200, 'an allowed limit and filter');
+  const pets = expectPetList(res);
+  if (pets.length > limit) fail(res, `at most ${limit} Pets`, `${pets.length} Pets`);
+  const other = status === undefined ? undefined : pets.find((p) => p.status !== status);
+  if (other) fail(res, `only pets with status "${status}"`, `${show(other)} among ${pets.length} Pets`);
+  return pets.length;
+}
+
+const within: Property[] = [
+  {
+    requirement: 'listPets.limit.respected',
+    title: 'Any limit from 1 to 100 yields a valid list of at most that many Pets',
+    check: (ctx) =>
+      checkProperty(ctx, {
+        label: 'lim',
+        arbitrary: validLimit(),
+        predicate: async (limit) => void (await listWithin(ctx, limit, undefined)),
+      }),
+  },
+  {
+    requirement: 'listPets.status.with-limit',
+    title: 'Any status filter with any limit from 1 to 100 yields at most that many Pets, all of that status',
+    check: (ctx) =>
+      checkProperty(ctx, {
+        label: 'slim',
+        arbitrary: fc.record({ status: statusFilter(), limit: validLimit() }),
+        predicate: async ({ status, limit }) => void (await listWithin(ctx, limit, status)),
+      }),
+  },
+];
+
+/** A `limit` the interface does not allow, with or without a filter: 400 Error or at most 100 Pets. */
+const badLimit = (requirement: string, label: string, title: string, limits: fc.Arbitrary<string>, says: string): Property => ({
+  requirement,
+  title,
+  check: (ctx) =>
+    checkProperty(ctx, {
+      label,
+      arbitrary: fc.record({ limit: limits, status: fc.option(statusFilter(), { nil: undefined }) }),
+      predicate: async ({ limit, status }) =>
+        expectRejectedOrBounded(await ctx.api.listPets(query(limit, status)), LIMIT.max, `limit=${show(limit)} ${says}`),
+    }),
+});
+
+const open: Property[] = [
+  badLimit(
+    'listPets.limit.out-of-range',
+    'oor',
+    'Any integer limit outside 1..100 gets a 400 Error or a list of at most 100 Pets, never a 5xx',
+    outOfRangeLimit(),
+    `is outside ${LIMIT.min}..${LIMIT.max}`,
+  ),
+  badLimit(
+    'listPets.limit.malformed',
+    'mal',
+    'Any limit that is not an integer gets a 400 Error or a list of at most 100 Pets, never a 5xx',
+    malformedLimit(),
+    'is not an integer',
+  ),
+  {
+    requirement: 'listPets.status.unknown',
+    title: 'Any status filter outside the enumeration gets a 400 Error or a valid list, never a 5xx',
+    check: (ctx) =>
+      checkProperty(ctx, {
+        label: 'ust',
+        arbitrary: fc.record({ status: unknownStatusFilter(), limit: fc.option(validLimit(), { nil: undefined }) }),
+        predicate: async ({ status, limit }) =>
+          expectRejectedOrBounded(await ctx.api.listPets(query(limit, status)), limit ?? LIMIT.default, `status=${show(status)} is not a PetStatus`),
+      }),
+  },
+];
+
+/**
+ * Exactness needs a store known to hold enough pets: after ensurePopulation it provably holds
+ * more than 100 pets and at least the counts seen of each status, and pets are never deleted.
+ */
+const exact: Property[] = [
+  {
+    requirement: 'listPets.limit.exact',
+    title: 'Any limit up to what the store provably holds yields exactly that many Pets',
+    check: async (ctx) => {
+      const { total } = await ctx.ensurePopulation();
+      await checkProperty(ctx, {
+        label: 'xlim',
+        arbitrary: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, total) }),
+        predicate: async (limit) => {
+          const res = await ctx.api.listPets(query(limit, undefined));
+          expectStatus(res, 200);
+          const n = expectPetList(res).length;
+          if (n !== limit) fail(res, `exactly ${limit} Pets (the store holds at least ${total})`, `${n} Pets`);
+        },
+      });
+    },
+  },
+  {
+    requirement: 'listPets.status.exact',
+    title: 'Any status filter with a limit up to the pets of that status the store provably holds yields exactly that many',
+    check: async (ctx) => {
+      const { byStatus } = await ctx.ensurePopulation();
+      const held = (Object.entries(byStatus) as [PetStatus, number][]).filter(([, n]) => n >= LIMIT.min);
+      if (held.length === 0) throw new Skip('the store holds no pet of any status');
+      await checkProperty(ctx, {
+        label: 'xst',
+        arbitrary: fc.constantFrom(...held).chain(([status, n]) => fc.record({ status: fc.constant(status), limit: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, n) }) })),
+        predicate: async ({ status, limit }) => {
+          const res = await ctx.api.listPets(query(limit, status));
+          expectStatus(res, 200);
+          const n = expectPetList(res).filter((p) => p.status === status).length;
+          if (n !== limit) fail(res, `exactly ${limit} Pets with status "${status}" (the store holds at least ${byStatus[status]})`, `${n}`);
+        },
+      });
+    },
+  },
+];
+
+export const listPetsProperties: Property[] = [...within, ...open, ...exact];
