@@ -1,4 +1,64 @@
-// Consistency across operations (interface sections "Endpoints" and "Resources and their fields").
-import type { Requirement } from '../src/requirement.js';
+// Consistency across operations: what createPet stores, listPets and getPet show.
+import { expectPetList, expectStatus, fail } from '../src/assert.js';
+import type { ApiResponse } from '../src/client.js';
+import type { Pet, PetStatus } from '../src/generated/schema-types.js';
+import { LIMIT } from '../src/generators.js';
+import { exactInteger, show } from '../src/json.js';
+import { Skip, type Requirement } from '../src/requirement.js';
+import type { RunContext } from '../src/run.js';
+import { PET_STATUSES } from '../src/schemas.js';
+import { samePet } from './pets.js';
+import { checkModel } from './properties/model.js';
 
-export const consistency: Requirement[] = [];
+/** A list shorter than the limit it asked for is complete; the largest limit proves the most. */
+const MAX_LIMIT = LIMIT.max;
+
+async function listed(ctx: RunContext, query: [string, string][]): Promise<{ res: ApiResponse; pets: Pet[] }> {
+  const res = await ctx.api.listPets(query);
+  expectStatus(res, 200);
+  return { res, pets: expectPetList(res) };
+}
+
+/** When the list is complete (fewer items than `limit`), it holds `pet` unchanged; returns whether it was complete. */
+function expectListedIfComplete(res: ApiResponse, pets: Pet[], limit: number, pet: Pet): boolean {
+  if (pets.length >= limit) return false;
+  const item = pets.find((p) => exactInteger(p.id) === exactInteger(pet.id));
+  if (!item) fail(res, `the pet just created, ${show(pet)}: the list is complete (${pets.length} < limit ${limit})`, `${pets.length} Pets without it`);
+  const diff = samePet(pet, item);
+  if (diff) fail(res, `the pet as created: ${show(pet)}`, `${show(item)} (${diff})`);
+  return true;
+}
+
+export const consistency: Requirement[] = [
+  {
+    id: 'consistency.create-then-list',
+    level: 'MUST',
+    section: 'Endpoints › List all animals',
+    statement: 'A created pet appears, unchanged, in every list that is provably complete (fewer items than the limit), with or without a status filter',
+    check: async (ctx) => {
+      // The status with the fewest pets has the best chance of a complete filtered list.
+      const counts = await Promise.all(
+        PET_STATUSES.map(async (s) => [s as PetStatus, (await listed(ctx, [['status', s], ['limit', String(MAX_LIMIT)]])).pets.length] as const),
+      );
+      const [status, count] = [...counts].sort((a, b) => a[1] - b[1])[0] ?? ['available', MAX_LIMIT];
+      if (count >= MAX_LIMIT - 1) {
+        throw new Skip(`every status already fills a list of ${MAX_LIMIT}, so no list can be proven complete on this store`);
+      }
+      const { pet } = await ctx.createPet(ctx.newPet({ status }));
+      const lists = await Promise.all([
+        listed(ctx, [['status', status], ['limit', String(MAX_LIMIT)]]).then((l) => ({ ...l, limit: MAX_LIMIT })),
+        listed(ctx, [['status', status]]).then((l) => ({ ...l, limit: LIMIT.default })),
+        listed(ctx, [['limit', String(MAX_LIMIT)]]).then((l) => ({ ...l, limit: MAX_LIMIT })),
+      ]);
+      const complete = lists.filter(({ res, pets, limit }) => expectListedIfComplete(res, pets, limit, pet));
+      if (complete.length === 0) throw new Skip(`the lists of status "${status}" filled up to their limit meanwhile; none could be proven complete`);
+    },
+  },
+  {
+    id: 'consistency.model',
+    level: 'MUST',
+    section: 'Resources and their fields',
+    statement: 'Random sequences of create, invalid create, get, unknown get and list agree with a model of the pets the run created',
+    check: checkModel,
+  },
+];

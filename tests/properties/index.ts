@@ -1,6 +1,7 @@
 // Properties over inputs generated from schemas/, each tied to a catalogue requirement.
 import type { Property } from '../../src/requirement.js';
 import { authenticationProperties } from './authentication.js';
+import { consistencyProperties } from './consistency.js';
 import { createPetProperties } from './create-pet.js';
 import { listPetsProperties } from './list-pets.js';
 
@@ -8,4 +9,5 @@ export const properties: readonly Property[] = Object.freeze([
   ...authenticationProperties,
   ...listPetsProperties,
   ...createPetProperties,
+  ...consistencyProperties,
 ]);

@@ -1,0 +1,56 @@
+// Properties across operations: pets created at the same moment are still distinct pets.
+import fc from 'fast-check';
+import { expectPet, expectStatus, fail } from '../../src/assert.js';
+import { newPet, plainText } from '../../src/generators.js';
+import { exactInteger, show } from '../../src/json.js';
+import { checkProperty } from '../../src/property.js';
+import type { Property } from '../../src/requirement.js';
+import { samePet } from '../pets.js';
+import { getPetStage } from '../operations.js';
+import { CREATE_WEIGHTS, echoDifference } from './shared.js';
+
+/** Most pets created at once by one run of the property. */
+const MOST_AT_ONCE = 6;
+
+const concurrentCreates: Property = {
+  requirement: 'consistency.model',
+  title: 'K pets created at once get K distinct ids, and each reads back as created',
+  check: (ctx) =>
+    checkProperty(ctx, {
+      label: 'par',
+      arbitrary: fc.array(newPet({ name: plainText() }), { minLength: 2, maxLength: MOST_AT_ONCE }),
+      creates: { perRun: MOST_AT_ONCE, weight: CREATE_WEIGHTS.concurrent },
+      show: (pets) => `${pets.length} at once: ${pets.map((p) => show(p)).join(', ')}`,
+      predicate: async (generated, trial) => {
+        const bodies = generated.map((p) => ({ ...p, name: trial.tagged(p.name) }));
+        trial.take(bodies.length);
+        const answers = await Promise.all(bodies.map((b) => ctx.api.createPet(b)));
+        trial.giveBack(answers.filter((r) => r.status !== 201).length);
+        const pets = answers.map((res, i) => {
+          expectStatus(res, 201, `one of ${bodies.length} creates sent at once`);
+          const pet = expectPet(res);
+          const wrong = echoDifference(bodies[i]!, pet);
+          if (wrong) fail(res, 'the sent fields echoed exactly', wrong);
+          return pet;
+        });
+        const seen = new Map<string | undefined, number>();
+        pets.forEach((pet, i) => {
+          const first = seen.get(exactInteger(pet.id));
+          if (first !== undefined) fail(answers[i]!, `an id of its own among ${pets.length} pets created at once`, `id ${exactInteger(pet.id)}, also given to ${show(pets[first])}`);
+          seen.set(exactInteger(pet.id), i);
+        });
+        if (getPetStage(ctx) !== 'live') return;
+        await Promise.all(
+          pets.map(async (pet) => {
+            const res = await ctx.api.getPet(pet.id);
+            expectStatus(res, 200, 'a pet just created');
+            const got = expectPet(res);
+            const diff = samePet(pet, got);
+            if (diff) fail(res, `the pet as created: ${show(pet)}`, `${show(got)} (${diff})`);
+          }),
+        );
+      },
+    }),
+};
+
+export const consistencyProperties: Property[] = [concurrentCreates];
