@@ -1,13 +1,13 @@
 // Real runs of the real bin (child processes, concurrently) against servers this test starts,
 // each proving what one flag or exit code does: what the server saw, what the run printed, and
 // what the report says. --only keeps runs small where the whole suite is not the point.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { EXIT } from '../src/cli.js';
+import { EXIT, helpText } from '../src/cli.js';
 import { errorResponse, type Handler } from '../src/reference-server/handler.js';
 import { runTagOf } from '../src/run.js';
-import { catalogue } from '../tests/catalogue.js';
+import { catalogue, checks } from '../tests/catalogue.js';
 import { answer, isOp, mapResponse } from './harness/faults-kit.js';
 import { CHILD_TIMEOUT, blackHole, closedPort, referenceServer, runBin, targetEnv, tempDir, type TestServer } from './net-kit.js';
 
@@ -144,6 +144,11 @@ describe('flags reach the run', CHILD_TIMEOUT, () => {
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { requirements: ReportEntry[] };
     expect(ids(report)).toEqual(['listPets.ok']);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('listPets.ok');
+    // What --help promises a run leaves is what it leaves.
+    const help = helpText();
+    const promised = [...help.slice(help.indexOf('What a run leaves'), help.indexOf('\nNetwork')).matchAll(/\b[\w-]+\.(?:html|json|md|xml)\b/g)].map((m) => m[0]);
+    expect(promised.length).toBeGreaterThanOrEqual(6);
+    for (const file of promised) expect(existsSync(join(dir, file)), file).toBe(true);
   });
 
   test.concurrent('--only and --skip: exactly the selection runs', async () => {
@@ -186,6 +191,22 @@ describe('flags reach the run', CHILD_TIMEOUT, () => {
     const run = await runBin(['--concurrency', '2', '--only', 'auth'], { env: targetEnv(slow) });
     expect(run.code, run.out).toBe(EXIT.conformant);
     expect(slow.traffic.maxInFlight).toBe(2);
+  });
+
+  test.concurrent('--runs: property-based checks send as many cases as asked', async () => {
+    // A property that only reads or is refused (no pets created, so no budget scales it down).
+    const property = checks.find((c) => c.name.startsWith('auth.wrong-key (property)')) ?? checks.find((c) => c.name.startsWith('listPets.status.unknown (property)'));
+    expect(property, 'a property of auth.wrong-key or listPets.status.unknown').toBeDefined();
+    const id = property?.requirement.id ?? '';
+    const [few, many] = await Promise.all([server(), server()]);
+    const [once, ten] = await Promise.all([
+      runBin(['--only', id, '--runs', '1', '--seed', '7'], { env: targetEnv(few) }),
+      runBin(['--only', id, '--runs', '10', '--seed', '7'], { env: targetEnv(many) }),
+    ]);
+    expect(once.code, once.out).toBe(EXIT.conformant);
+    expect(ten.code, ten.out).toBe(EXIT.conformant);
+    const requests = (t: TestServer) => Object.values(t.traffic.methods).reduce((a, b) => a + b, 0);
+    expect(requests(many)).toBeGreaterThanOrEqual(requests(few) + 9);
   });
 
   describe('--retries', () => {

@@ -255,7 +255,7 @@ export function helpText(): string {
       '     and one line says why: DNS, connection refused, TLS, timeout',
     ]),
     section('What a run leaves', [
-      ...para('Reports in the report folder (--report-dir): conformance.html, conformance.json, conformance.md and junit.xml, with the ids of every pet the run created (there is no delete operation).'),
+      ...para('Reports in the report folder (--report-dir): conformance.html to read, conformance.json, conformance.md (also appended to $GITHUB_STEP_SUMMARY when set) and junit.xml, the ids of every pet the run created in created-pets.json (there is no delete operation), and manifest.json with their SHA-256 sums.'),
       ...para('Pets the suite creates carry the run tag in their name: "pcs-" and the seed in base 36, e.g. "pcs-k3x9z1 pet 12"; the tag is printed when the run starts. With --read-only nothing is created, and checks that must create are reported skipped, with the reason.'),
     ]),
     section('Network', [
