@@ -29,6 +29,12 @@ export interface FaultRow {
    * runs once more to show what failed instead (never credit, only a diagnosis).
    */
   failingInstead: string[];
+  /**
+   * For a fault against a SHOULD requirement (run against the whole catalogue): the MUST
+   * requirements it also fails. A server that only misses a SHOULD is conforming, so any entry
+   * here is a MUST check leaning on that SHOULD: a false alarm in waiting.
+   */
+  mustFailures?: Finding[];
   ms: number;
   requests: number;
 }
@@ -56,6 +62,8 @@ export interface KillMatrix {
     falseAlarms: number;
     requirements: number;
     requirementsWithoutFault: number;
+    /** Faults against a SHOULD requirement that also fail a MUST one. */
+    shouldFaultsFailingMust: number;
   };
   reference: VariantRow;
   faults: FaultRow[];
@@ -94,15 +102,27 @@ function variantRow(v: Variant, run: HarnessRun, levels: ReadonlyMap<string, Lev
   };
 }
 
-async function faultRow(f: Fault): Promise<FaultRow> {
-  const run = await runSetup(f, [f.breaks]);
+async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<FaultRow> {
+  const should = levels.get(f.breaks) === 'SHOULD';
+  const run = await runSetup(f, should ? undefined : [f.breaks]);
   const target = run.outcomes.get(f.breaks);
   const outcome = target?.outcome ?? 'absent';
   const caught = outcome === 'failed';
-  const failingInstead = caught ? [] : failing(await runSetup(f));
+  const failingInstead = caught ? [] : failing(should ? run : await runSetup(f)).filter((id) => id !== f.breaks);
   const why =
     outcome === 'absent' ? `the catalogue has no requirement ${f.breaks}` : caught ? firstLine(target?.message) : `${f.breaks} ${outcome}${target?.message ? `: ${firstLine(target.message)}` : ''}`;
-  return { fault: f.name, breaks: f.breaks, does: f.does, caughtBy: caught ? f.breaks : null, outcome, message: why, failingInstead, ms: run.ms, requests: run.requests };
+  return {
+    fault: f.name,
+    breaks: f.breaks,
+    does: f.does,
+    caughtBy: caught ? f.breaks : null,
+    outcome,
+    message: why,
+    failingInstead,
+    ...(should ? { mustFailures: findings(run, levels, ['failed', 'error']).filter((x) => x.level === 'MUST') } : {}),
+    ms: run.ms,
+    requests: run.requests,
+  };
 }
 
 /** Runs the reference server, every fault and every variant, `parallelism` servers at a time. */
@@ -118,7 +138,7 @@ export async function buildKillMatrix(
   // Whole-catalogue runs (reference, variants) first: they are the longest.
   const jobs: (() => Promise<VariantRow | FaultRow>)[] = [
     ...[reference, ...variants].map((v) => async () => variantRow(v, await runSetup(v), levels)),
-    ...faults.map((f) => () => faultRow(f)),
+    ...faults.map((f) => () => faultRow(f, levels)),
   ];
   const rows = await inParallel(jobs, parallelism, (job) => job());
   const [referenceRow, ...variantRows] = rows.slice(0, variants.length + 1) as VariantRow[];
@@ -135,6 +155,7 @@ export async function buildKillMatrix(
       falseAlarms: variantRows.reduce((n, v) => n + v.mustFailures.length, 0),
       requirements: coverage.length,
       requirementsWithoutFault: coverage.filter((c) => c.faults.length === 0).length,
+      shouldFaultsFailingMust: faultRows.filter((r) => r.mustFailures?.length).length,
     },
     reference: referenceRow as VariantRow,
     faults: faultRows,
@@ -159,6 +180,7 @@ export function renderMarkdown(m: KillMatrix): string {
     `${c.faults} faults: ${c.caught} caught by the requirement they name, ${c.missed} MISSED. ` +
       `${c.variants} conforming variants: ${c.variantsPassing} pass, ${c.falseAlarms} false alarm(s). ` +
       `${c.requirements} requirements, ${c.requirementsWithoutFault} without a fault. ` +
+      `${c.shouldFaultsFailingMust} fault(s) against a SHOULD also fail a MUST. ` +
       `${m.faults.length + m.variants.length + 1} servers, ${m.parallelism} at a time, in ${(m.durationMs / 1000).toFixed(1)} s.`,
     '',
     `Reference server: ${m.reference.mustFailures.length + m.reference.shouldFailures.length === 0 ? 'no failure' : `FAILS ${ids([...m.reference.mustFailures, ...m.reference.shouldFailures])}`}.`,
@@ -179,6 +201,20 @@ export function renderMarkdown(m: KillMatrix): string {
       (v) => `| ${v.variant} | ${v.pass ? 'pass' : '**FALSE ALARM**'} | ${ids(v.mustFailures)} | ${ids(v.shouldFailures)} | ${ids(v.skipped)} | ${cell(v.does)} |`,
     ),
   ];
+  const leaning = m.faults.filter((r) => r.mustFailures?.length);
+  lines.push(
+    '',
+    '## Faults against a SHOULD that also fail a MUST',
+    '',
+    'A server whose only flaw is a missed SHOULD still conforms, so each fault against a SHOULD runs the whole catalogue. ' +
+      'A MUST failure here means a MUST check leans on that SHOULD: a false alarm against such a server.',
+    '',
+  );
+  if (leaning.length === 0) lines.push('None.');
+  else {
+    lines.push('| fault | breaks (SHOULD) | MUST failing too | message |', '|---|---|---|---|');
+    lines.push(...leaning.flatMap((r) => (r.mustFailures ?? []).map((f) => `| ${r.fault} | ${r.breaks} | ${f.id} | ${cell(f.message, 300)} |`)));
+  }
   const alarms = m.variants.flatMap((v) => [...v.mustFailures, ...v.shouldFailures].map((f) => ({ v: v.variant, f })));
   if (alarms.length) {
     lines.push('', '### Variant findings', '', '| variant | requirement | level | message |', '|---|---|---|---|');
@@ -196,6 +232,7 @@ export function renderText(m: KillMatrix): string {
   const out = [
     `kill matrix: ${c.faults} faults, ${c.caught} caught, ${c.missed} missed; ${c.variants} variants, ${c.variantsPassing} pass, ` +
       `${c.falseAlarms} false alarm(s); ${c.requirementsWithoutFault} of ${c.requirements} requirements without a fault; ` +
+      `${c.shouldFaultsFailingMust} SHOULD fault(s) failing a MUST; ` +
       `${(m.durationMs / 1000).toFixed(1)} s at ${m.parallelism} servers at a time`,
     ...m.faults.map(
       (r) => `  fault   ${r.fault.padEnd(width)} -> ${r.caughtBy ?? `MISSED (${r.breaks} ${r.outcome}; failing instead: ${r.failingInstead.join(', ') || 'nothing'})`}`,
@@ -207,6 +244,9 @@ export function renderText(m: KillMatrix): string {
   ];
   const bare = m.coverage.filter((r) => r.faults.length === 0).map((r) => r.id);
   if (bare.length) out.push(`  requirements without a fault: ${bare.join(', ')}`);
+  for (const r of m.faults.filter((x) => x.mustFailures?.length)) {
+    out.push(`  WARNING ${r.fault} breaks only ${r.breaks} (SHOULD) yet fails MUST ${ids(r.mustFailures ?? [])}: a MUST check leans on a SHOULD`);
+  }
   return out.join('\n');
 }
 
