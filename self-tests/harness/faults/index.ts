@@ -8,6 +8,7 @@ import { errorsFaults } from './errors.js';
 import { generalFaults } from './general.js';
 import { getPetFaults } from './get-pet.js';
 import { listPetsFaults } from './list-pets.js';
+import { propertyFaults } from './properties.js';
 import { serviceFaults } from './service.js';
 
 export const faults: readonly Fault[] = [
@@ -18,5 +19,6 @@ export const faults: readonly Fault[] = [
   ...createPetFaults,
   ...getPetFaults,
   ...consistencyFaults,
+  ...propertyFaults,
   ...generalFaults,
 ];
