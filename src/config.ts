@@ -109,8 +109,9 @@ export const SETTINGS = {
     example: '', doc: 'Seed for every random input; unset picks one and prints it. Replays a run exactly.',
   } satisfies Setting<number | undefined>,
   runs: {
-    env: 'PETSTORE_RUNS', flag: '--runs', arg: 'N', parse: integer(1, 100_000), default: 25,
-    example: '25', doc: 'Runs per property-based check.',
+    env: 'PETSTORE_RUNS', flag: '--runs', arg: 'N', parse: integer(1, 100_000), default: 50,
+    example: '50',
+    doc: 'Runs per property-based check. Properties that create pets run fewer when their share of PETSTORE_MAX_CREATES cannot pay for more.',
   } satisfies Setting<number>,
   concurrency: {
     env: 'PETSTORE_CONCURRENCY', flag: '--concurrency', arg: 'N', parse: integer(1, 256), default: 16,
