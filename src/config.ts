@@ -93,11 +93,11 @@ export const SETTINGS = {
     example: '10000', doc: 'Per-request timeout in milliseconds.',
   } satisfies Setting<number>,
   strict: {
-    env: 'PETSTORE_STRICT', flag: '--strict', parse: boolean, default: false,
+    env: 'PETSTORE_STRICT', flag: '--strict', parse: boolean, default: false as boolean,
     example: '0', doc: 'Make SHOULD findings fail the run too, instead of being reported as warnings.',
   } satisfies Setting<boolean>,
   readOnly: {
-    env: 'PETSTORE_READ_ONLY', flag: '--read-only', parse: boolean, default: false,
+    env: 'PETSTORE_READ_ONLY', flag: '--read-only', parse: boolean, default: false as boolean,
     example: '0', doc: 'Send no request that could create data (for production and shared stores); checks that must create are reported skipped, with the reason.',
   } satisfies Setting<boolean>,
   maxCreates: {
