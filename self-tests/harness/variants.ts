@@ -5,6 +5,7 @@
 // unknown fields, answers 400 to a malformed petId, lists oldest first).
 import { errorResponse, type ServerResponse } from '../../src/reference-server/handler.js';
 import { INT64_MAX, INT64_MIN, parseJson, stringifyJson } from '../../src/json.js';
+import { NAME_SURELY_ACCEPTED, nameGap } from '../../src/generators.js';
 import { PET_STATUSES } from '../../src/schemas.js';
 import {
   answer,
@@ -88,6 +89,42 @@ function bodyOf(req: { body: string }): unknown {
 const rejectEmptyNames: Wrap = answer(
   (req) => isOp('createPet')(req) && isObject(bodyOf(req)) && (bodyOf(req) as Record<string, unknown>).name === '',
   () => badRequest('name must not be empty'),
+);
+
+/** Every 25th request is turned away with 429 and Retry-After: 0 (rate limits are not shown); the suite is told to retry. */
+const rateLimited: Wrap = (inner) => {
+  let n = 0;
+  return (req) => (++n % 25 === 0 ? errorResponse(429, 'rate_limited', 'Too many requests', { 'retry-after': '0' }) : inner(req));
+};
+
+/** Request bodies are limited to 4 KiB: larger ones are answered 413 with an Error body (request-size limits are not shown). */
+const smallBodies: Wrap = answer(
+  (req) => Buffer.byteLength(req.body) > 4096,
+  () => errorResponse(413, 'payload_too_large', 'Request bodies are limited to 4096 bytes'),
+);
+
+/** JSON written differently: indented, keys in reverse order. */
+const prettyJson: Wrap = mapResponse((res) => {
+  // By hand: the lossless writer does not indent, and bigint digits must survive.
+  const write = (v: unknown, indent: string): string => {
+    const inner = `${indent}  `;
+    if (Array.isArray(v)) return v.length ? `[\n${v.map((x) => inner + write(x, inner)).join(',\n')}\n${indent}]` : '[]';
+    if (isObject(v)) {
+      const entries = Object.entries(v).reverse();
+      return entries.length ? `{\n${entries.map(([k, x]) => `${inner}${JSON.stringify(k)}: ${write(x, inner)}`).join(',\n')}\n${indent}}` : '{}';
+    }
+    return stringifyJson(v);
+  };
+  return res.body ? { ...res, body: `${write(parseJson(res.body), '')}\n` } : res;
+});
+
+/** Refuses every name the suite's own rule (nameGap) says a server may refuse: long, odd characters, padded. */
+const restrictNames: Wrap = answer(
+  (req) => {
+    const body = bodyOf(req);
+    return isOp('createPet')(req) && isObject(body) && typeof body.name === 'string' && nameGap(body.name) !== undefined;
+  },
+  (req) => badRequest(`name refused: ${nameGap((bodyOf(req) as { name: string }).name) ?? ''}`),
 );
 
 const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
@@ -181,14 +218,22 @@ const richerChallenges: Wrap = mapResponse((res) => {
   return { ...res, headers: { ...res.headers, 'www-authenticate': `${challenge.replace('Bearer realm="petstore"', 'Bearer realm="Pet Store", scope="pets:read pets:write"')}${more}` } };
 });
 
-/** Deprecation links written differently: an absolute successor with a status filter, and a deprecation policy link. */
-const otherDeprecationLinks: Wrap = mapResponse((res, req) => {
+/**
+ * Deprecation headers written differently: another deprecation date, a sunset late on the removal
+ * day, an absolute successor link with a status filter beside a link to the deprecation policy.
+ */
+const otherDeprecationHeaders: Wrap = mapResponse((res, req) => {
   if (!res.headers.link) return res;
   const base = new URL(req.url, `http://${req.headers.host ?? 'localhost'}`);
   const successor = new URL(base.pathname.replace(/\/pets\/[^/]*$/, '/pets?status=available'), base);
   return {
     ...res,
-    headers: { ...res.headers, link: `<https://docs.example.com/deprecations/get-pet>; rel="deprecation"; type="text/html", <${successor.href}>; rel="successor-version"` },
+    headers: {
+      ...res.headers,
+      deprecation: '@1704067200',
+      sunset: 'Thu, 05 Dec 2030 23:59:59 GMT',
+      link: `<https://docs.example.com/deprecations/get-pet>; rel="deprecation"; type="text/html", <${successor.href}>; rel="successor-version"`,
+    },
   };
 }, isOp('getPet'));
 
@@ -232,6 +277,14 @@ export const variants: readonly Variant[] = [
   { name: 'other-base-path', does: 'serves the operations under /api/petstore/v1 instead of /v1', wrap: asIs, options: { basePath: '/api/petstore/v1' } },
   { name: 'close-and-charset', does: 'sends Connection: close and application/json; charset=utf-8 on every response', wrap: closeAndCharset },
   { name: 'empty-names-rejected', does: 'rejects an empty name with 400 and an Error body (the reference accepts it)', wrap: rejectEmptyNames },
+  {
+    name: 'names-restricted',
+    does: `refuses with 400 every name the interface lets it refuse: over ${NAME_SURELY_ACCEPTED} code points, controls or format characters, white space at the ends`,
+    wrap: restrictNames,
+  },
+  { name: 'rate-limited', does: 'turns every 25th request away with 429 and Retry-After: 0; the suite runs with PETSTORE_RETRIES=2', wrap: rateLimited, config: { retries: 2 } },
+  { name: 'small-bodies', does: 'limits request bodies to 4 KiB and answers larger ones 413 with an Error body', wrap: smallBodies },
+  { name: 'pretty-json', does: 'writes its JSON indented, with keys in reverse order', wrap: prettyJson },
   { name: 'unknown-fields-rejected', does: 'rejects a body with fields beyond name, categoryId and status (a client id too) with 400', wrap: rejectUnknownFields },
   { name: 'other-error-codes', does: 'uses its own Error codes and messages', wrap: otherErrorCodes },
   { name: 'malformed-id-not-found', does: 'answers a petId that is not an int64 integer with 404 instead of 400', wrap: malformedIdNotFound },
@@ -239,7 +292,24 @@ export const variants: readonly Variant[] = [
   { name: 'scattered-ids', does: 'hands out ids scattered over the whole int64 range, negative ones included', wrap: scatteredIds },
   { name: 'status-case-insensitive', does: 'matches the status filter case-insensitively (Available lists the available pets)', wrap: statusCaseInsensitive },
   { name: 'richer-challenges', does: 'adds a scope and an error_description to its WWW-Authenticate challenges', wrap: richerChallenges },
-  { name: 'other-deprecation-links', does: 'links getPet to an absolute /pets?status=available successor and to a deprecation policy', wrap: otherDeprecationLinks },
+  {
+    name: 'other-deprecation-headers',
+    does: 'deprecates getPet from 2024, sunsets it at 23:59:59 on the removal day, links an absolute /pets?status=available successor and a policy',
+    wrap: otherDeprecationHeaders,
+  },
+  {
+    name: 'read-only-run',
+    does: 'the reference server with 1,000 pets of others, tested with PETSTORE_READ_ONLY=1: what must write is skipped, nothing fails',
+    wrap: asIs,
+    prepare: prefill(1000),
+    config: { readOnly: true },
+  },
+  {
+    name: 'small-write-budget',
+    does: 'the reference server, tested with PETSTORE_MAX_CREATES=10: what the budget cannot pay for is skipped, nothing fails',
+    wrap: asIs,
+    config: { maxCreates: 10 },
+  },
   {
     name: 'after-removal-410',
     does: 'runs after 5 December 2030 (both clocks): getPet answers 410 Gone with an Error body',
