@@ -70,7 +70,10 @@ describe('valid NewPets', () => {
 
   test('plain names are ones every server must accept', () => {
     for (const name of sample(plainText({ max: NAME_SURELY_ACCEPTED }))) expect(nameGap(name), name).toBeUndefined();
+    expect(nameGap('🐈\u200D⬛ חתול \u200Fقطة')).toBeUndefined();
     expect(nameGap('a\u0000b')).toMatch(/U\+0000/);
+    expect(nameGap('a\u202Eb')).toMatch(/U\+202E/);
+    expect(nameGap('a\u{F0000}')).toMatch(/U\+F0000/);
     expect(nameGap(' x')).toMatch(/white space/);
     expect(nameGap('x'.repeat(NAME_SURELY_ACCEPTED + 1))).toMatch(/code points long/);
   });

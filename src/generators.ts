@@ -80,7 +80,12 @@ function beyondInt64(): fc.Arbitrary<bigint> {
 
 /** One code point of plain text: letters, marks, numbers, punctuation, symbols. */
 const PLAIN_CHAR = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
-const PLAIN_TEXT = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]*$/u;
+/**
+ * Text every server must store: plain characters and spaces, and the invisible format characters
+ * ordinary text relies on (zero-width joiners in emoji, direction marks in right-to-left text,
+ * emoji tag characters in flags).
+ */
+const ORDINARY_TEXT = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}\u061C\u200C-\u200F\u{E0020}-\u{E007F}]*$/u;
 
 /** Blocks of ordinary text in many scripts, right-to-left, combining marks, emoji and astral CJK. */
 const PLAIN_BLOCKS: readonly (readonly [number, number])[] = [
@@ -128,11 +133,12 @@ export function plainText({ min = 1, max = 12 } = {}): fc.Arbitrary<string> {
 }
 
 /**
- * Names every reasonable server stores: at most this many code points of plain text. Beyond
- * it (or with controls, unassigned code points, white space at the ends) the interface lets a
- * server refuse a name with 400 ("length or character limits of name: not shown").
+ * Names every reasonable server stores: at most this many code points of ordinary text. Beyond
+ * it (or with controls, unassigned or private-use code points, bidi overrides, white space at
+ * the ends) the interface lets a server refuse a name with 400 ("length or character limits of
+ * name: not shown").
  */
-export const NAME_SURELY_ACCEPTED = 32;
+export const NAME_SURELY_ACCEPTED = 64;
 
 /** Why a server may refuse this name, or undefined when the name must be accepted. */
 export function nameGap(name: string): string | undefined {
@@ -140,10 +146,8 @@ export function nameGap(name: string): string | undefined {
   if (chars.length === 0) return 'it is empty';
   if (chars.length > NAME_SURELY_ACCEPTED) return `it is ${chars.length} code points long`;
   if (name.trim() !== name) return 'it starts or ends with white space';
-  if (!PLAIN_TEXT.test(name)) {
-    const odd = chars.find((c) => !PLAIN_CHAR.test(c) && !/^\p{Zs}$/u.test(c)) ?? '';
-    return `it holds U+${(odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')} (a control, format, private-use, unassigned or separator code point)`;
-  }
+  const odd = chars.find((c) => !ORDINARY_TEXT.test(c));
+  if (odd !== undefined) return `it holds ${codePoints(odd)} (a control, unassigned, private-use, separator or unusual format code point)`;
   return undefined;
 }
 

@@ -47,7 +47,7 @@ const unicode: Property = {
           expectErrorBody(res);
           return;
         }
-        expectStatus(res, 201, gap ? `or 400 with an Error body, as the name may be refused: ${gap}` : 'a valid NewPet with a name of plain text');
+        expectStatus(res, 201, gap ? `or 400 with an Error body, as the name may be refused: ${gap}` : 'a valid NewPet with a name of ordinary text');
         const pet = expectPet(res);
         if (pet.name !== body.name) fail(res, 'the name echoed code point for code point', textDifference(body.name, pet.name));
         const back = await readBack(ctx, pet.id);
