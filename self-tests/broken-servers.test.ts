@@ -1,7 +1,8 @@
-// The suite is tested like a product. Every fault must be caught by the requirement it names
-// (caught only through another requirement is MISSED), every conforming variant must draw no
-// MUST failure, the reference server no failure at all, and every requirement must have a fault.
-// All servers run once, in-process and a few at a time; the kill matrix is printed and written.
+// The suite is tested like a product. Every fault must be caught by the requirement it names,
+// running only that requirement's checks (caught through another requirement is MISSED); every
+// conforming variant must draw no MUST failure, the reference server no failure at all, and every
+// requirement must have a fault. All servers run once, in-process and a few at a time, in
+// beforeAll; the tests read the kill matrix, which is printed and written to the report folder.
 import { availableParallelism } from 'node:os';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.js';

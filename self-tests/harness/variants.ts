@@ -279,7 +279,7 @@ export const variants: readonly Variant[] = [
   { name: 'empty-names-rejected', does: 'rejects an empty name with 400 and an Error body (the reference accepts it)', wrap: rejectEmptyNames },
   {
     name: 'names-restricted',
-    does: `refuses with 400 every name the interface lets it refuse: over ${NAME_SURELY_ACCEPTED} code points, controls or format characters, white space at the ends`,
+    does: `refuses with 400 every name the suite's nameGap lets it refuse: empty, over ${NAME_SURELY_ACCEPTED} code points, white space at the ends, controls, private use, bidi overrides`,
     wrap: restrictNames,
   },
   { name: 'rate-limited', does: 'turns every 25th request away with 429 and Retry-After: 0; the suite runs with PETSTORE_RETRIES=2', wrap: rateLimited, config: { retries: 2 } },
