@@ -1,8 +1,9 @@
-// Faults that cut across the interface's sections: a missing content type, crashes on malformed input,
+// Faults that cut across the interface's sections: JSON that is not quite JSON or not quite the
+// types, a missing content type, crashes on malformed input,
 // servers that degrade with writes or load, writes that are acknowledged but lost.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createReferenceHandler, errorResponse } from '../../../src/reference-server/handler.js';
-import { answer, isOp, mapJson, mapResponse, type Fault, type Wrap } from '../faults-kit.js';
+import { answer, eachPet, isOp, mapJson, mapResponse, type Fault, type Wrap } from '../faults-kit.js';
 
 const crash = (what: string) => {
   // The HTTP layer turns a thrown error into a 500, as a careless server would.
@@ -22,7 +23,7 @@ const failAfterWrites =
     };
   };
 
-/** Each request takes 50 ms (a slow query); one that arrives while `k` others are in flight fails with 500. */
+/** Each request takes 100 ms (a slow query); one that arrives while `k` others are in flight fails with 500. */
 const failUnderLoad =
   (k: number): Wrap =>
   (inner) => {
@@ -31,7 +32,7 @@ const failUnderLoad =
       const busy = inFlight >= k;
       inFlight++;
       try {
-        await sleep(50);
+        await sleep(100);
         return busy ? errorResponse(500, 'internal_error', 'connection pool exhausted') : await inner(req);
       } finally {
         inFlight--;
@@ -46,7 +47,24 @@ const idsThroughDouble: Wrap = mapJson((body, res) => {
   return Array.isArray(body) ? body.map(round) : round(body);
 });
 
+/** int64 fields written as JSON strings, as protobuf's JSON mapping does: not the integers the interface says. */
+const int64AsStrings: Wrap = mapJson((body, res) =>
+  res.status < 300 ? eachPet(body, (pet) => ({ ...pet, id: String(pet.id), categoryId: String(pet.categoryId) })) : body,
+);
+
 export const generalFaults: Fault[] = [
+  {
+    name: 'json-with-bom',
+    breaks: 'listPets.ok',
+    does: 'starts every JSON body with a byte order mark (RFC 8259 §8.1 forbids it): the body is no longer JSON',
+    wrap: mapResponse((res) => ({ ...res, body: `\uFEFF${res.body}` })),
+  },
+  {
+    name: 'int64-as-strings',
+    breaks: 'createPet.minimal',
+    does: 'writes id and categoryId as JSON strings ("id": "7"), as protobuf JSON mapping does',
+    wrap: int64AsStrings,
+  },
   {
     name: 'get-no-content-type',
     breaks: 'service.json-content-type',
