@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Level, OutcomeKind, Requirement } from '../../src/requirement.js';
-import type { Fault, Variant } from './faults-kit.js';
+import type { Fault, ServerSetup, Variant } from './faults-kit.js';
 import { failing, inParallel, runSetup, type HarnessRun } from './harness.js';
 
 export interface Finding {
@@ -87,6 +87,19 @@ function findings(run: HarnessRun, levels: ReadonlyMap<string, Level>, kinds: re
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/** Pseudo requirement id under which a run that could not even start reports its error. */
+const SETUP = '(server setup)';
+
+/** Runs a setup; a server that cannot be built or started is reported, not thrown, so the matrix still stands. */
+async function attempt(setup: ServerSetup, only?: readonly string[]): Promise<HarnessRun> {
+  try {
+    return await runSetup(setup, only);
+  } catch (err) {
+    const message = `the server could not be run: ${err instanceof Error ? err.message : String(err)}`;
+    return { outcomes: new Map([[SETUP, { outcome: 'error', message, evidence: [], durationMs: 0 }]]), requests: 0, ms: 0 };
+  }
+}
+
 function variantRow(v: Variant, run: HarnessRun, levels: ReadonlyMap<string, Level>): VariantRow {
   const failures = findings(run, levels, ['failed', 'error']);
   const mustFailures = failures.filter((f) => f.level !== 'SHOULD');
@@ -106,13 +119,19 @@ async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<F
   const should = levels.get(f.breaks) === 'SHOULD';
   // Against a SHOULD: the named requirement and every MUST one (the other SHOULDs prove nothing here).
   const only = should ? [...levels].filter(([id, level]) => level === 'MUST' || id === f.breaks).map(([id]) => id) : [f.breaks];
-  const run = await runSetup(f, only);
+  const run = await attempt(f, only);
   const target = run.outcomes.get(f.breaks);
   const outcome = target?.outcome ?? 'absent';
   const caught = outcome === 'failed';
-  const failingInstead = caught ? [] : failing(should ? run : await runSetup(f)).filter((id) => id !== f.breaks);
-  const why =
-    outcome === 'absent' ? `the catalogue has no requirement ${f.breaks}` : caught ? firstLine(target?.message) : `${f.breaks} ${outcome}${target?.message ? `: ${firstLine(target.message)}` : ''}`;
+  const failingInstead = caught ? [] : failing(should ? run : await attempt(f)).filter((id) => id !== f.breaks);
+  const setupError = run.outcomes.get(SETUP)?.message;
+  const why = setupError
+    ? setupError
+    : outcome === 'absent'
+      ? `the catalogue has no requirement ${f.breaks}`
+      : caught
+        ? firstLine(target?.message)
+        : `${f.breaks} ${outcome}${target?.message ? `: ${firstLine(target.message)}` : ''}`;
   return {
     fault: f.name,
     breaks: f.breaks,
@@ -139,7 +158,7 @@ export async function buildKillMatrix(
   const reference: Variant = { name: 'reference', does: 'the reference server as it is', wrap: (h) => h };
   // Whole-catalogue runs (reference, variants) first: they are the longest.
   const jobs: (() => Promise<VariantRow | FaultRow>)[] = [
-    ...[reference, ...variants].map((v) => async () => variantRow(v, await runSetup(v), levels)),
+    ...[reference, ...variants].map((v) => async () => variantRow(v, await attempt(v), levels)),
     ...faults.map((f) => () => faultRow(f, levels)),
   ];
   const rows = await inParallel(jobs, parallelism, (job) => job());
