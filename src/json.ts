@@ -18,8 +18,32 @@ function parseNumber(literal: string): number | bigint {
   return Number(literal);
 }
 
-/** Parses JSON text, keeping unsafe integers as bigint. Throws SyntaxError on invalid JSON. */
+/**
+ * Deepest nesting of arrays and objects parseJson follows. The parser is recursive: a hostile body
+ * of 10,000 nested arrays would end in a RangeError, or not, depending on the thread's stack.
+ * No Pet or Error body comes near this; every thread's stack holds it.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** Throws a SyntaxError when arrays and objects nest deeper than MAX_JSON_DEPTH (brackets in strings do not count). */
+function checkDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) throw new SyntaxError(`nested deeper than ${MAX_JSON_DEPTH} levels at position ${i} (not parsed)`);
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+}
+
+/** Parses JSON text, keeping unsafe integers as bigint. Throws SyntaxError on invalid or too deeply nested JSON. */
 export function parseJson(text: string): unknown {
+  checkDepth(text);
   return parse(text, null, parseNumber);
 }
 
@@ -42,6 +66,15 @@ export function isInt64(value: unknown): boolean {
   return typeof value === 'number' && Number.isSafeInteger(value);
 }
 
+/**
+ * A copy of a piece of a string. V8 makes a slice of a long string point into it, so a 300-character
+ * excerpt kept in a failure message would keep a whole 8 MiB body alive for the rest of the run.
+ * (A JSON round trip copies every code unit exactly, lone surrogates included.)
+ */
+export function detach(piece: string): string {
+  return JSON.parse(JSON.stringify(piece)) as string;
+}
+
 /** Renders a parsed value for humans (bigint digits included), compactly. */
 export function show(value: unknown, max = 300): string {
   let text: string;
@@ -50,5 +83,5 @@ export function show(value: unknown, max = 300): string {
   } catch {
     text = String(value);
   }
-  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+  return text.length > max ? `${detach(text.slice(0, max))}… (${text.length} chars)` : text;
 }
