@@ -105,6 +105,9 @@ export interface RetryStats {
 
 const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
 
+/** Why a request stopped by Client.abort() got no answer. */
+export const INTERRUPTED = 'interrupted: the run was stopped before the answer came';
+
 /** A counting semaphore bounding requests in flight. */
 class Pool {
   private active = 0;
@@ -128,6 +131,8 @@ export class Client {
   private readonly pool: Pool;
   requestCount = 0;
   readonly retried: RetryStats = { count: 0, waitedMs: 0 };
+  /** Aborted by abort(): every request in flight, waiting for a retry, or sent later, fails at once. */
+  private readonly stopped = new AbortController();
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -187,24 +192,34 @@ export class Client {
       }
       this.retried.count++;
       this.retried.waitedMs += waitMs;
-      await sleep(waitMs);
+      try {
+        await sleep(waitMs, undefined, { signal: this.stopped.signal });
+      } catch {
+        throw new TransportError(INTERRUPTED, sent);
+      }
     }
   }
 
   private async once(method: string, url: string, headers: Record<string, string>, body: string | undefined, sent: SentRequest): Promise<ApiResponse> {
     this.requestCount++;
     const started = performance.now();
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    // The timeout covers the whole exchange, body included: a server dripping bytes is cut off too.
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = AbortSignal.any([timeout, this.stopped.signal]);
     try {
       // No redirect interceptor: a 3xx comes back as the answer, with its Location.
       const res = await request(url, { method, headers, body, dispatcher: this.dispatcher, signal });
-      const { text, truncated } = await readBounded(res.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+      const maxBytes = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+      const { text, truncated } = await readBounded(res.body, maxBytes);
       let json: unknown;
       let jsonError: string | undefined;
-      try {
-        json = parseJson(text);
-      } catch (err) {
-        jsonError = err instanceof Error ? err.message : String(err);
+      if (truncated) jsonError = `not parsed: longer than the ${maxBytes} bytes the suite reads`;
+      else {
+        try {
+          json = parseJson(text);
+        } catch (err) {
+          jsonError = err instanceof Error ? err.message : String(err);
+        }
       }
       return {
         request: sent,
@@ -217,7 +232,7 @@ export class Client {
         durationMs: Math.round(performance.now() - started),
       };
     } catch (err) {
-      throw new TransportError(describeTransportError(err, this.options.timeoutMs, signal), sent);
+      throw new TransportError(this.stopped.signal.aborted ? INTERRUPTED : describeTransportError(err, this.options.timeoutMs, timeout), sent);
     }
   }
 
@@ -233,8 +248,19 @@ export class Client {
     return this.send({ method: 'GET', path: `/pets/${encodeURIComponent(String(id))}`, ...extra });
   }
 
+  /** Stops every request now and later (the run was interrupted); each fails with INTERRUPTED. */
+  abort(): void {
+    this.stopped.abort();
+  }
+
+  get aborted(): boolean {
+    return this.stopped.signal.aborted;
+  }
+
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    // After abort() nothing is worth waiting for: drop the connections instead of draining them.
+    if (this.stopped.signal.aborted) await this.dispatcher.destroy();
+    else await this.dispatcher.close();
   }
 }
 
