@@ -68,6 +68,7 @@ describe('the verdict', () => {
     ['a MUST was skipped (read-only)', [check('a.x', 'passed'), check('a.y', 'skipped')], {}, 'conformant'],
     ['a MUST failed', [check('a.x', 'failed'), check('a.y', 'error')], {}, 'nonconformant'],
     ['a MUST failed in a run that was then interrupted', [check('a.x', 'failed')], { interrupted: true }, 'nonconformant'],
+    ['a MUST failed in one check while its property could not finish', [check('a.x', 'failed'), check('a.x', 'error', 'MUST', true)], { interrupted: true }, 'nonconformant'],
     ['a SHOULD failed in strict mode', [check('a.x', 'passed'), check('a.s', 'failed', 'SHOULD')], { strict: true }, 'nonconformant'],
     ['a MUST could not be decided', [check('a.x', 'passed'), check('a.y', 'error')], {}, 'inconclusive'],
     ['a SHOULD could not be decided in strict mode', [check('a.s', 'error', 'SHOULD')], { strict: true }, 'inconclusive'],
@@ -78,18 +79,18 @@ describe('the verdict', () => {
     expect(buildResults(checks, run(extra)).verdict).toBe(verdict);
   });
 
-  test('a requirement takes the worst outcome of its checks: passed < skipped < failed < error', () => {
+  test('a requirement takes its outcome from its checks: a failed check stands, else error, else skipped, else passed', () => {
     const results = buildResults(
       [check('a.x', 'passed'), check('a.x', 'skipped', 'MUST', true), check('b.y', 'failed'), check('b.y', 'error', 'MUST', true), check('c.z', 'skipped'), check('c.z', 'passed', 'MUST', true)],
       run(),
     );
     expect(results.requirements.map((r) => [r.id, r.outcome, r.checks.length])).toEqual([
       ['a.x', 'skipped', 2],
-      ['b.y', 'error', 2],
+      ['b.y', 'failed', 2],
       ['c.z', 'skipped', 2],
     ]);
     expect(results.requirements[1]?.checks.map((c) => c.kind)).toEqual(['requirement', 'property']);
-    expect(results.counts.MUST).toEqual({ requirements: 3, passed: 0, skipped: 2, failed: 0, error: 1 });
+    expect(results.counts.MUST).toEqual({ requirements: 3, passed: 0, skipped: 2, failed: 1, error: 0 });
   });
 
   test('the one-line reason of a multi-case failure names the first case', () => {

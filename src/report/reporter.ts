@@ -87,7 +87,9 @@ function errorText(e: { name?: string; message?: string } | undefined): string {
 /** A test without an outcome never finished its check: say why, as an outcome on the scale. */
 function outcomeWithoutMeta(test: TestCase, interrupted: boolean): Pick<CheckInput, 'outcome' | 'message'> {
   const result = test.result();
-  if (result.state === 'failed') return { outcome: 'error', message: `the check did not finish: ${errorText(result.errors[0])}` };
+  // Ctrl-C aborts running checks with this error: they were interrupted, not broken.
+  const aborted = result.errors?.[0]?.name === 'TestRunAbortError';
+  if (result.state === 'failed' && !aborted) return { outcome: 'error', message: `the check did not finish: ${errorText(result.errors[0])}` };
   if (result.state === 'skipped' && !interrupted) return { outcome: 'skipped', message: result.note ?? 'not selected in this run' };
   if (interrupted) return { outcome: 'error', message: 'not decided: the run was interrupted before this check finished' };
   return { outcome: 'error', message: 'the check recorded no outcome' };
@@ -115,10 +117,37 @@ export class ConformanceReporter implements Reporter {
   }
 
   async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
-    const finishedAt = new Date();
-    const interrupted = reason === 'interrupted';
+    this.write(modules, unhandled, reason === 'interrupted');
+  }
+
+  /**
+   * For an interrupted run that does not wind down in time: writes the reports from what has
+   * been decided so far (every unfinished check undecided), unless the run's end wrote them.
+   */
+  writeInterrupted(): void {
+    if (this.results || !this.vitest) return;
+    this.write(this.vitest.state.getTestModules(), [], true);
+  }
+
+  /**
+   * The target could not be reached (the CLI's probe failed), so no check ran: every selected
+   * requirement is reported undecided, with the reason. Prints nothing (the CLI says it in one line).
+   */
+  writeUnreachable(requirements: readonly CheckInput['requirement'][], reason: string): Results {
+    const checks = requirements.map(({ id, level, section, statement }): CheckInput => ({
+      requirement: { id, level, section, statement },
+      name: `${id} ${statement}`,
+      outcome: 'error',
+      message: `could not decide: ${reason}`,
+      evidence: [],
+      durationMs: 0,
+    }));
+    return this.finish(checks, { created: [], errors: [], runTag: null, interrupted: false, print: false });
+  }
+
+  private write(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, interrupted: boolean): void {
+    if (this.results?.run.interrupted) return; // an interrupted run's reports are written once, by whichever comes first
     const runConfig = this.runConfig(modules);
-    if (runConfig?.apiKey) registerSecret(runConfig.apiKey);
 
     const checks: CheckInput[] = [];
     const created: string[] = [];
@@ -144,7 +173,16 @@ export class ConformanceReporter implements Reporter {
       created.push(...(moduleMeta.createdPets ?? []));
       runTag ??= moduleMeta.runTag ?? null;
     }
+    this.finish(checks, { created, errors, runTag, runConfig, interrupted, print: true });
+  }
 
+  /** Builds the results tree, writes every report file and (when `print`) the terminal summary. */
+  private finish(
+    checks: readonly CheckInput[],
+    { created, errors, runTag, runConfig, interrupted, print }: { created: string[]; errors: string[]; runTag: string | null; runConfig?: RunConfig | undefined; interrupted: boolean; print: boolean },
+  ): Results {
+    const finishedAt = new Date();
+    if (runConfig?.apiKey) registerSecret(runConfig.apiKey);
     const pkg = packageInfo();
     const commit = suiteCommit(root);
     const run: RunInput = {
@@ -177,6 +215,7 @@ export class ConformanceReporter implements Reporter {
     const manifest = redact(`${JSON.stringify(buildManifest(results, root, files, commit), null, 2)}\n`);
     writeAtomic(join(dir, MANIFEST_FILE), manifest);
     if (this.options.stepSummary) appendFileSync(this.options.stepSummary, `${files.find((f) => f.file === 'conformance.md')?.content ?? ''}\n`);
+    if (!print) return results;
 
     const shownDir = relative(process.cwd(), dir) || '.';
     const text = renderTerminal(results, {
@@ -186,6 +225,7 @@ export class ConformanceReporter implements Reporter {
     });
     const log = this.vitest ? (s: string) => this.vitest?.logger.log(s) : (s: string) => process.stdout.write(`${s}\n`);
     log(redact(text));
+    return results;
   }
 
   private runConfig(modules: ReadonlyArray<TestModule>): RunConfig | undefined {

@@ -1,8 +1,8 @@
 // The one results tree of a run: every report file and the terminal summary render from it.
-// One entry per requirement; its outcome is the worst of its checks on the ordered scale
-// passed < skipped < failed < error, and the verdict follows from the entries (see verdictOf).
+// One entry per requirement; its outcome comes from its checks (see requirementOutcome), and the
+// verdict follows from the entries (see verdictOf).
 import type { Exchange } from '../evidence.js';
-import { OUTCOMES, areaOf, worse, type Level, type OutcomeKind } from '../requirement.js';
+import { areaOf, type Level, type OutcomeKind } from '../requirement.js';
 
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
@@ -139,10 +139,22 @@ export function oneLine(message: string | undefined, max = 200): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/**
+ * A requirement's outcome from its checks (its own and any properties), a three-valued "and": a
+ * violation proven by any check stands (failed), whatever the others say, even if one could not
+ * finish (a run interrupted, a request timed out); else a check that could not decide makes it
+ * undecided (error); else a skipped check makes it skipped; else it passed.
+ */
+const PRECEDENCE: readonly OutcomeKind[] = ['passed', 'skipped', 'error', 'failed'];
+
+export function requirementOutcome(outcomes: readonly OutcomeKind[]): OutcomeKind {
+  return outcomes.reduce<OutcomeKind>((o, c) => (PRECEDENCE.indexOf(c) > PRECEDENCE.indexOf(o) ? c : o), 'passed');
+}
+
 function requirementResult(checks: readonly CheckInput[]): RequirementResult {
   const first = checks[0] as CheckInput;
   const { id, level, section, statement } = first.requirement;
-  const outcome = checks.reduce<OutcomeKind>((o, c) => worse(c.outcome, o), 'passed');
+  const outcome = requirementOutcome(checks.map((c) => c.outcome));
   const worst = checks.filter((c) => c.outcome === outcome);
   const entry: RequirementResult = {
     id,
@@ -183,7 +195,12 @@ export function tally(entries: readonly RequirementResult[], level: Level): Tall
   return t;
 }
 
-const ids = (entries: readonly RequirementResult[]) => entries.map((e) => e.id).join(', ');
+/** Ids in a verdict's one-line reason: all of a few, the first of many (every report lists them all below). */
+const REASON_IDS = 8;
+const ids = (entries: readonly RequirementResult[]) =>
+  entries.length <= REASON_IDS
+    ? entries.map((e) => e.id).join(', ')
+    : `${entries.slice(0, REASON_IDS - 2).map((e) => e.id).join(', ')} and ${entries.length - (REASON_IDS - 2)} more`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function verdictOf(
