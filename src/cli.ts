@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, readDotenv, SETTINGS, type Config } from './config.js';
 import type { Requirement } from './requirement.js';
+import type { Reporter, Vitest } from 'vitest/node';
 // The client, the catalogue, the reporters and vitest are imported when needed, so that --help,
 // --version and bad usage answer at once.
 
-export const EXIT = { conformant: 0, violations: 1, usage: 2, unreachable: 3 } as const;
+export const EXIT = { conformant: 0, violations: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, new URL('..', import.meta.url)), 'utf8')) as Record<string, unknown>;
@@ -252,7 +253,9 @@ export function helpText(): string {
       '  1  not conformant: a MUST requirement failed or could not be decided; with --strict, a SHOULD too',
       '  2  bad usage or configuration: one line names the flag or variable; nothing was sent',
       '  3  the target could not be reached: one probe (GET <base-url>/pets without a key) runs first,',
-      '     and one line says why: DNS, connection refused, TLS, timeout',
+      '     and one line says why: DNS, connection refused, TLS, timeout (the reports say it too)',
+      '  130  interrupted (Ctrl-C; 143 for SIGTERM): the checks stop and the reports keep what was',
+      '       decided, marked interrupted; unfinished checks count as undecided',
     ]),
     section('What a run leaves', [
       ...para('Reports in the report folder (--report-dir): conformance.html to read, conformance.json, conformance.md (also appended to $GITHUB_STEP_SUMMARY when set) and junit.xml, the ids of every pet the run created in created-pets.json (there is no delete operation), and manifest.json with their SHA-256 sums.'),
@@ -318,20 +321,79 @@ async function probe(config: Config & { baseUrl: string }): Promise<string | und
   }
 }
 
+/** How long an interrupted run may take to wind down before its reports are written from what is decided. */
+const INTERRUPT_GRACE_MS = 1_200;
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+/** 128 + the signal's number, as shells report a process ended by it. */
+const exitCodeFor = (signal: NodeJS.Signals) => 128 + (signal === 'SIGINT' ? 2 : 15);
+
+/**
+ * Ctrl-C (SIGINT) or SIGTERM during a run: stop the checks (running ones have their requests
+ * aborted, pending ones do not start), write the reports from what was decided, marked
+ * interrupted, and exit 130 (143 for SIGTERM). Vitest's own handler would exit at once with no
+ * report, so it is taken off for the run. Should the run not wind down within the grace period,
+ * the reports are written from what is decided and the process exits; a second Ctrl-C quits at once.
+ */
+class Interrupts implements Reporter {
+  signal: NodeJS.Signals | undefined;
+  private vitest: Vitest | undefined;
+  private readonly before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+
+  constructor(private readonly writeNow: () => void) {
+    for (const s of SIGNALS) process.on(s, this.handle);
+  }
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+    for (const s of SIGNALS) for (const l of process.listeners(s)) if (l !== this.handle && !this.before.get(s)?.has(l)) process.off(s, l);
+    if (this.signal) void vitest.cancelCurrentRun('keyboard-input'); // the signal came while vitest was starting
+  }
+
+  private readonly handle = (signal: NodeJS.Signals): void => {
+    if (this.signal) process.exit(exitCodeFor(this.signal));
+    this.signal = signal;
+    console.error(`petstore-conformance: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}; stopping the checks and writing what was decided (Ctrl-C again quits at once)`);
+    void this.vitest?.cancelCurrentRun('keyboard-input');
+    setTimeout(() => {
+      this.writeNow();
+      process.exit(exitCodeFor(signal));
+    }, INTERRUPT_GRACE_MS).unref();
+  };
+
+  dispose(): void {
+    for (const s of SIGNALS) process.off(s, this.handle);
+  }
+}
+
 async function runSuite(config: Config): Promise<number> {
   const { startVitest } = await import('vitest/node');
-  const { conformanceReporters } = await import('./report/index.js');
-  process.exitCode = 0;
-  const vitest = await startVitest('test', [], {
-    root,
-    project: ['conformance'],
-    watch: false,
-    run: true,
-    reporters: ['default', ...conformanceReporters(config)],
-  });
-  await vitest.close();
-  const failed = process.exitCode !== 0 || vitest.state.getCountOfFailedTests() > 0;
-  return failed ? EXIT.violations : EXIT.conformant;
+  const { conformanceReporters, ConformanceReporter } = await import('./report/index.js');
+  const reporters = conformanceReporters(config);
+  const interrupts = new Interrupts(() => reporters.forEach((r) => r instanceof ConformanceReporter && r.writeInterrupted()));
+  // Unset, not 0: should a signal slip past the handlers above, vitest's own sets 130.
+  process.exitCode = undefined;
+  try {
+    const vitest = await startVitest('test', [], {
+      root,
+      project: ['conformance'],
+      watch: false,
+      run: true,
+      reporters: ['default', ...reporters, interrupts],
+    });
+    await vitest.close();
+    if (interrupts.signal) return exitCodeFor(interrupts.signal);
+    const failed = (process.exitCode !== undefined && process.exitCode !== 0) || vitest.state.getCountOfFailedTests() > 0;
+    return failed ? EXIT.violations : EXIT.conformant;
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+/** No check can run: the reports still say why, each selected requirement undecided with the reason. */
+async function reportUnreachable(config: Config, reason: string): Promise<void> {
+  const { conformanceReporters, ConformanceReporter } = await import('./report/index.js');
+  const requirements = await selectRequirements(await loadCatalogue(), config);
+  for (const r of conformanceReporters(config)) if (r instanceof ConformanceReporter) r.writeUnreachable(requirements, reason);
 }
 
 /** The whole command: returns the exit code. */
@@ -363,6 +425,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       const reason = await probe({ ...config, baseUrl: config.baseUrl });
       if (reason) {
         say(`cannot reach ${config.baseUrl}: ${reason}`);
+        await reportUnreachable(config, `cannot reach ${config.baseUrl}: ${reason}`).catch((err: unknown) =>
+          say(`the reports could not be written: ${err instanceof Error ? err.message : String(err)}`),
+        );
         return EXIT.unreachable;
       }
     }

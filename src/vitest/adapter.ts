@@ -43,10 +43,18 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
         const req = c.requirement;
         const { check: _check, ...data } = req;
         // Requirement data from collection on, so even a test that never finishes is reported.
-        test(c.name, { meta: { requirement: data } }, async ({ task, skip, annotate }) => {
+        test(c.name, { meta: { requirement: data } }, async ({ task, skip, annotate, signal }) => {
+          // Ctrl-C: vitest aborts the signals of running tests (not always all of them), and the
+          // first one stops every request of the run at once, so it ends in moments instead of
+          // waiting out timeouts. (A test's own timeout aborts its signal with another reason.)
+          signal.addEventListener('abort', () => signal.reason?.name === 'TestRunAbortError' && ctx.api.abort(), { once: true });
           const outcome = await execute(c, ctx);
-          task.meta.outcome = outcome;
           task.meta.createdPets = newlyCreated();
+          // An interrupted check decided nothing: the reporter records it as undecided.
+          if (signal.aborted || ctx.api.aborted) return skip('interrupted before this check finished');
+          // A copy: excerpts of a response in the message or evidence may point into the whole
+          // body (up to 8 MiB), which the task would otherwise keep alive for the rest of the run.
+          task.meta.outcome = structuredClone(outcome);
           if (outcome.outcome === 'passed') return;
           if (outcome.outcome === 'skipped') return skip(outcome.message);
           const text = [outcome.message, ...outcome.evidence.map((e) => `Reproduce with: ${e.reproduce}`)].join('\n');

@@ -1,0 +1,114 @@
+// Ctrl-C during a run: the real bin, mid-run against a slow server, gets SIGINT. It must stop
+// within 2 seconds, exit 130, and leave every report file, marked interrupted: the verdict is
+// "inconclusive" unless a violation was already proven, and the ledger lists the pets created.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, test } from 'vitest';
+import { EXIT } from '../../src/cli.js';
+import { json, type Handler } from '../../src/reference-server/handler.js';
+import { MANIFEST_FILE, REPORT_FILES } from '../../src/report/reporter.js';
+import { CHILD_TIMEOUT, referenceServer, targetEnv, type TestServer } from '../net-kit.js';
+import { startBin, type ChildRun } from './child.js';
+
+/** The issue's promise: stopped within this long after Ctrl-C. */
+const STOP_WITHIN_MS = 2_000;
+/** Each answer of the slow servers is held this long, so a whole run lasts far longer than the test waits. */
+const SLOW_MS = 300;
+
+const servers: TestServer[] = [];
+afterAll(() => Promise.all(servers.map((s) => s.close())));
+
+async function until(condition: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+interface Interrupted {
+  run: ChildRun;
+  /** From SIGINT to the process's end. */
+  stopMs: number;
+  report: {
+    verdict: string;
+    run: { interrupted: boolean };
+    requirements: { id: string; outcome: string; message?: string }[];
+  };
+  ledger: string[];
+  /** Pets the server had created (201 written) when the signal was sent. */
+  createdBefore: number;
+}
+
+/** Runs the bin against `server`, sends SIGINT once pets are being created, and reads what it left. */
+async function interrupt(server: TestServer): Promise<Interrupted> {
+  const started = startBin([], targetEnv(server));
+  await started.waitFor(/petstore-conformance: testing /);
+  // Mid-run: checks have started, the population is being created, most checks are still waiting.
+  await until(() => server.traffic.created.length >= 20, 'pets being created');
+  const createdBefore = server.traffic.created.length;
+  const signalled = started.elapsed();
+  started.child.kill('SIGINT');
+  const run = await started.done;
+  console.log(`interrupt: stopped ${Math.round(run.ms - signalled)} ms after SIGINT, ${Math.round(signalled)} ms into the run`);
+  const read = (file: string) => readFileSync(join(run.reportDir, file), 'utf8');
+  return {
+    run,
+    stopMs: Math.round(run.ms - signalled),
+    report: JSON.parse(read('conformance.json')) as Interrupted['report'],
+    ledger: (JSON.parse(read('created-pets.json')) as { ids: string[] }).ids,
+    createdBefore,
+  };
+}
+
+describe('Ctrl-C during a run', CHILD_TIMEOUT, () => {
+  const slowly =
+    (inner: Handler): Handler =>
+    async (req) => {
+      await sleep(SLOW_MS);
+      return inner(req);
+    };
+
+  test.concurrent('stops within 2 s, exits 130 and writes every report, marked interrupted and inconclusive', async () => {
+    const server = await referenceServer({ wrap: slowly });
+    servers.push(server);
+    const { run, stopMs, report, ledger, createdBefore } = await interrupt(server);
+    expect(run.code, run.out.slice(-3000)).toBe(EXIT.interrupted);
+    expect(stopMs).toBeLessThanOrEqual(STOP_WITHIN_MS);
+    for (const file of [...REPORT_FILES, MANIFEST_FILE]) expect(existsSync(join(run.reportDir, file)), file).toBe(true);
+    expect(report.run.interrupted).toBe(true);
+    expect(report.verdict).toBe('inconclusive');
+    // Nothing was proven violated; what did not finish is undecided, saying why.
+    expect(report.requirements.filter((r) => r.outcome === 'failed')).toEqual([]);
+    const unfinished = report.requirements.filter((r) => r.outcome === 'error');
+    expect(unfinished.length).toBeGreaterThan(0);
+    for (const r of unfinished) expect(r.message, r.id).toMatch(/interrupted/);
+    expect(run.out).toContain('the run was interrupted');
+    expect(run.out).not.toMatch(/^\s+at \S.*:\d+:\d+\)?$/m);
+    // The ledger holds only pets the server created, and every one whose answer had come back
+    // (a request in flight at the signal may have created a pet the suite never heard of).
+    const created = new Set(server.traffic.created.map((p) => p.id));
+    expect(ledger.filter((id) => !created.has(id))).toEqual([]);
+    expect(ledger.length).toBeGreaterThanOrEqual(createdBefore - 16);
+  });
+
+  test.concurrent('a violation proven before Ctrl-C stands: the verdict is nonconformant, the exit still 130', async () => {
+    // Unauthenticated requests get 200 at once (authentication is violated within moments); the rest is slow.
+    const openDoor =
+      (inner: Handler): Handler =>
+      (req) =>
+        req.headers.authorization === undefined ? json(200, []) : slowly(inner)(req);
+    const server = await referenceServer({ wrap: openDoor });
+    servers.push(server);
+    const { run, stopMs, report } = await interrupt(server);
+    expect(run.code, run.out.slice(-3000)).toBe(EXIT.interrupted);
+    expect(stopMs).toBeLessThanOrEqual(STOP_WITHIN_MS);
+    expect(report.run.interrupted).toBe(true);
+    expect(report.verdict).toBe('nonconformant');
+    // Proven before the signal: the requirements that send requests without a key and need nothing slow.
+    const violated = report.requirements.filter((r) => r.outcome === 'failed');
+    expect(violated.length).toBeGreaterThan(0);
+    for (const r of violated) expect(r.message, r.id).toMatch(/expected 401/);
+  });
+});
