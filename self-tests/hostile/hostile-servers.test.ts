@@ -1,0 +1,302 @@
+// The suite never hangs and never crashes, whatever the target does. The real bin runs as a child
+// process against servers that are down, silent, slow, half-written or wrong (servers.ts), and
+// each run must end within a bound derived below, exit with the documented code, say in one line
+// per failed requirement why (no stack trace anywhere), write every report file, and keep its
+// memory bounded (V8's heap is capped; the peak RSS is measured).
+//
+// The time bound. Every request ends within T (PETSTORE_TIMEOUT_MS, the whole exchange, body
+// included), or, for a 429 or 503 with Retry-After, within W = (R+1)·T + R·A (R retries, A the
+// wait asked). Only 429/503 are retried, so W = T for every other server. A request that gets no
+// usable answer (timeout, reset, retries spent) ends its check: no check catches a transport
+// failure, the store's population is one shared promise, and a property stops at its first error.
+// So the longest chain of dependent requests that wait is L = 1, and what makes a run long is how
+// many requests wait at once: the client lets C (PETSTORE_CONCURRENCY) be in flight, so S waiting
+// requests take at most ceil(S/C) rounds of W. S is counted by the server. Hence
+//   bound = O + T (the probe) + ceil(S/C) · W · L
+// with O the start-up and report writing (see OVERHEAD_MS). Servers that answer at once never make
+// a request wait; for them the bound is generous, and a hang would still break it.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { EXIT } from '../../src/cli.js';
+import { MAX_JSON_DEPTH } from '../../src/json.js';
+import { MANIFEST_FILE, REPORT_FILES } from '../../src/report/reporter.js';
+import { catalogue } from '../../tests/catalogue.js';
+import { inParallel } from '../harness/harness.js';
+import { blackHole, closedPort } from '../net-kit.js';
+import { runBinMeasured, type ChildRun } from './child.js';
+import { elsewhere, hostileServer, redirectTo, type HostileServer } from './servers.js';
+
+/** Per-request timeout (ms): short, so the runs are quick, long enough for a loaded machine's loopback. */
+const T = 1_500;
+/** Retries of 429/503 with Retry-After, and the wait the rate-limiting server asks for (ms). */
+const R = 1;
+const A = 1_000;
+/** PETSTORE_CONCURRENCY: the default. */
+const C = 16;
+/**
+ * Start-up of node, tsx and vitest, collecting the catalogue, and writing the six report files:
+ * 3 to 5 s for a run alone on this 2-core machine (a whole run against the server answering 500
+ * to everything takes 3.4 s in all). Allowed six times over: up to eight runs share the two cores, most of them waiting.
+ */
+const OVERHEAD_MS = 30_000;
+/** V8's heap limit for each of the child's two isolates (main thread and vitest's worker), in MiB. */
+const HEAP_MIB = 256;
+/**
+ * Peak RSS allowed: both heaps at their limit (2 × 256 MiB), response bodies being read outside
+ * the heap (C × 2 × 8 MiB: the chunks, then their concatenation), and 256 MiB for the code and
+ * runtime of node, tsx and vitest (a whole run of the reference server peaks at about 430 MiB
+ * without a heap limit, most of it garbage not yet collected).
+ */
+const RSS_BOUND = (2 * HEAP_MIB + C * 2 * 8 + 256) * 2 ** 20;
+/** Runs at once. */
+const POOL = 8;
+
+interface Case {
+  /** The hostile behaviour, in plain words. */
+  behaviour: string;
+  start: () => Promise<Target>;
+  exit: number;
+  /** Longest a single request can take against it (ms). */
+  perRequest: number;
+  /** More that must hold for this server. */
+  check?: (run: ChildRun, report: Report, server: HostileServer | undefined) => void;
+}
+
+interface Target {
+  baseUrl: string;
+  apiKey: string;
+  /** Requests the server misbehaved on. */
+  waiting(): number;
+  server?: HostileServer;
+  close(): Promise<void>;
+}
+
+interface Report {
+  verdict: string;
+  requirements: { id: string; level: string; outcome: string; message?: string }[];
+}
+
+const closers: { close(): Promise<void> }[] = [];
+afterAll(() => Promise.all(closers.map((c) => c.close())));
+
+/** A hostile server (`door`: it answers the unauthenticated probe properly, so the suite runs). */
+const hostile =
+  (behaviour: Parameters<typeof hostileServer>[0], door = false) =>
+  async (): Promise<Target> => {
+    const s = await hostileServer(behaviour, { door });
+    return { ...s, waiting: () => s.seen.hostile, server: s };
+  };
+
+const messages = (report: Report) => report.requirements.map((r) => r.message ?? '').join('\n');
+
+let redirectTarget: Awaited<ReturnType<typeof elsewhere>>;
+
+/**
+ * The server that makes every check wait comes first: the pool starts it before the runs that
+ * need the processor, so its waiting overlaps their work.
+ */
+const CASES: Case[] = [
+  {
+    behaviour: 'answers the probe, then never answers',
+    start: hostile('silent', true),
+    exit: EXIT.violations,
+    perRequest: T,
+    check: (_run, report) => expect(messages(report)).toContain(`timeout: no complete response within ${T} ms`),
+  },
+  {
+    behaviour: 'nothing listening',
+    start: async () => ({ baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, apiKey: 'hostile-key-refused', waiting: () => 0, close: async () => {} }),
+    exit: EXIT.unreachable,
+    perRequest: T,
+    check: (run) => expect(run.stderr).toMatch(/: connection refused\n$/),
+  },
+  {
+    behaviour: 'accepts connections and never answers',
+    start: async () => {
+      const hole = await blackHole();
+      return { ...hole, baseUrl: `http://127.0.0.1:${hole.port}/v1`, apiKey: 'hostile-key-silent', waiting: () => 1 };
+    },
+    exit: EXIT.unreachable,
+    perRequest: T,
+    check: (run) => expect(run.stderr).toMatch(new RegExp(`: timeout: no complete response within ${T} ms\\n$`)),
+  },
+  {
+    behaviour: 'answers headers, then stalls the body',
+    start: hostile('stallBody'),
+    exit: EXIT.unreachable,
+    perRequest: T,
+    check: (run) => expect(run.stderr).toMatch(new RegExp(`: timeout: no complete response within ${T} ms\\n$`)),
+  },
+  {
+    behaviour: 'drips a byte a second',
+    start: hostile('drip'),
+    exit: EXIT.unreachable,
+    perRequest: T,
+    check: (run) => expect(run.stderr).toMatch(new RegExp(`: timeout: no complete response within ${T} ms\\n$`)),
+  },
+  {
+    behaviour: 'resets the connection mid-response',
+    start: hostile('reset'),
+    exit: EXIT.unreachable,
+    perRequest: T,
+    check: (run) => expect(run.stderr).toMatch(/: connection (reset|closed) by the server\n$/),
+  },
+  {
+    behaviour: 'a Content-Length longer than the body, then hangs up',
+    start: hostile('lengthTooLong'),
+    exit: EXIT.unreachable,
+    perRequest: T,
+    check: (run) => expect(run.stderr).toMatch(/: (connection closed by the server|response body did not match its Content-Length)\n$/),
+  },
+  {
+    behaviour: 'a Content-Length shorter than the body (the rest spills into the next answer)',
+    start: hostile('lengthTooShort'),
+    exit: EXIT.violations,
+    perRequest: T,
+    check: (_run, report) => expect(messages(report)).toContain('a body that is not JSON'),
+  },
+  {
+    behaviour: '200 with a body that is not JSON (an HTML page, truncated JSON, an empty body, in turn)',
+    start: hostile('notJson'),
+    exit: EXIT.violations,
+    perRequest: T,
+    check: (_run, report) => {
+      for (const why of ["got '<' at position 0", 'reached end of input at position', 'an empty body']) expect(messages(report)).toContain(why);
+    },
+  },
+  {
+    behaviour: 'answers the probe, then a 50 MB JSON list',
+    start: hostile('huge', true),
+    exit: EXIT.violations,
+    perRequest: T,
+    check: (_run, report, server) => {
+      expect(messages(report)).toMatch(/a body larger than the suite reads|timeout: /);
+      // The client stops at 8 MiB and hangs up: no body was sent whole, none much beyond the
+      // bound (what the two ends' socket buffers hold comes on top).
+      const bodies = server?.seen.bodies ?? [];
+      expect(bodies.length).toBeGreaterThan(0);
+      expect(bodies.filter((b) => b.complete)).toEqual([]);
+      expect(Math.max(...bodies.map((b) => b.sent))).toBeLessThan(24 * 2 ** 20);
+    },
+  },
+  {
+    behaviour: '200 with JSON nested 10,000 levels deep',
+    start: hostile('deep'),
+    exit: EXIT.violations,
+    perRequest: T,
+    check: (run, report) => {
+      expect(messages(report)).toContain(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+      expect(`${run.out}${messages(report)}`).not.toMatch(/RangeError|Maximum call stack/);
+    },
+  },
+  {
+    behaviour: '302 to another server, for everything',
+    start: async () => {
+      redirectTarget = await elsewhere();
+      closers.push(redirectTarget);
+      return hostile(redirectTo(redirectTarget.url))();
+    },
+    exit: EXIT.violations,
+    perRequest: T,
+    check: (run) => {
+      expect(run.out).toContain(`302, redirecting to Location: ${redirectTarget.url} (not followed)`);
+      expect(redirectTarget.hits()).toBe(0);
+    },
+  },
+  {
+    behaviour: '500 for everything',
+    start: hostile('error500'),
+    exit: EXIT.violations,
+    perRequest: T,
+  },
+  {
+    behaviour: '429 with Retry-After: 1, forever',
+    start: hostile('rateLimited'),
+    exit: EXIT.violations,
+    perRequest: (R + 1) * T + R * A,
+    check: (_run, report) => expect(messages(report)).toContain(`still 429 with Retry-After: 1 after ${R} retries`),
+  },
+];
+
+interface Row {
+  c: Case;
+  run: ChildRun;
+  report?: Report;
+  waiting: number;
+  bound: number;
+  server: HostileServer | undefined;
+}
+
+const rows: Row[] = [];
+
+beforeAll(async () => {
+  const started = performance.now();
+  await inParallel(CASES, POOL, async (c) => {
+    const server = await c.start();
+    closers.push(server);
+    const run = await runBinMeasured(['--seed', '1'], { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey, PETSTORE_TIMEOUT_MS: String(T), PETSTORE_RETRIES: String(R) }, [
+      `--max-old-space-size=${HEAP_MIB}`,
+    ]);
+    const waiting = server.waiting();
+    // Requests to a 429 server: each logical request is R+1 of them.
+    const logical = c.perRequest > T ? Math.ceil(waiting / (R + 1)) : waiting;
+    const bound = OVERHEAD_MS + T + Math.ceil(logical / C) * c.perRequest;
+    const file = join(run.reportDir, 'conformance.json');
+    const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Report) : undefined;
+    rows.push({ c, run, report, waiting, bound, server: server.server });
+    await server.close();
+  });
+  console.log(
+    [
+      `hostile servers: ${rows.length} runs in ${Math.round(performance.now() - started)} ms, ${POOL} at a time; T=${T} ms, retries ${R}, concurrency ${C}, heap ${HEAP_MIB} MiB`,
+      '  behaviour | run time | exit | bound | requests waiting | peak RSS',
+      ...CASES.map((c) => rows.find((r) => r.c === c) as Row).map(
+        (r) => `  ${r.c.behaviour} | ${(r.run.ms / 1000).toFixed(1)} s | ${r.run.code} | ${(r.bound / 1000).toFixed(1)} s | ${r.waiting} | ${Math.round(r.run.peakRss / 2 ** 20)} MiB`,
+      ),
+    ].join('\n'),
+  );
+}, 280_000);
+
+const row = (behaviour: string) => rows.find((r) => r.c.behaviour === behaviour) as Row;
+const STACK_FRAME = /^\s+at \S.*(\(.*:\d+:\d+\)|:\d+:\d+)$/m;
+
+describe.each(CASES.map((c) => [c.behaviour, c] as const))('%s', (behaviour, c) => {
+  test(`ends within its bound, exit ${c.exit}`, () => {
+    const r = row(behaviour);
+    expect(r.run.code, r.run.out.slice(-3000)).toBe(c.exit);
+    expect(r.run.ms, `bound: ${OVERHEAD_MS} + ${T} + ceil(${r.waiting}/${C}) x ${c.perRequest} ms`).toBeLessThanOrEqual(r.bound);
+  });
+
+  test('no stack trace, no crash; one line per failed requirement', () => {
+    const r = row(behaviour);
+    expect(r.run.out).not.toMatch(STACK_FRAME);
+    expect(r.run.out).not.toMatch(/Unhandled|Worker exited|out of memory|suite error/i);
+    const report = r.report as Report;
+    c.check?.(r.run, report, r.server);
+    if (c.exit === EXIT.unreachable) {
+      expect(r.run.stderr).toMatch(/^petstore-conformance: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: [^\n]+\n$/);
+      expect(r.run.stdout).toBe('');
+      return;
+    }
+    for (const e of report.requirements.filter((x) => x.level === 'MUST' && (x.outcome === 'failed' || x.outcome === 'error'))) {
+      expect(r.run.out, e.id).toMatch(new RegExp(`^ [✘?] ${e.id.replace(/\./g, '\\.')} .*\\S$`, 'm'));
+      // A failure of the suite itself would be "suite error" or "did not finish": the server's fault is neither.
+      expect(e.message, e.id).not.toMatch(/^(suite error|the check did not finish)/);
+      expect(e.message, e.id).not.toMatch(STACK_FRAME);
+    }
+  });
+
+  test('every report file is written, with a verdict that is not "conformant"', () => {
+    const r = row(behaviour);
+    for (const file of [...REPORT_FILES, MANIFEST_FILE]) expect(existsSync(join(r.run.reportDir, file)), file).toBe(true);
+    expect(r.report?.verdict).toMatch(/^(nonconformant|inconclusive)$/);
+    expect(r.report?.requirements.map((e) => e.id).sort()).toEqual(catalogue.map((e) => e.id).sort());
+  });
+
+  test('memory stays bounded', () => {
+    const r = row(behaviour);
+    expect(r.run.peakRss).toBeGreaterThan(0);
+    expect(r.run.peakRss).toBeLessThanOrEqual(RSS_BOUND);
+  });
+});
