@@ -91,10 +91,20 @@ const rejectEmptyNames: Wrap = answer(
   () => badRequest('name must not be empty'),
 );
 
-/** Every 25th request is turned away with 429 and Retry-After: 0 (rate limits are not shown); the suite is told to retry. */
+/**
+ * Every 25th request is turned away with 429 and Retry-After: 0 (rate limits are not shown); the
+ * suite is told to retry. A request is refused at most once, so no retry can be refused again
+ * by chance and exhaust the retries (the verdict must not depend on timing).
+ */
 const rateLimited: Wrap = (inner) => {
   let n = 0;
-  return (req) => (++n % 25 === 0 ? errorResponse(429, 'rate_limited', 'Too many requests', { 'retry-after': '0' }) : inner(req));
+  const refused = new Set<string>();
+  return (req) => {
+    const key = `${req.method} ${req.url} ${req.body}`;
+    if (++n % 25 !== 0 || refused.has(key)) return inner(req);
+    refused.add(key);
+    return errorResponse(429, 'rate_limited', 'Too many requests', { 'retry-after': '0' });
+  };
 };
 
 /** Request bodies are limited to 4 KiB: larger ones are answered 413 with an Error body (request-size limits are not shown). */
