@@ -105,6 +105,9 @@ export interface RetryStats {
 
 const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
 
+/** The abort reason of a request that ran out of time. */
+const TIMED_OUT = Symbol('timed out');
+
 /** Why a request stopped by Client.abort() got no answer. */
 export const INTERRUPTED = 'interrupted: the run was stopped before the answer came';
 
@@ -133,6 +136,8 @@ export class Client {
   readonly retried: RetryStats = { count: 0, waitedMs: 0 };
   /** Aborted by abort(): every request in flight, waiting for a retry, or sent later, fails at once. */
   private readonly stopped = new AbortController();
+  /** The controllers of the requests in flight, for abort(). */
+  private readonly inFlight = new Set<AbortController>();
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -204,8 +209,13 @@ export class Client {
     this.requestCount++;
     const started = performance.now();
     // The timeout covers the whole exchange, body included: a server dripping bytes is cut off too.
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    const signal = AbortSignal.any([timeout, this.stopped.signal]);
+    // One controller and one timer per request, both cleared when it ends (AbortSignal.timeout and
+    // .any would leave a timer and a weak reference behind for each of thousands of requests).
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(TIMED_OUT), this.options.timeoutMs);
+    if (this.stopped.signal.aborted) controller.abort();
+    this.inFlight.add(controller);
+    const { signal } = controller;
     try {
       // No redirect interceptor: a 3xx comes back as the answer, with its Location.
       const res = await request(url, { method, headers, body, dispatcher: this.dispatcher, signal });
@@ -232,7 +242,11 @@ export class Client {
         durationMs: Math.round(performance.now() - started),
       };
     } catch (err) {
-      throw new TransportError(this.stopped.signal.aborted ? INTERRUPTED : describeTransportError(err, this.options.timeoutMs, timeout), sent);
+      const timedOut = signal.aborted && signal.reason === TIMED_OUT;
+      throw new TransportError(this.stopped.signal.aborted ? INTERRUPTED : describeTransportError(err, this.options.timeoutMs, timedOut ? signal : undefined), sent);
+    } finally {
+      clearTimeout(timer);
+      this.inFlight.delete(controller);
     }
   }
 
@@ -251,6 +265,7 @@ export class Client {
   /** Stops every request now and later (the run was interrupted); each fails with INTERRUPTED. */
   abort(): void {
     this.stopped.abort();
+    for (const controller of this.inFlight) controller.abort();
   }
 
   get aborted(): boolean {
@@ -264,19 +279,32 @@ export class Client {
   }
 }
 
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }, max: number) {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size + chunk.length > max) {
-      chunks.push(chunk.subarray(0, max - size));
-      body.destroy();
-      return { text: Buffer.concat(chunks).toString('utf8'), truncated: true };
-    }
-    size += chunk.length;
-    chunks.push(chunk);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+/** Reads the body up to `max` bytes (listening to the stream: cheaper than an async iterator per body). */
+function readBounded(body: NodeJS.ReadableStream & { destroy(): unknown }, max: number): Promise<{ text: string; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const done = (truncated: boolean) => {
+      settled = true;
+      body.off('data', onData).off('end', onEnd);
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), truncated });
+    };
+    const onData = (chunk: Buffer) => {
+      if (size + chunk.length > max) {
+        chunks.push(chunk.subarray(0, max - size));
+        body.destroy();
+        done(true);
+        return;
+      }
+      size += chunk.length;
+      chunks.push(chunk);
+    };
+    const onEnd = () => done(false);
+    // Stays on: destroying a cut body emits an error nobody else would handle.
+    const onError = (err: Error) => settled || reject(err);
+    body.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
