@@ -24,7 +24,7 @@ async function send(ctx: RunContext, trial: Trial, op: OperationName, auth: Auth
   if (op === 'listPets') return ctx.api.listPets([], { auth });
   if (op === 'getPet') return ctx.api.getPet(petId, { auth });
   // Only a server that accepts the wrong token creates the pet.
-  trial.take();
+  await trial.take();
   const res = await ctx.api.createPet({ name: trial.tagged(name), categoryId: 1 }, { auth });
   if (res.status !== 201) trial.giveBack();
   return res;

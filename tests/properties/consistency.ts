@@ -24,7 +24,7 @@ const concurrentCreates: Property = {
       show: (pets) => `${pets.length} at once: ${pets.map((p) => show(p)).join(', ')}`,
       predicate: async (generated, trial) => {
         const bodies = generated.map((p) => ({ ...p, name: trial.tagged(p.name) }));
-        trial.take(bodies.length);
+        await trial.take(bodies.length);
         const answers = await Promise.all(bodies.map((b) => ctx.api.createPet(b)));
         trial.giveBack(answers.filter((r) => r.status !== 201).length);
         const pets = answers.map((res, i) => {

@@ -16,7 +16,7 @@ import { CREATE_WEIGHTS, taggedBody, textDifference } from './shared.js';
 /** Creates the pet (its name tagged), giving the creation back when none was made. */
 async function create(ctx: RunContext, trial: Trial, generated: NewPet): Promise<{ body: NewPet; res: ApiResponse }> {
   const body = { ...generated, name: trial.tagged(generated.name) };
-  trial.take();
+  await trial.take();
   const res = await ctx.api.createPet(body);
   if (res.status !== 201) trial.giveBack();
   return { body, res };
@@ -133,7 +133,7 @@ const invalid: Property[] = INVALID.map(({ requirement, rules: keys, label, titl
       show: (b: InvalidBody) => `${b.rule.says}: ${'raw' in b.body ? show(b.body.raw) : show(b.body.json)}`,
       predicate: async (generated, trial) => {
         const { body, name } = taggedBody(generated.body, trial);
-        trial.take();
+        await trial.take();
         const res = await ctx.api.createPet(null, { body });
         if (res.status !== 201) trial.giveBack();
         expectError(res, 400, generated.rule.says);

@@ -36,7 +36,7 @@ class CreatePet implements PetCommand {
   check = (m: Readonly<Model>) => m.left() > 0;
   async run(m: Model, { ctx, trial }: Real): Promise<void> {
     const body = { ...this.pet, name: trial.tagged(this.pet.name) };
-    trial.take();
+    await trial.take();
     const res = await ctx.api.createPet(body);
     if (res.status !== 201) trial.giveBack();
     expectStatus(res, 201, 'a valid NewPet');
@@ -56,7 +56,7 @@ class CreateInvalidPet implements PetCommand {
   check = (m: Readonly<Model>) => m.left() > 0;
   async run(_m: Model, { ctx, trial }: Real): Promise<void> {
     const { body } = taggedBody(this.invalid.body, trial);
-    trial.take();
+    await trial.take();
     const res = await ctx.api.createPet(null, { body });
     if (res.status !== 201) trial.giveBack();
     expectError(res, 400, this.invalid.rule.says);
