@@ -142,7 +142,7 @@ export class ConformanceReporter implements Reporter {
       evidence: [],
       durationMs: 0,
     }));
-    return this.finish(checks, { created: [], errors: [], runTag: null, interrupted: false, print: false });
+    return this.finish(checks, { created: [], errors: [], runTag: null, requests: null, interrupted: false, print: false });
   }
 
   private write(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, interrupted: boolean): void {
@@ -153,6 +153,7 @@ export class ConformanceReporter implements Reporter {
     const created: string[] = [];
     const errors: string[] = unhandled.map((e) => `unhandled error: ${errorText(e)}`);
     let runTag: string | null = null;
+    let requests: number | null = null;
     for (const module of modules) {
       errors.push(...module.errors().map((e) => `${module.relativeModuleId}: ${errorText(e)}`));
       for (const test of module.children.allTests()) {
@@ -172,14 +173,23 @@ export class ConformanceReporter implements Reporter {
       const moduleMeta = module.meta();
       created.push(...(moduleMeta.createdPets ?? []));
       runTag ??= moduleMeta.runTag ?? null;
+      if (moduleMeta.requests !== undefined) requests = (requests ?? 0) + moduleMeta.requests;
     }
-    this.finish(checks, { created, errors, runTag, runConfig, interrupted, print: true });
+    this.finish(checks, { created, errors, runTag, requests, runConfig, interrupted, print: true });
   }
 
   /** Builds the results tree, writes every report file and (when `print`) the terminal summary. */
   private finish(
     checks: readonly CheckInput[],
-    { created, errors, runTag, runConfig, interrupted, print }: { created: string[]; errors: string[]; runTag: string | null; runConfig?: RunConfig | undefined; interrupted: boolean; print: boolean },
+    {
+      created,
+      errors,
+      runTag,
+      requests,
+      runConfig,
+      interrupted,
+      print,
+    }: { created: string[]; errors: string[]; runTag: string | null; requests: number | null; runConfig?: RunConfig | undefined; interrupted: boolean; print: boolean },
   ): Results {
     const finishedAt = new Date();
     if (runConfig?.apiKey) registerSecret(runConfig.apiKey);
@@ -204,6 +214,7 @@ export class ConformanceReporter implements Reporter {
       errors: errors.map(redact),
       createdPets: created,
       runTag,
+      requests,
     };
     const results = buildResults(checks, run);
     this.results = results;

@@ -7,7 +7,7 @@ import { areaOf, type Level, type OutcomeKind } from '../requirement.js';
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
 /** Semantic version of the format: a new optional field is a minor bump, anything else major. */
-export const REPORT_FORMAT_VERSION = '1.0.0';
+export const REPORT_FORMAT_VERSION = '1.1.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
@@ -60,6 +60,8 @@ export interface RunInput {
   errors: readonly string[];
   createdPets: readonly string[];
   runTag: string | null;
+  /** HTTP requests the checks sent (each retry counts), when the run got that far. */
+  requests?: number | null;
 }
 
 export interface CheckResult {
@@ -112,6 +114,8 @@ export interface Results {
     selection: { only: string[]; skip: string[] };
     interrupted: boolean;
     errors: string[];
+    /** Since 1.1.0. */
+    requests: number | null;
   };
   verdict: Verdict;
   verdictReason: string;
@@ -260,6 +264,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
       selection: { only: [...run.only], skip: [...run.skip] },
       interrupted: run.interrupted,
       errors: [...run.errors],
+      requests: run.requests ?? null,
     },
     verdict,
     verdictReason: reason,

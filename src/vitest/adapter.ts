@@ -14,6 +14,8 @@ declare module 'vitest' {
     createdPets?: string[];
     /** On the file task: the tag in the name of every pet the run created. */
     runTag?: string;
+    /** On the file task: HTTP requests the checks sent (each retry counts). */
+    requests?: number;
   }
 }
 
@@ -30,6 +32,7 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
   afterAll(async ({}, file) => {
     file.meta.createdPets = newlyCreated();
     file.meta.runTag = ctx.runTag;
+    file.meta.requests = ctx.api.requestCount;
     const { count, waitedMs } = ctx.api.retried;
     if (count > 0) console.log(`petstore-conformance: ${count} request(s) retried after 429/503 with Retry-After (${(waitedMs / 1000).toFixed(1)} s waited in all)`);
     await ctx.close();
