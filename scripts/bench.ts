@@ -1,0 +1,380 @@
+// `npm run bench`: how fast the suite runs and what it costs, on this machine. A measurement,
+// not a test: it prints a table, writes reports/bench.json, and exits 0 whatever it finds.
+//
+// 1. Full default run against the bundled server, RUNS times: the real CLI as a child process
+//    (node, tsx, vitest start-up and reports included). Wall time from spawn to exit; peak RSS
+//    of the whole process tree, sampled from /proc every few ms; requests sent, as the run
+//    itself counted them (conformance.json, run.requests).
+// 2. The limit: the same suite against a reference server this script serves (fresh store), its
+//    request rate taken by the server from the first request after the CLI's reachability probe
+//    to the last answer; then, against that same server, a plain undici loop (a child process)
+//    sending as many requests (GET /pets, keep-alive) with the same concurrency. The ratio of
+//    the two rates is the suite's throughput as a share of what the client library can do.
+// 3. Latency: the suite against the reference server with LATENCY_MS added to every response,
+//    beside its lower bound: the larger of (longest dependent chain x LATENCY_MS) and
+//    (requests x LATENCY_MS / concurrency). The chain is measured on one more run with
+//    CHAIN_LATENCY_MS and every request allowed in flight at once: request B depends on A when
+//    B arrived after A's answer left, and the longest such sequence (a longest path over the
+//    server's arrival and departure times) is the chain. With nothing queued, only a dependency
+//    makes a request wait for another's answer.
+//
+// `npm run bench -- --cost-model` instead measures how a run's time grows with PETSTORE_RUNS,
+// latency and concurrency (the table in the README).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { loadConfig } from '../src/config.js';
+import { createReferenceHandler } from '../src/reference-server/handler.js';
+import { serve } from '../src/reference-server/http.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'petstore-conformance.js');
+const RUNS = 5;
+const THROUGHPUT_RUNS = 3;
+const LATENCY_RUNS = 3;
+const LATENCY_MS = 40;
+const CHAIN_LATENCY_MS = 200;
+/** Most requests in flight the CLI accepts: enough that nothing queues on the chain run. */
+const MAX_CONCURRENCY = 256;
+/** Every run draws the same inputs, so every run does the same work. */
+const SEED = 20261121;
+const SAMPLE_MS = 10;
+
+const TARGETS = { wallMs: 5_000, requests: 1_500, throughputRatio: 0.5, latencyFactor: 2, peakRssMb: 300 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Measuring a child process
+
+/** Sums the resident memory of `root` and all its descendants (Linux /proc; 0 elsewhere). */
+function treeRss(root: number): number {
+  const children = new Map<number, number[]>();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return 0;
+  }
+  for (const d of pids) {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  let bytes = 0;
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) {
+    const pid = tree[i] as number;
+    tree.push(...(children.get(pid) ?? []));
+    try {
+      bytes += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+    } catch {
+      // ended
+    }
+  }
+  return bytes;
+}
+
+interface CliRun {
+  wallMs: number;
+  peakRssMb: number;
+  exitCode: number | null;
+  /** run.requests from conformance.json. */
+  requests: number | null;
+  verdict: string | null;
+  stderr: string;
+}
+
+/** The real CLI as a child process, with a clean PETSTORE_* environment and no .env (cwd is a temporary folder). */
+async function runCli(env: Record<string, string>, label: string): Promise<CliRun> {
+  const dir = mkdtempSync(join(tmpdir(), `petstore-bench-${label}-`));
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PETSTORE_')));
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, '--report-dir', join(dir, 'reports')], {
+    cwd: dir,
+    env: { ...clean, PETSTORE_SEED: String(SEED), NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  let peak = 0;
+  const sampler = setInterval(() => {
+    if (child.pid) peak = Math.max(peak, treeRss(child.pid));
+  }, SAMPLE_MS);
+  const exitCode = await new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const wallMs = performance.now() - started;
+  clearInterval(sampler);
+  let requests: number | null = null;
+  let verdict: string | null = null;
+  try {
+    const report = JSON.parse(readFileSync(join(dir, 'reports', 'conformance.json'), 'utf8')) as { verdict: string; run: { requests?: number | null } };
+    requests = report.run.requests ?? null;
+    verdict = report.verdict;
+  } catch {
+    // no report: the failure is in stderr
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return { wallMs, peakRssMb: peak / 1e6, exitCode, requests, verdict, stderr };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A reference server that records when each request arrived and when its answer left
+
+interface BenchServer {
+  baseUrl: string;
+  apiKey: string;
+  /** [arrival, departure] in ms (performance.now), in arrival order. */
+  log: [number, number][];
+  close(): Promise<void>;
+}
+
+async function benchServer(latencyMs: number): Promise<BenchServer> {
+  const apiKey = randomBytes(18).toString('base64url');
+  const handler = createReferenceHandler({ apiKey });
+  const log: [number, number][] = [];
+  const server = await serve(async (req) => {
+    const arrived = performance.now();
+    const res = await handler(req);
+    if (latencyMs > 0) await sleep(latencyMs);
+    log.push([arrived, performance.now()]);
+    return res;
+  });
+  return { baseUrl: `${server.origin}/v1`, apiKey, log, close: server.close };
+}
+
+/** The suite's requests: all but the first, the CLI's reachability probe sent before vitest starts. */
+const suiteRequests = (log: [number, number][]) => [...log].sort((a, b) => a[0] - b[0]).slice(1);
+
+/** Requests per second over the span from the first arrival to the last departure. */
+function rateOf(log: [number, number][]): { requests: number; spanMs: number; rps: number } {
+  const spanMs = Math.max(...log.map((r) => r[1])) - Math.min(...log.map((r) => r[0]));
+  return { requests: log.length, spanMs, rps: (log.length / spanMs) * 1000 };
+}
+
+/**
+ * Longest chain of requests where each arrived after the previous one's answer left: a longest
+ * path in the order "B after A's answer", computed in one pass over arrivals.
+ */
+function longestChain(log: readonly (readonly [number, number])[]): number {
+  const byArrival = [...log].sort((a, b) => a[0] - b[0]);
+  const byDeparture = byArrival.map((r, i) => ({ departed: r[1], i })).sort((a, b) => a.departed - b.departed);
+  const depth = new Array<number>(byArrival.length).fill(0);
+  let best = 0;
+  let j = 0;
+  let longest = 0;
+  byArrival.forEach(([arrived], i) => {
+    while (j < byDeparture.length && (byDeparture[j] as { departed: number }).departed <= arrived) best = Math.max(best, depth[(byDeparture[j++] as { i: number }).i] as number);
+    depth[i] = best + 1;
+    longest = Math.max(longest, best + 1);
+  });
+  return longest;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The plain loop (a child process: `bench.ts --loop`, so the server keeps its own core as with the suite)
+
+async function loopMain(baseUrl: string, apiKey: string, n: number, concurrency: number): Promise<void> {
+  const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000, pipelining: 1 });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < n) {
+        const res = await request(`${baseUrl}/pets`, { dispatcher: agent, headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' } });
+        await res.body.text();
+      }
+    }),
+  );
+  console.log(JSON.stringify({ n, ms: performance.now() - started }));
+  await agent.close();
+}
+
+async function runLoop(server: BenchServer, n: number, concurrency: number): Promise<{ rps: number; ms: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--loop', server.baseUrl, server.apiKey, String(n), String(concurrency)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise((done) => child.on('exit', done));
+  const { ms } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { ms: number };
+  return { rps: (n / ms) * 1000, ms };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+const round = (x: number, digits = 0) => Math.round(x * 10 ** digits) / 10 ** digits;
+const say = (line: string) => console.error(`bench: ${line}`);
+
+function check(run: CliRun, what: string): void {
+  if (run.exitCode !== 0) throw new Error(`${what}: the CLI exited ${run.exitCode} (verdict ${run.verdict}):\n${run.stderr}`);
+}
+
+/** Suite against the reference server with `latencyMs` on every answer; the server's log of it. */
+async function againstServer(latencyMs: number, env: Record<string, string> = {}): Promise<{ run: CliRun; log: [number, number][] }> {
+  const server = await benchServer(latencyMs);
+  try {
+    const run = await runCli({ PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey, ...env }, `${latencyMs}ms`);
+    check(run, `the run against the ${latencyMs} ms server`);
+    return { run, log: suiteRequests(server.log) };
+  } finally {
+    await server.close();
+  }
+}
+
+async function bench(): Promise<void> {
+  // The default: the runs get a clean PETSTORE_* environment.
+  const concurrency = loadConfig({}, { dotenv: false }).concurrency;
+  const load = loadavg();
+  say(`${cpus().length} cores, load average ${load.map((l) => l.toFixed(2)).join(' ')} (other processes skew every figure)`);
+
+  say(`1/3 full default run against the bundled server, ${RUNS} times`);
+  const embedded: CliRun[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const run = await runCli({}, 'embedded');
+    check(run, 'the embedded run');
+    embedded.push(run);
+    say(`  run ${i + 1}: ${round(run.wallMs)} ms, ${round(run.peakRssMb)} MB, ${run.requests} requests`);
+  }
+
+  say(`2/3 request throughput against a reference server, and a plain undici loop against it, ${THROUGHPUT_RUNS} times`);
+  const rounds: { suiteRps: number; suiteSpanMs: number; loopRps: number; requests: number }[] = [];
+  for (let i = 0; i < THROUGHPUT_RUNS; i++) {
+    const server = await benchServer(0);
+    try {
+      const run = await runCli({ PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey }, 'throughput');
+      check(run, 'the throughput run');
+      const suite = rateOf(suiteRequests(server.log));
+      const loop = await runLoop(server, suite.requests, concurrency);
+      rounds.push({ suiteRps: suite.rps, suiteSpanMs: suite.spanMs, loopRps: loop.rps, requests: suite.requests });
+      say(`  round ${i + 1}: suite ${round(suite.rps)} req/s (${suite.requests} in ${round(suite.spanMs)} ms), loop ${round(loop.rps)} req/s, ratio ${round(suite.rps / loop.rps, 2)}`);
+    } finally {
+      await server.close();
+    }
+  }
+
+  say(`3/3 against the reference server with ${LATENCY_MS} ms on every answer, ${LATENCY_RUNS} times, and the longest dependent chain (${CHAIN_LATENCY_MS} ms, ${MAX_CONCURRENCY} in flight)`);
+  const latency: { wallMs: number; requests: number }[] = [];
+  for (let i = 0; i < LATENCY_RUNS; i++) {
+    const { run, log } = await againstServer(LATENCY_MS);
+    latency.push({ wallMs: run.wallMs, requests: run.requests ?? log.length });
+    say(`  run ${i + 1}: ${round(run.wallMs)} ms, ${run.requests} requests`);
+  }
+  const chainRun = await againstServer(CHAIN_LATENCY_MS, { PETSTORE_CONCURRENCY: String(MAX_CONCURRENCY) });
+  const chain = longestChain(chainRun.log);
+  say(`  chain: ${chain} requests`);
+
+  const requests = median(embedded.map((r) => r.requests ?? 0));
+  const latencyRequests = median(latency.map((r) => r.requests));
+  const byChain = chain * LATENCY_MS;
+  const byPool = (latencyRequests * LATENCY_MS) / concurrency;
+  const bound = Math.max(byChain, byPool);
+  const figures = {
+    machine: { cores: cpus().length, loadAverage: load.map((l) => round(l, 2)), node: process.version },
+    seed: SEED,
+    concurrency,
+    embedded: {
+      runs: RUNS,
+      medianWallMs: round(median(embedded.map((r) => r.wallMs))),
+      medianPeakRssMb: round(median(embedded.map((r) => r.peakRssMb))),
+      maxPeakRssMb: round(Math.max(...embedded.map((r) => r.peakRssMb))),
+      requests,
+      requestsPerSecond: round((requests / median(embedded.map((r) => r.wallMs))) * 1000),
+      wallMs: embedded.map((r) => round(r.wallMs)),
+      peakRssMb: embedded.map((r) => round(r.peakRssMb)),
+    },
+    throughput: {
+      rounds: THROUGHPUT_RUNS,
+      medianSuiteRps: round(median(rounds.map((r) => r.suiteRps))),
+      medianLoopRps: round(median(rounds.map((r) => r.loopRps))),
+      medianRatio: round(median(rounds.map((r) => r.suiteRps / r.loopRps)), 3),
+      each: rounds.map((r) => ({ suiteRps: round(r.suiteRps), suiteSpanMs: round(r.suiteSpanMs), loopRps: round(r.loopRps), requests: r.requests })),
+    },
+    latency: {
+      latencyMs: LATENCY_MS,
+      runs: LATENCY_RUNS,
+      medianWallMs: round(median(latency.map((r) => r.wallMs))),
+      wallMs: latency.map((r) => round(r.wallMs)),
+      requests: latencyRequests,
+      longestChain: chain,
+      boundByChainMs: byChain,
+      boundByConcurrencyMs: round(byPool),
+      lowerBoundMs: round(bound),
+      factor: round(median(latency.map((r) => r.wallMs)) / bound, 2),
+    },
+  };
+  const met = {
+    wall: figures.embedded.medianWallMs <= TARGETS.wallMs,
+    requests: requests >= TARGETS.requests,
+    throughput: figures.throughput.medianRatio >= TARGETS.throughputRatio,
+    latency: figures.latency.factor <= TARGETS.latencyFactor,
+    rss: figures.embedded.maxPeakRssMb <= TARGETS.peakRssMb,
+  };
+  const dir = resolve(loadConfig(process.env).reportDir);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'bench.json'), `${JSON.stringify({ ...figures, targets: TARGETS, met }, null, 2)}\n`);
+
+  const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS');
+  const rows = [
+    ['Full run, bundled server (median of 5)', `${(figures.embedded.medianWallMs / 1000).toFixed(2)} s`, `<= ${TARGETS.wallMs / 1000} s`, mark(met.wall)],
+    ['Requests sent', `${requests}`, `>= ${TARGETS.requests}`, mark(met.requests)],
+    ['Requests per second (whole run)', `${figures.embedded.requestsPerSecond}`, '', ''],
+    ['Peak RSS, process tree (median; max)', `${figures.embedded.medianPeakRssMb} MB; ${figures.embedded.maxPeakRssMb} MB`, `<= ${TARGETS.peakRssMb} MB`, mark(met.rss)],
+    ['Suite throughput / plain undici loop', `${figures.throughput.medianSuiteRps} / ${figures.throughput.medianLoopRps} req/s = ${Math.round(figures.throughput.medianRatio * 100)}%`, `>= ${TARGETS.throughputRatio * 100}%`, mark(met.throughput)],
+    [`Run with ${LATENCY_MS} ms per answer (median of ${LATENCY_RUNS})`, `${(figures.latency.medianWallMs / 1000).toFixed(2)} s`, '', ''],
+    ['  lower bound', `${(bound / 1000).toFixed(2)} s = max(${chain} x ${LATENCY_MS} ms, ${latencyRequests} x ${LATENCY_MS} ms / ${concurrency})`, '', ''],
+    ['  wall / lower bound', `${figures.latency.factor}x`, `<= ${TARGETS.latencyFactor}x`, mark(met.latency)],
+  ];
+  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  console.log(`\nPet Store conformance suite: bench (${cpus().length} cores, load ${load[0]?.toFixed(2)}, seed ${SEED}, concurrency ${concurrency})`);
+  for (const r of rows) console.log(`  ${(r[0] ?? '').padEnd(w[0] as number)}  ${(r[1] ?? '').padEnd(w[1] as number)}  ${(r[2] ?? '').padEnd(w[2] as number)}  ${r[3]}`.trimEnd());
+  console.log(`  written to ${join(dir, 'bench.json')}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// --cost-model: one setting varied at a time from the defaults (PETSTORE_RUNS=50, 40 ms, 16)
+
+async function costModel(): Promise<void> {
+  const cases: { runs: number; latencyMs: number; concurrency: number }[] = [
+    { runs: 50, latencyMs: 0, concurrency: 16 },
+    { runs: 50, latencyMs: 20, concurrency: 16 },
+    { runs: 50, latencyMs: 40, concurrency: 16 },
+    { runs: 50, latencyMs: 100, concurrency: 16 },
+    { runs: 10, latencyMs: 40, concurrency: 16 },
+    { runs: 200, latencyMs: 40, concurrency: 16 },
+    { runs: 1000, latencyMs: 40, concurrency: 16 },
+    { runs: 50, latencyMs: 40, concurrency: 4 },
+    { runs: 50, latencyMs: 40, concurrency: 64 },
+  ];
+  say(`${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const rows: string[][] = [['PETSTORE_RUNS', 'latency', 'PETSTORE_CONCURRENCY', 'requests', 'wall time']];
+  const results = [];
+  for (const c of cases) {
+    const { run, log } = await againstServer(c.latencyMs, { PETSTORE_RUNS: String(c.runs), PETSTORE_CONCURRENCY: String(c.concurrency) });
+    const requests = run.requests ?? log.length;
+    results.push({ ...c, requests, wallMs: round(run.wallMs) });
+    rows.push([String(c.runs), `${c.latencyMs} ms`, String(c.concurrency), String(requests), `${(run.wallMs / 1000).toFixed(1)} s`]);
+    say(`  ${rows[rows.length - 1]?.join(', ')}`);
+  }
+  const dir = resolve(loadConfig(process.env).reportDir);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'bench-cost-model.json'), `${JSON.stringify({ loadAverage: loadavg(), seed: SEED, results }, null, 2)}\n`);
+  console.log(['', `| ${rows[0]?.join(' | ')} |`, `|${rows[0]?.map(() => '---:').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n'));
+}
+
+const args = process.argv.slice(2);
+if (args[0] === '--loop') await loopMain(args[1] as string, args[2] as string, Number(args[3]), Number(args[4]));
+else if (args[0] === '--cost-model') await costModel();
+else await bench();
