@@ -164,3 +164,27 @@ describe('transport failures in one line', () => {
     expect(describeTransportError(new Error('aborted'), 250, aborted)).toBe('timeout: no complete response within 250 ms');
   });
 });
+
+describe('the pool', () => {
+  test('never has more requests in flight than its size, and an urgent request waits ahead of the others', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const order: string[] = [];
+    const server = await serve(async (req) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      order.push(req.url);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight--;
+      return ok;
+    });
+    servers.push(server);
+    const api = client(`${server.origin}/v1`, { concurrency: 2 });
+    const sent = ['a', 'b', 'c', 'd'].map((q) => api.listPets([[q, '1']]));
+    sent.push(api.listPets([['urgent', '1']], { urgent: true }));
+    await Promise.all(sent);
+    expect(most).toBe(2);
+    // a and b take the two connections; the urgent request goes before c and d.
+    expect(order.slice(0, 3).sort()).toEqual(['/v1/pets?a=1', '/v1/pets?b=1', '/v1/pets?urgent=1']);
+  });
+});

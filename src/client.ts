@@ -22,6 +22,11 @@ export interface ApiRequest {
   body?: { json: unknown } | { raw: string };
   auth?: Auth;
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Goes ahead of the requests waiting for a connection: for a request that others wait on (a
+   * create that holds the write guard of a property's cases). Queued requests are otherwise FIFO.
+   */
+  urgent?: boolean;
 }
 
 export interface SentRequest {
@@ -111,19 +116,28 @@ const TIMED_OUT = Symbol('timed out');
 /** Why a request stopped by Client.abort() got no answer. */
 export const INTERRUPTED = 'interrupted: the run was stopped before the answer came';
 
-/** A counting semaphore bounding requests in flight. */
+/** A counting semaphore bounding requests in flight; urgent ones wait ahead of the others. */
 class Pool {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private urgentWaiting = 0;
   constructor(private readonly size: number) {}
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  async run<T>(task: () => Promise<T>, urgent = false): Promise<T> {
+    if (this.active >= this.size) {
+      await new Promise<void>((resolve) => {
+        if (urgent) this.waiting.splice(this.urgentWaiting++, 0, resolve);
+        else this.waiting.push(resolve);
+      });
+    }
     this.active++;
     try {
       return await task();
     } finally {
       this.active--;
-      this.waiting.shift()?.();
+      // Urgent waiters are the first urgentWaiting of the queue.
+      const next = this.waiting.shift();
+      if (next && this.urgentWaiting > 0) this.urgentWaiting--;
+      next?.();
     }
   }
 }
@@ -177,7 +191,7 @@ export class Client {
     const retries = this.options.retries ?? 0;
     const maxWaitMs = this.options.maxRetryWaitMs ?? 60_000;
     for (let attempt = 0; ; attempt++) {
-      const res = await this.pool.run(() => this.once(req.method, url, headers, body, sent));
+      const res = await this.pool.run(() => this.once(req.method, url, headers, body, sent), req.urgent);
       const waitMs = retryAfterMs(res);
       if (waitMs === undefined) {
         if (attempt > 0) res.retries = attempt;
