@@ -5,7 +5,8 @@
 // CAs plus NODE_EXTRA_CA_CERTS, redirects are never followed (a 3xx is an answer like any
 // other), and only 429 or 503 with Retry-After is retried, a bounded number of times.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { parseJson, stringifyJson } from './json.js';
 import { redact, registerSecret } from './redact.js';
 
@@ -110,8 +111,6 @@ export interface RetryStats {
 
 const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
 
-/** The abort reason of a request that ran out of time. */
-const TIMED_OUT = Symbol('timed out');
 
 /** Why a request stopped by Client.abort() got no answer. */
 export const INTERRUPTED = 'interrupted: the run was stopped before the answer came';
@@ -150,8 +149,8 @@ export class Client {
   readonly retried: RetryStats = { count: 0, waitedMs: 0 };
   /** Aborted by abort(): every request in flight, waiting for a retry, or sent later, fails at once. */
   private readonly stopped = new AbortController();
-  /** The controllers of the requests in flight, for abort(). */
-  private readonly inFlight = new Set<AbortController>();
+  /** The exchanges in flight, for abort(). */
+  private readonly inFlight = new Set<Exchange>();
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -222,19 +221,22 @@ export class Client {
   private async once(method: string, url: string, headers: Record<string, string>, body: string | undefined, sent: SentRequest): Promise<ApiResponse> {
     this.requestCount++;
     const started = performance.now();
+    const maxBytes = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    const exchange = new Exchange(maxBytes);
     // The timeout covers the whole exchange, body included: a server dripping bytes is cut off too.
-    // One controller and one timer per request, both cleared when it ends (AbortSignal.timeout and
-    // .any would leave a timer and a weak reference behind for each of thousands of requests).
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(TIMED_OUT), this.options.timeoutMs);
-    if (this.stopped.signal.aborted) controller.abort();
-    this.inFlight.add(controller);
-    const { signal } = controller;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      exchange.stop(new Error('timeout'));
+    }, this.options.timeoutMs);
+    this.inFlight.add(exchange);
+    if (this.stopped.signal.aborted) exchange.stop(new Error(INTERRUPTED));
     try {
-      // No redirect interceptor: a 3xx comes back as the answer, with its Location.
-      const res = await request(url, { method, headers, body, dispatcher: this.dispatcher, signal });
-      const maxBytes = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-      const { text, truncated } = await readBounded(res.body, maxBytes);
+      const target = new URL(url);
+      // Straight to the dispatcher with a handler that keeps the bytes: no stream, no signal per
+      // request. No redirect interceptor: a 3xx comes back as the answer, with its Location.
+      this.dispatcher.dispatch({ origin: target.origin, path: `${target.pathname}${target.search}`, method: method as Dispatcher.HttpMethod, headers, body }, exchange);
+      const { status, headers: received, text, truncated } = await exchange.answer;
       let json: unknown;
       let jsonError: string | undefined;
       if (truncated) jsonError = `not parsed: longer than the ${maxBytes} bytes the suite reads`;
@@ -247,8 +249,8 @@ export class Client {
       }
       return {
         request: sent,
-        status: res.statusCode,
-        headers: flattenHeaders(res.headers),
+        status,
+        headers: flattenHeaders(received),
         text,
         json,
         ...(jsonError === undefined ? {} : { jsonError }),
@@ -256,11 +258,11 @@ export class Client {
         durationMs: Math.round(performance.now() - started),
       };
     } catch (err) {
-      const timedOut = signal.aborted && signal.reason === TIMED_OUT;
-      throw new TransportError(this.stopped.signal.aborted ? INTERRUPTED : describeTransportError(err, this.options.timeoutMs, timedOut ? signal : undefined), sent);
+      exchange.stop(err instanceof Error ? err : new Error(String(err)));
+      throw new TransportError(this.stopped.signal.aborted ? INTERRUPTED : describeTransportError(err, this.options.timeoutMs, timedOut ? AbortSignal.abort() : undefined), sent);
     } finally {
       clearTimeout(timer);
-      this.inFlight.delete(controller);
+      this.inFlight.delete(exchange);
     }
   }
 
@@ -279,7 +281,7 @@ export class Client {
   /** Stops every request now and later (the run was interrupted); each fails with INTERRUPTED. */
   abort(): void {
     this.stopped.abort();
-    for (const controller of this.inFlight) controller.abort();
+    for (const exchange of this.inFlight) exchange.stop(new Error(INTERRUPTED));
   }
 
   get aborted(): boolean {
@@ -293,32 +295,82 @@ export class Client {
   }
 }
 
-/** Reads the body up to `max` bytes (listening to the stream: cheaper than an async iterator per body). */
-function readBounded(body: NodeJS.ReadableStream & { destroy(): unknown }, max: number): Promise<{ text: string; truncated: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const done = (truncated: boolean) => {
-      settled = true;
-      body.off('data', onData).off('end', onEnd);
-      resolve({ text: Buffer.concat(chunks).toString('utf8'), truncated });
-    };
-    const onData = (chunk: Buffer) => {
-      if (size + chunk.length > max) {
-        chunks.push(chunk.subarray(0, max - size));
-        body.destroy();
-        done(true);
-        return;
-      }
-      size += chunk.length;
-      chunks.push(chunk);
-    };
-    const onEnd = () => done(false);
-    // Stays on: destroying a cut body emits an error nobody else would handle.
-    const onError = (err: Error) => settled || reject(err);
-    body.on('data', onData).on('end', onEnd).on('error', onError);
-  });
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  truncated: boolean;
+}
+
+/**
+ * One exchange, as undici's dispatcher drives it: keeps the status, the headers and the body up
+ * to `maxBytes` (then cuts the connection and answers truncated). stop() ends it at once, whether
+ * or not the request has reached a connection yet.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  readonly answer: Promise<Answer>;
+  private settle!: (answer: Answer) => void;
+  private fail!: (err: unknown) => void;
+  private controller: Dispatcher.DispatchController | undefined;
+  private settled = false;
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly maxBytes: number) {
+    this.answer = new Promise<Answer>((resolve, reject) => {
+      this.settle = resolve;
+      this.fail = reject;
+    });
+    // Settled by stop() before anyone awaits it: not an unhandled rejection.
+    this.answer.catch(() => {});
+  }
+
+  stop(reason: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.fail(reason);
+    this.controller?.abort(reason);
+  }
+
+  private end(truncated: boolean): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle({ status: this.status, headers: this.headers, text: Buffer.concat(this.chunks).toString('utf8'), truncated });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.settled) controller.abort(new Error('the exchange was already stopped'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.status = statusCode;
+    this.headers = headers;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    if (this.size + chunk.length > this.maxBytes) {
+      this.chunks.push(chunk.subarray(0, this.maxBytes - this.size));
+      this.end(true);
+      controller.abort(new Error(`longer than the ${this.maxBytes} bytes the suite reads`));
+      return;
+    }
+    this.size += chunk.length;
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.end(false);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.fail(err);
+  }
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
