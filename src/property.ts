@@ -150,8 +150,8 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
   const wanted = spec.runs ?? ctx.config.runs;
   let allowance: CreateAllowance | undefined;
   let numRuns = wanted;
-  // A run's even share of what the allowance holds for runs, so that what one run may create never
-  // depends on how far the others got.
+  // A run's even share of what the allowance holds for runs: what left() reports, so a run that
+  // plans its creates by it (a model sequence) plans the same whatever the other runs did.
   let share = 0;
   if (spec.creates) {
     const { perRun, weight } = spec.creates;
