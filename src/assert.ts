@@ -2,7 +2,7 @@
 // what came back and what the interface expects; the exchange carries the reproduction.
 import type { ApiResponse } from './client.js';
 import { exchangeOf } from './evidence.js';
-import { show } from './json.js';
+import { detach, show } from './json.js';
 import { Violation } from './requirement.js';
 import { validate, type SchemaName } from './schemas.js';
 import type { Pet, Error as ErrorBody } from './generated/schema-types.js';
@@ -12,8 +12,15 @@ export function describeRequest(res: ApiResponse): string {
   return `${res.request.method} ${url.pathname}${url.search}`;
 }
 
+/** A body as received, on one line and cut short (not re-encoded: JSON reads as JSON). */
+function excerpt(text: string, max: number): string {
+  // Cut before normalising: a body can be megabytes long.
+  const line = detach(text.slice(0, max + 1)).replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${line.slice(0, max)}… (${text.length} chars)` : line;
+}
+
 function describeResponse(res: ApiResponse): string {
-  const body = res.text.length ? show(res.text, 160) : 'an empty body';
+  const body = res.text.length ? excerpt(res.text, 160) : 'an empty body';
   // Redirects are not followed: where the server points is part of the finding.
   const location = res.status >= 300 && res.status < 400 ? `, redirecting to Location: ${res.headers.location ?? '(none)'} (not followed)` : '';
   const retried = res.retries ? ` (answered after ${res.retries} retries of 429/503 with Retry-After)` : '';
@@ -64,7 +71,7 @@ export function expectNoHeader(res: ApiResponse, name: string, why: string): voi
 /** Parses and schema-checks the JSON body. */
 export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): unknown {
   if (res.truncated) fail(res, `a ${schema} body`, `a body larger than the suite reads (${res.text.length} bytes read)`);
-  if (res.jsonError !== undefined) fail(res, `a JSON ${schema} body`, `a body that is not JSON (${res.jsonError}): ${show(res.text, 120)}`);
+  if (res.jsonError !== undefined) fail(res, `a JSON ${schema} body`, `a body that is not JSON (${res.jsonError}): ${excerpt(res.text, 120)}`);
   const result = validate(schema, res.json);
   if (!result.valid) fail(res, `a valid ${schema}`, `${show(res.json, 200)}, where ${result.problems.join('; ')}`);
   return res.json;

@@ -12,8 +12,9 @@
 // So the longest chain of dependent requests that wait is L = 1, and what makes a run long is how
 // many requests wait at once: the client lets C (PETSTORE_CONCURRENCY) be in flight, so S waiting
 // requests take at most ceil(S/C) rounds of W. S is counted by the server. Hence
-//   bound = O + T (the probe) + ceil(S/C) · W · L
-// with O the start-up and report writing (see OVERHEAD_MS). Servers that answer at once never make
+//   bound = O + T (the probe) + ceil(S/C) · W · L · k
+// with O the start-up and report writing (see OVERHEAD_MS), and k the scheduling slack of a loaded
+// machine (see ROUND_SLACK). Servers that answer at once never make
 // a request wait; for them the bound is generous, and a hang would still break it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +41,11 @@ const C = 16;
  * to everything takes 3.4 s in all). Allowed six times over: up to eight runs share the two cores, most of them waiting.
  */
 const OVERHEAD_MS = 30_000;
+/**
+ * On a loaded 2-core machine a timer fires late and the request queued behind it starts late, in
+ * every round: 25% per round (a hang still breaks the bound by far).
+ */
+const ROUND_SLACK = 1.25;
 /** V8's heap limit for each of the child's two isolates (main thread and vitest's worker), in MiB. */
 const HEAP_MIB = 256;
 /**
@@ -241,7 +247,7 @@ beforeAll(async () => {
     const waiting = server.waiting();
     // Requests to a 429 server: each logical request is R+1 of them.
     const logical = c.perRequest > T ? Math.ceil(waiting / (R + 1)) : waiting;
-    const bound = OVERHEAD_MS + T + Math.ceil(logical / C) * c.perRequest;
+    const bound = OVERHEAD_MS + T + Math.ceil(logical / C) * c.perRequest * ROUND_SLACK;
     const file = join(run.reportDir, 'conformance.json');
     const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Report) : undefined;
     rows.push({ c, run, report, waiting, bound, server: server.server });
@@ -265,7 +271,7 @@ describe.each(CASES.map((c) => [c.behaviour, c] as const))('%s', (behaviour, c) 
   test(`ends within its bound, exit ${c.exit}`, () => {
     const r = row(behaviour);
     expect(r.run.code, r.run.out.slice(-3000)).toBe(c.exit);
-    expect(r.run.ms, `bound: ${OVERHEAD_MS} + ${T} + ceil(${r.waiting}/${C}) x ${c.perRequest} ms`).toBeLessThanOrEqual(r.bound);
+    expect(r.run.ms, `bound: ${OVERHEAD_MS} + ${T} + ceil(${r.waiting}/${C}) x ${c.perRequest} x ${ROUND_SLACK} ms`).toBeLessThanOrEqual(r.bound);
   });
 
   test('no stack trace, no crash; one line per failed requirement', () => {
