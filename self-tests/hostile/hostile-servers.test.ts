@@ -51,8 +51,8 @@ const HEAP_MIB = 256;
 /**
  * Peak RSS allowed: both heaps at their limit (2 × 256 MiB), response bodies being read outside
  * the heap (C × 2 × 8 MiB: the chunks, then their concatenation), and 256 MiB for the code and
- * runtime of node, tsx and vitest (a whole run of the reference server peaks at about 430 MiB
- * without a heap limit, most of it garbage not yet collected).
+ * runtime of node, tsx and vitest (a whole run of the reference server peaks at about 260 MB
+ * without a heap limit: npm run bench).
  */
 const RSS_BOUND = (2 * HEAP_MIB + C * 2 * 8 + 256) * 2 ** 20;
 /** Runs at once. */
