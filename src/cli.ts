@@ -90,8 +90,8 @@ function usageErrorOf(err: { code?: string; message: string }): UsageError {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return unknownOption(option);
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL': {
-      const arg = /argument '([^']*)'/.exec(err.message)?.[1] ?? '';
-      return new UsageError(`unexpected argument "${arg}": options start with -- (see --help)`);
+      // Not echoed: a stray argument may be a key pasted by mistake.
+      return new UsageError('unexpected argument: options start with -- (see --help)');
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       if (/does not take an argument/.test(err.message)) return new UsageError(`${option} takes no value (write ${option}, or ${option.replace(/^--/, '--no-')} to turn it off)`);

@@ -123,20 +123,26 @@ class Pool {
   constructor(private readonly size: number) {}
   async run<T>(task: () => Promise<T>, urgent = false): Promise<T> {
     if (this.active >= this.size) {
+      // Woken with the slot of the request that ended: it is handed over, never freed in between,
+      // so a newcomer cannot take it too and exceed the bound.
       await new Promise<void>((resolve) => {
         if (urgent) this.waiting.splice(this.urgentWaiting++, 0, resolve);
         else this.waiting.push(resolve);
       });
+    } else {
+      this.active++;
     }
-    this.active++;
     try {
       return await task();
     } finally {
-      this.active--;
       // Urgent waiters are the first urgentWaiting of the queue.
       const next = this.waiting.shift();
-      if (next && this.urgentWaiting > 0) this.urgentWaiting--;
-      next?.();
+      if (next) {
+        if (this.urgentWaiting > 0) this.urgentWaiting--;
+        next();
+      } else {
+        this.active--;
+      }
     }
   }
 }

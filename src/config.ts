@@ -80,7 +80,7 @@ export const SETTINGS = {
     doc: 'Base address of the server under test, ending in the version segment. Unset: the bundled reference server is started.',
   } satisfies Setting<string | undefined>,
   apiKey: {
-    env: 'PETSTORE_API_KEY', flag: '--api-key-env', arg: 'NAME', parse: text, default: undefined as string | undefined,
+    env: 'PETSTORE_API_KEY', flag: '--api-key-env', arg: 'NAME', parse: (raw: string) => raw.trim(), default: undefined as string | undefined,
     example: 'change-me',
     doc: 'API key sent as the bearer token. Required with PETSTORE_BASE_URL. Never printed: reports write $PETSTORE_API_KEY.',
   } satisfies Setting<string | undefined>,

@@ -1,5 +1,6 @@
 // What a failure shows: the exchange that revealed it and a one-line reproduction.
 import type { ApiResponse, SentRequest } from './client.js';
+import { detach } from './json.js';
 import { redact } from './redact.js';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -27,7 +28,7 @@ export interface Exchange {
 const MAX_BODY_IN_EVIDENCE = 2000;
 
 export function exchangeOf(res: ApiResponse): Exchange {
-  const text = res.text.length > MAX_BODY_IN_EVIDENCE ? `${res.text.slice(0, MAX_BODY_IN_EVIDENCE)}… (${res.text.length} chars)` : res.text;
+  const text = res.text.length > MAX_BODY_IN_EVIDENCE ? `${detach(res.text.slice(0, MAX_BODY_IN_EVIDENCE))}… (${res.text.length} chars)` : res.text;
   const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, redact(v)]));
   return { request: res.request, response: { status: res.status, headers, body: redact(text) }, reproduce: curlCommand(res.request) };
 }
