@@ -37,6 +37,9 @@ export function expectStatus(res: ApiResponse, expected: number | readonly numbe
   if (!list.includes(res.status)) fail(res, `${list.join(' or ')}${what ? ` (${what})` : ''}`);
 }
 
+/** A 4xx: how a server may refuse input where the interface leaves the answer open. */
+export const isClientError = (res: ApiResponse): boolean => res.status >= 400 && res.status < 500;
+
 export function expectNotServerError(res: ApiResponse): void {
   if (res.status >= 500) fail(res, 'no 5xx: the server must answer malformed input without failing');
 }

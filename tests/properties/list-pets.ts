@@ -1,5 +1,5 @@
 // Properties of listPets over generated query values: allowed limits and filters are obeyed, and
-// any other value gets a 400 Error or a bounded list, never a server error.
+// any other value gets a 4xx Error or a bounded list, never a server error.
 import fc from 'fast-check';
 import { expectPetList, expectStatus, fail } from '../../src/assert.js';
 import type { PetStatus } from '../../src/generated/schema-types.js';
@@ -49,7 +49,7 @@ const within: Property[] = [
   },
 ];
 
-/** A `limit` the interface does not allow, with or without a filter: 400 Error or at most 100 Pets. */
+/** A `limit` the interface does not allow, with or without a filter: a 4xx Error or at most 100 Pets. */
 const badLimit = (requirement: string, label: string, title: string, limits: fc.Arbitrary<string>, says: string): Property => ({
   requirement,
   title,
@@ -66,20 +66,20 @@ const open: Property[] = [
   badLimit(
     'listPets.limit.out-of-range',
     'oor',
-    'Any integer limit outside 1..100 gets a 400 Error or a list of at most 100 Pets, never a 5xx',
+    'Any integer limit outside 1..100 gets a 4xx Error or a list of at most 100 Pets, never a 5xx',
     outOfRangeLimit(),
     `is outside ${LIMIT.min}..${LIMIT.max}`,
   ),
   badLimit(
     'listPets.limit.malformed',
     'mal',
-    'Any limit that is not an integer gets a 400 Error or a list of at most 100 Pets, never a 5xx',
+    'Any limit that is not an integer gets a 4xx Error or a list of at most 100 Pets, never a 5xx',
     malformedLimit(),
     'is not an integer',
   ),
   {
     requirement: 'listPets.status.unknown',
-    title: 'Any status filter outside the enumeration gets a 400 Error or a valid list, never a 5xx',
+    title: 'Any status filter outside the enumeration gets a 4xx Error or a valid list, never a 5xx',
     check: (ctx) =>
       checkProperty(ctx, {
         label: 'ust',
