@@ -65,7 +65,11 @@ export class Skip extends Error {
   override name = 'Skip';
 }
 
-/** Ordered scale: a worse outcome wins when several checks speak for one requirement. */
+/**
+ * Outcomes on the ordered scale, best first. When several checks speak for one requirement the
+ * worse wins, except that a proven violation (failed) stands even where another check could not
+ * decide (error).
+ */
 export const OUTCOMES = ['passed', 'skipped', 'failed', 'error'] as const;
 export type OutcomeKind = (typeof OUTCOMES)[number];
 
@@ -81,9 +85,11 @@ export function areaOf(id: string): string {
   return id.split('.')[0] ?? id;
 }
 
-/** Worse outcome of two (the ordered scale above). */
+const PRECEDENCE: readonly OutcomeKind[] = ['passed', 'skipped', 'error', 'failed'];
+
+/** The outcome a requirement takes from two of its checks (see OUTCOMES). */
 export function worse(a: OutcomeKind, b: OutcomeKind): OutcomeKind {
-  return OUTCOMES.indexOf(a) >= OUTCOMES.indexOf(b) ? a : b;
+  return PRECEDENCE.indexOf(a) >= PRECEDENCE.indexOf(b) ? a : b;
 }
 
 export async function execute(req: Pick<Requirement, 'check'>, ctx: RunContext): Promise<Outcome> {

@@ -2,7 +2,7 @@
 // One entry per requirement; its outcome comes from its checks (see requirementOutcome), and the
 // verdict follows from the entries (see verdictOf).
 import type { Exchange } from '../evidence.js';
-import { areaOf, type Level, type OutcomeKind } from '../requirement.js';
+import { areaOf, worse, type Level, type OutcomeKind } from '../requirement.js';
 
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
@@ -149,10 +149,8 @@ export function oneLine(message: string | undefined, max = 200): string {
  * finish (a run interrupted, a request timed out); else a check that could not decide makes it
  * undecided (error); else a skipped check makes it skipped; else it passed.
  */
-const PRECEDENCE: readonly OutcomeKind[] = ['passed', 'skipped', 'error', 'failed'];
-
 export function requirementOutcome(outcomes: readonly OutcomeKind[]): OutcomeKind {
-  return outcomes.reduce<OutcomeKind>((o, c) => (PRECEDENCE.indexOf(c) > PRECEDENCE.indexOf(o) ? c : o), 'passed');
+  return outcomes.reduce<OutcomeKind>(worse, 'passed');
 }
 
 function requirementResult(checks: readonly CheckInput[]): RequirementResult {
