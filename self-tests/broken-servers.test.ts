@@ -36,9 +36,9 @@ describe('the reference server', () => {
 });
 
 describe('broken servers', () => {
-  test.each(faults.map((f) => [f.name, f.breaks] as const))('%s is caught by %s', (name) => {
+  test.each(faults.map((f) => [f.name, f.breaks] as const))('%s is caught by %s', (name, breaks) => {
     const row = matrix.faults.find((r) => r.fault === name);
-    expect(row?.caughtBy, `${row?.does}: MISSED, ${row?.message}; failing instead: ${row?.failingInstead.join(', ') || 'nothing'}`).toBe(row?.breaks);
+    expect(row?.caughtBy, `${row?.does}: MISSED, ${row?.message}; failing instead: ${row?.failingInstead.join(', ') || 'nothing'}`).toBe(breaks);
   });
 });
 

@@ -78,7 +78,6 @@ describe('exit codes', CHILD_TIMEOUT, () => {
     const run = await runBin(['--timeout', '300'], { env: { PETSTORE_BASE_URL: `http://127.0.0.1:${hole.port}/v1`, PETSTORE_API_KEY: 'k' } });
     expect(run.code).toBe(EXIT.unreachable);
     expect(run.stderr.trim()).toMatch(/: timeout: no complete response within 300 ms$/);
-    expect(run.ms).toBeLessThan(15_000);
   });
 });
 

@@ -2,12 +2,10 @@
 // against the reference server, each writing every file; conformance.json valid against the
 // published schema; the HTML opened in real headless Chromium; and not one byte of the run,
 // written or printed, holding the API key.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -17,9 +15,8 @@ import { MANIFEST_FILE, REPORT_FILES } from '../src/report/reporter.js';
 import { sha256 } from '../src/report/manifest.js';
 import type { Results } from '../src/report/results.js';
 import { compose, isOp, mapResponse, authenticated } from './harness/faults-kit.js';
+import { root, runBin } from './net-kit.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin/petstore-conformance.js');
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
 
 /** Keys nobody could mistake for anything else, so a search for them cannot miss or misfire. */
@@ -60,25 +57,14 @@ interface Run {
 }
 
 /** The command in a child process, as a user runs it, writing into `dir` (kept for a look afterwards). */
-function runCli(env: Record<string, string>, dir: string): Promise<Run> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(PETSTORE_|VITEST|GITHUB_STEP_SUMMARY)/.test(k)));
+async function runCli(env: Record<string, string>, dir: string): Promise<Run> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const summary = join(dir, 'step-summary.md');
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin], {
-      cwd: root,
-      env: { ...clean, NO_COLOR: '1', PETSTORE_REPORT_DIR: join(dir, 'reports'), GITHUB_STEP_SUMMARY: summary, ...env },
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => {
-      writeFileSync(join(dir, 'terminal.txt'), out);
-      resolve({ code, out, dir: join(dir, 'reports'), summary, ms: Math.round(performance.now() - started) });
-    });
-  });
+  // Run from `dir`, so a developer's .env in the project cannot steer the verdicts asserted here.
+  const { code, out, ms } = await runBin([], { cwd: dir, env: { PETSTORE_REPORT_DIR: join(dir, 'reports'), GITHUB_STEP_SUMMARY: summary, ...env } });
+  writeFileSync(join(dir, 'terminal.txt'), out);
+  return { code, out, dir: join(dir, 'reports'), summary, ms };
 }
 
 const servers: RunningServer[] = [];

@@ -62,11 +62,12 @@ describe('abort()', () => {
   };
 
   test('ends requests in flight, queued for the pool, and sent later, at once', async () => {
-    const { client } = await target('silent', { concurrency: 1, timeoutMs: 60_000 });
+    const { client, server } = await target('silent', { concurrency: 1, timeoutMs: 60_000 });
     const started = performance.now();
     const inFlight = client.listPets();
     const queued = client.listPets();
-    await new Promise((r) => setTimeout(r, 100));
+    // Wait until the first request really is in flight (no sleep: a loaded machine is slow).
+    await expect.poll(() => server.seen.requests).toBe(1);
     client.abort();
     await expectInterrupted(inFlight);
     await expectInterrupted(queued);
@@ -77,11 +78,12 @@ describe('abort()', () => {
 
   test('ends a wait for Retry-After', async () => {
     const { client } = await target('rateLimited', { retries: 5 });
-    const started = performance.now();
     const waiting = client.listPets();
-    await new Promise((r) => setTimeout(r, 200));
+    // Wait until the client is waiting out the Retry-After (counted just before it sleeps).
+    await expect.poll(() => client.retried.count).toBe(1);
+    const aborted = performance.now();
     client.abort();
     await expectInterrupted(waiting);
-    expect(performance.now() - started).toBeLessThan(900); // Retry-After asked for 1 s
+    expect(performance.now() - aborted).toBeLessThan(500); // Retry-After asked for 1 s
   });
 });
