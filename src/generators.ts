@@ -181,11 +181,6 @@ function arbitraryFor(schema: Schema, where: string, fields: FieldArbitraries): 
   }
 }
 
-/** Statuses, read from the PetStatus schema. */
-export function petStatus(): fc.Arbitrary<PetStatus> {
-  return arbitraryFor({ $ref: 'PetStatus.json' }, 'PetStatus', {}) as fc.Arbitrary<PetStatus>;
-}
-
 /**
  * Any valid NewPet: every property of the schema, the optional ones present or absent; names over
  * the whole Unicode range (1..200 code points), categoryId over the whole int64 range.

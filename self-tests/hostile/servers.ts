@@ -13,8 +13,6 @@ export interface Seen {
   requests: number;
   /** Requests it misbehaved on. */
   hostile: number;
-  /** Requests in flight at the same time, at most. */
-  maxInFlight: number;
   /** Large bodies: bytes the kernel took from each before the client dropped the connection or it ended. */
   bodies: { sent: number; complete: boolean }[];
 }
@@ -150,12 +148,9 @@ export async function hostileServer(behaviour: Behaviour | BehaviourName, { door
   const behave: Behaviour = typeof behaviour === 'string' ? BEHAVIOURS[behaviour] : behaviour;
   const apiKey = `hostile-${randomBytes(9).toString('hex')}`;
   const reference = createReferenceHandler({ apiKey });
-  const seen: Seen = { requests: 0, hostile: 0, maxInFlight: 0, bodies: [] };
-  let inFlight = 0;
+  const seen: Seen = { requests: 0, hostile: 0, bodies: [] };
   const server = createServer((req, res) => {
     seen.requests++;
-    seen.maxInFlight = Math.max(seen.maxInFlight, ++inFlight);
-    res.once('close', () => inFlight--);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {

@@ -1,4 +1,4 @@
-// Generated from schemas/*.json by scripts/generate-types.ts. Do not edit by hand.
+// Generated from schemas/*.json by scripts/generate.ts. Do not edit by hand.
 import type { Int64 } from '../json.js';
 
 /**
