@@ -1,18 +1,11 @@
 // The fast paths of src/json.ts give exactly what lossless-json gives: the same values (int64
 // beyond 2^53 as bigint, digit for digit), the same refusals (repeated keys, not JSON), the same
 // text when writing. Checked over generated JSON, and over texts bent the ways servers bend them.
+// Every spelling JSON allows for an integer (`1E2`, `1.0`, `10e-1`, `-0`…) reads as that integer.
 import fc from 'fast-check';
-import { isInteger, parse, stringify } from 'lossless-json';
+import { parse, stringify } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
-import { parseJson, stringifyJson } from '../src/json.js';
-
-/** The exact reading, as json.ts defined it before its fast path. */
-function exactNumber(literal: string): number | bigint {
-  const integral = isInteger(literal) ? literal : /^-?\d+\.0+$/.test(literal) ? literal.replace(/\.0+$/, '') : undefined;
-  if (integral === undefined) return Number(literal);
-  const n = Number(integral);
-  return Number.isSafeInteger(n) ? n : BigInt(integral);
-}
+import { exactNumber, INT64_MAX, INT64_MIN, MAX_INTEGER_DIGITS, parseJson, stringifyJson } from '../src/json.js';
 
 type Read = { value: unknown } | { error: true };
 const read = (parser: (text: string) => unknown, text: string): Read => {
@@ -104,5 +97,97 @@ describe('stringifyJson writes exactly what the lossless serialiser writes', () 
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+/** An integer as a value of the parser: a number when a double holds it exactly, else a bigint. */
+const asParsed = (n: bigint): number | bigint => (Number.isSafeInteger(Number(n)) ? Number(n) : n);
+
+/**
+ * The ways JSON can spell an integer: its digits with the decimal point moved `point` places left
+ * and an exponent making up for it, `zeros` trailing zeros made up for by the exponent, an
+ * optional fraction of zeros, either exponent letter and sign.
+ */
+const spelling = (n: bigint) =>
+  fc
+    .record({
+      point: fc.nat({ max: 25 }),
+      zeros: fc.nat({ max: 4 }),
+      fractionZeros: fc.nat({ max: 3 }),
+      letter: fc.constantFrom('e', 'E'),
+      plus: fc.boolean(),
+      padExponent: fc.nat({ max: 2 }),
+    })
+    .map(({ point, zeros, fractionZeros, letter, plus, padExponent }) => {
+      const sign = n < 0n ? '-' : '';
+      const digits = `${n < 0n ? -n : n}${'0'.repeat(n === 0n ? 0 : zeros)}`;
+      const cut = Math.min(point, digits.length - 1);
+      const whole = digits.slice(0, digits.length - cut);
+      const fraction = `${digits.slice(digits.length - cut)}${'0'.repeat(fractionZeros)}`;
+      const exponent = cut - (n === 0n ? 0 : zeros);
+      const e = exponent === 0 && !plus && padExponent === 0 ? '' : `${letter}${exponent < 0 ? '-' : plus ? '+' : ''}${'0'.repeat(padExponent)}${Math.abs(exponent)}`;
+      return `${sign}${whole}${fraction ? `.${fraction}` : ''}${e}`;
+    });
+
+const int64 = fc.oneof(
+  fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
+  fc.constantFrom(INT64_MIN, INT64_MAX, INT64_MIN + 1n, INT64_MAX - 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 0n, 1n, -1n, 10n, -(10n ** 18n)),
+);
+
+describe('an integer reads exactly in every spelling JSON allows', () => {
+  test('int64 values, the extremes included, in generated spellings, inside objects and arrays', () => {
+    fc.assert(
+      fc.property(int64.chain((n) => fc.tuple(fc.constant(n), spelling(n))), ([n, literal]) => {
+        expect(exactNumber(literal), literal).toBe(asParsed(n));
+        const parsed = parseJson(`{"categoryId":${literal},"ids":[${literal}, ${literal}]}`) as { categoryId: unknown; ids: unknown[] };
+        expect(parsed.categoryId, literal).toBe(asParsed(n));
+        expect(parsed.ids, literal).toEqual([asParsed(n), asParsed(n)]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test.each([
+    ['9007199254740993e0', 9007199254740993n],
+    ['90071992547409930e-1', 9007199254740993n],
+    ['9.223372036854775807E18', INT64_MAX],
+    ['-9223372036854775808.000', INT64_MIN],
+    ['1.0', 1],
+    ['1E2', 100],
+    ['10e-1', 1],
+    ['0.5e1', 5],
+    ['-0', -0],
+    ['0e-5', 0],
+    ['1e+21', 10n ** 21n],
+  ] as const)('%s', (literal, expected) => {
+    expect(Object.is(exactNumber(literal), expected) || exactNumber(literal) === expected).toBe(true);
+    expect(parseJson(`[${literal}]`)).toEqual([expected]);
+  });
+
+  test('a number with a fraction, however small, never reads as an int64', () => {
+    fc.assert(
+      fc.property(int64, fc.integer({ min: 1, max: 400 }), fc.constantFrom('', 'e0', 'E-2', 'e-0'), (n, places, exponent) => {
+        // n, then a fraction of `places` places ending in 5, in an exponent spelling.
+        const literal = `${n < 0n ? '-' : ''}${n < 0n ? -n : n}.${'0'.repeat(places - 1)}5${exponent}`;
+        const value = exactNumber(literal);
+        expect(typeof value === 'number' && !Number.isSafeInteger(value), literal).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    for (const literal of ['1.00000000000000005', '0.99999999999999999', '-1e-400', '4503599627370496.25']) {
+      expect(Number.isInteger(exactNumber(literal)), literal).toBe(false);
+    }
+  });
+
+  test('huge exponents and long runs of zeros are read at once, as doubles far outside int64', () => {
+    const started = performance.now();
+    expect(exactNumber('1e999999999')).toBe(Infinity);
+    expect(exactNumber('-1E+99999999999999999999')).toBe(-Infinity);
+    expect(exactNumber('1e-999999999')).toBe(Number.MIN_VALUE); // not 0: that would be an integer
+    expect(exactNumber(`1${'0'.repeat(MAX_INTEGER_DIGITS)}`)).toBe(Number(`1${'0'.repeat(MAX_INTEGER_DIGITS)}`));
+    expect(exactNumber(`1${'0'.repeat(1_000_000)}e-1000000`)).toBe(1);
+    expect(exactNumber(`1.${'0'.repeat(1_000_000)}1`)).toBe(1 + Number.EPSILON); // a fraction stays one
+    expect(parseJson(`[1${'0'.repeat(1_000_000)}1]`)).toEqual([Infinity]);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 });

@@ -1,6 +1,7 @@
 // Lossless JSON: int64 values beyond 2^53 must survive digit for digit (Principle 4),
 // so integers that a double cannot hold exactly are kept as bigint.
-import { parse, stringify, isInteger } from 'lossless-json';
+import { parse, stringify } from 'lossless-json';
+import { wire } from './redact.js';
 
 /** An int64 value as parsed: a number when exactly representable, else a bigint. */
 export type Int64 = number | bigint;
@@ -8,14 +9,62 @@ export type Int64 = number | bigint;
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
-function parseNumber(literal: string): number | bigint {
-  // "12.0" is an integer for JSON Schema; keep its digits exact too.
-  const integral = isInteger(literal) ? literal : /^-?\d+\.0+$/.test(literal) ? literal.replace(/\.0+$/, '') : undefined;
-  if (integral !== undefined) {
-    const n = Number(integral);
-    return Number.isSafeInteger(n) ? n : BigInt(integral);
-  }
-  return Number(literal);
+/**
+ * Integers with more digits than this before the decimal point are kept as the double JSON.parse
+ * reads: far outside int64 either way, and `1e999999999` must not build a billion-digit bigint.
+ */
+export const MAX_INTEGER_DIGITS = 1000;
+
+const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * The exact value of a JSON number literal, decided from its digits whatever the spelling: an
+ * integer (`12`, `1.0`, `1E2`, `10e-1`, `90071992547409930e-1`) is a number when a double holds it
+ * exactly, else a bigint; anything else is the double JSON.parse reads.
+ */
+export function exactNumber(literal: string): number | bigint {
+  const m = NUMBER.exec(literal);
+  if (!m) return Number(literal);
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = m;
+  // value = digits × 10^shift, with the digits' trailing zeros moved into the shift.
+  const all = `${whole}${fraction}`;
+  let end = all.length;
+  while (end > 0 && all.charCodeAt(end - 1) === 0x30) end--; // a loop: /0+$/ is quadratic on long runs of zeros
+  const digits = all.slice(0, end).replace(/^0+/, '');
+  if (digits === '') return sign ? -0 : 0;
+  // Number() of a long exponent is inexact only far beyond any bound used here.
+  const shift = Number(exponent) - fraction.length + (all.length - end);
+  if (shift < 0) return fractionOf(Number(literal), sign === '-', digits, shift);
+  if (digits.length + shift > MAX_INTEGER_DIGITS) return Number(literal);
+  const value = BigInt(`${sign}${digits}`) * 10n ** BigInt(shift);
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : value;
+}
+
+const bits = new DataView(new ArrayBuffer(8));
+
+/**
+ * A fraction (`digits` × 10^`shift`, shift < 0) as a double that is not an integer: where the
+ * nearest double is one (`1.00000000000000005`, `1e-400`), the next double toward the literal, so
+ * a fraction never passes for an integer.
+ */
+function fractionOf(d: number, negative: boolean, digits: string, shift: number): number {
+  if (!Number.isInteger(d) || Math.abs(d) >= 2 ** 53) return d;
+  // From 2^52 up no double has a fraction: NaN, which no schema takes for an integer.
+  if (Math.abs(d) >= 2 ** 52) return Number.NaN;
+  if (d === 0) return negative ? -Number.MIN_VALUE : Number.MIN_VALUE; // too small for a double, yet not 0
+  const whole = BigInt(Math.abs(d));
+  // The literal lies within one of d, so its first 40 digits decide on which side of d it lies;
+  // the digits after them end in a non-zero one, so they only ever add.
+  const kept = digits.slice(0, 40);
+  const keptShift = shift + digits.length - kept.length;
+  const head = BigInt(kept) * 10n ** BigInt(Math.max(0, keptShift));
+  const scaled = whole * 10n ** BigInt(Math.max(0, -keptShift));
+  const away = head > scaled || (head === scaled && digits.length > kept.length);
+  bits.setFloat64(0, Math.abs(d));
+  const b = bits.getBigUint64(0);
+  bits.setBigUint64(0, away ? b + 1n : b - 1n); // the next double away from zero, or toward it
+  return (negative ? -1 : 1) * bits.getFloat64(0);
 }
 
 /**
@@ -59,7 +108,7 @@ function restoreMarked(value: unknown, count: { n: number }): unknown {
   if (typeof value === 'string') {
     if (!MARKED.test(value)) return value;
     count.n++;
-    return parseNumber(value.slice(1));
+    return exactNumber(value.slice(1));
   }
   if (value !== null && typeof value === 'object') {
     for (const key of Object.keys(value)) {
@@ -79,6 +128,8 @@ function restoreMarked(value: unknown, count: { n: number }): unknown {
  * Answers are mostly compact JSON; anything else (white space, escapes) takes the exact parser.
  */
 function parseFast(text: string): unknown {
+  // JSON.stringify writes integers from 1e21 up as `1e+21`: exact only when read from the digits.
+  if (/\de\+/.test(text)) return NOT_FAST;
   let marks = 0;
   const marked = /\d{16}/.test(text)
     ? text.replace(LONG_INTEGER, (_, before: string, digits: string) => {
@@ -104,7 +155,7 @@ export function parseJson(text: string): unknown {
   const fast = parseFast(text);
   if (fast !== NOT_FAST) return fast;
   checkDepth(text);
-  return parse(text, null, parseNumber);
+  return parse(text, null, exactNumber);
 }
 
 /** True when a bigint is anywhere in the value (arrays and plain objects, as parsed from JSON). */
@@ -173,5 +224,6 @@ export function show(value: unknown, max = 300): string {
   } catch {
     text = String(value);
   }
-  return text.length > max ? `${detach(text.slice(0, max))}… (${text.length} chars)` : text;
+  // A value shown in a message came from or goes to the wire: marked for redaction.
+  return wire(text.length > max ? `${detach(text.slice(0, max))}… (${text.length} chars)` : text);
 }

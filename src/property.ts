@@ -9,6 +9,7 @@
 // then replayed alone by fast-check and shrunk.
 import fc from 'fast-check';
 import { Violation } from './requirement.js';
+import { wire } from './redact.js';
 import type { CreateAllowance, RunContext } from './run.js';
 
 /** What a property's predicate can use besides its input. */
@@ -222,8 +223,13 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     // The earliest failing input, replayed alone by fast-check (path = its index) and shrunk.
     let shrinks = 0;
     let shrinkStarved = 0;
+    let spent = false;
     const property = fc.asyncProperty(spec.arbitrary, async (value) => {
       stopIfFatal();
+      // Once the allowance is spent no candidate can be tried: none counts as failing, so the
+      // shrink ends where it is (skipping each instead spins through fast-check's 1000 skips per
+      // candidate without yielding, holding every other check's requests).
+      if (spent) return;
       const trial = trialFor(ctx, creations, `${spec.label}s${++shrinks}`, Infinity);
       try {
         await spec.predicate(value, trial);
@@ -233,6 +239,7 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
       } finally {
         trial.end();
         shrinkStarved += trial.starved;
+        if (trial.starved > 0 && (allowance?.left ?? 0) === 0) spent = true;
       }
     });
     const details = await fc.check(property, { seed, numRuns, path: String(first), maxSkipsPerRun: 1000 });
@@ -240,7 +247,7 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     const replayed = details.failed && details.errorInstance instanceof Violation;
     const error = replayed ? (details.errorInstance as Violation) : found;
     const value = replayed ? ((details.counterexample ?? [])[0] as T) : (inputs[first] as T);
-    const shown = spec.show ? spec.show(value) : fc.stringify(value);
+    const shown = wire(spec.show ? spec.show(value) : fc.stringify(value));
     const cut = shrinkStarved > 0 && (allowance?.left ?? 0) === 0 ? '; shrinking stopped early: the write allowance was spent' : '';
     const how = replayed ? `shrunk ${details.numShrinks} times${cut}` : 'not shrunk: it did not fail again when replayed alone';
     throw new Violation(

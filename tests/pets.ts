@@ -1,8 +1,11 @@
 // Comparing pets exactly: int64 digit for digit, names code point for code point.
 import fc from 'fast-check';
-import { exactInteger } from '../src/json.js';
+import { expectPet, expectStatus, fail } from '../src/assert.js';
+import type { ApiResponse } from '../src/client.js';
+import { exactInteger, show } from '../src/json.js';
 import type { Pet } from '../src/generated/schema-types.js';
 import type { RunContext } from '../src/run.js';
+import { getPetStage } from './operations.js';
 
 /** Undefined when equal on every interface field; otherwise which field differs. */
 export function samePet(expected: Pet, actual: Pet): string | undefined {
@@ -34,4 +37,37 @@ export function codePointDifference(expected: string, actual: string): string | 
     if (a[i] !== b[i]) return `code point ${i} is ${u(b[i])} where ${u(a[i])} was expected (${b.length} code points, ${a.length} expected)`;
   }
   return undefined;
+}
+
+/**
+ * The fields of an accepted body that `pet` does not carry exactly: the name code point for code
+ * point, categoryId digit for digit, status as sent (any, when none was sent: the default is
+ * open). Other fields sent are the server's to keep or drop.
+ */
+export function echoDifference(sent: { name?: unknown; categoryId?: unknown; status?: unknown }, pet: Pet): string | undefined {
+  if (typeof sent.name === 'string') {
+    const diff = codePointDifference(sent.name, pet.name);
+    if (diff) return `name ${show(pet.name, 80)}: ${diff}`;
+  }
+  const categoryId = exactInteger(sent.categoryId);
+  if (categoryId !== undefined && exactInteger(pet.categoryId) !== categoryId) return `categoryId ${show(pet.categoryId)} instead of ${categoryId}`;
+  if (sent.status !== undefined && pet.status !== sent.status) return `status ${show(pet.status)} instead of ${show(sent.status)}`;
+  return undefined;
+}
+
+/**
+ * An accepted body is stored as sent: the 201's Pet echoes it exactly (echoDifference), and so
+ * does getPet reading it back, while getPet is live. Returns the created Pet.
+ */
+export async function expectStoredAsSent(ctx: RunContext, sent: { name?: unknown; categoryId?: unknown; status?: unknown }, res: ApiResponse, what = 'the body sent'): Promise<Pet> {
+  const pet = expectPet(res);
+  const wrong = echoDifference(sent, pet);
+  if (wrong) fail(res, `${what}, accepted, echoed exactly`, wrong);
+  if (getPetStage(ctx) !== 'live') return pet;
+  const back = await ctx.api.getPet(pet.id);
+  expectStatus(back, 200, `reading back pet ${exactInteger(pet.id) ?? show(pet.id)}, just created`);
+  const got = expectPet(back);
+  const diff = echoDifference(sent, got) ?? samePet(pet, got);
+  if (diff) fail(back, `${what}, accepted, read back exactly as created: ${show(pet)}`, `${show(got)} (${diff})`);
+  return pet;
 }

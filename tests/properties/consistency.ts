@@ -5,9 +5,9 @@ import { newPet, plainText } from '../../src/generators.js';
 import { exactInteger, show } from '../../src/json.js';
 import { checkProperty } from '../../src/property.js';
 import type { Property } from '../../src/requirement.js';
-import { samePet } from '../pets.js';
+import { echoDifference, samePet } from '../pets.js';
 import { getPetStage } from '../operations.js';
-import { CREATE_WEIGHTS, echoDifference } from './shared.js';
+import { CREATE_WEIGHTS } from './shared.js';
 
 /** Most pets created at once by one run of the property. */
 const MOST_AT_ONCE = 6;

@@ -9,9 +9,9 @@ import { invalidBodies, LIMIT, newPet, plainText, statusFilter, validLimit, type
 import { exactInteger, INT64_MAX, show } from '../../src/json.js';
 import { checkProperty, type Trial } from '../../src/property.js';
 import type { RunContext } from '../../src/run.js';
-import { samePet } from '../pets.js';
+import { echoDifference, samePet } from '../pets.js';
 import { getPetStage } from '../operations.js';
-import { CREATE_WEIGHTS, echoDifference, taggedBody } from './shared.js';
+import { CREATE_WEIGHTS, taggedBody } from './shared.js';
 
 interface Model {
   /** The pets this sequence created, as the service returned them, in creation order. */

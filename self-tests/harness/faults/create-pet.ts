@@ -179,6 +179,39 @@ export const createPetFaults: Fault[] = [
     },
   },
   {
+    name: 'long-names-truncated',
+    breaks: 'createPet.gaps',
+    does: 'accepts a name of any length but stores only its first 255 code points',
+    wrap: editName((name) => [...name].slice(0, 255).join('')),
+  },
+  {
+    name: 'names-trimmed',
+    breaks: 'createPet.gaps',
+    does: 'accepts a name with white space at its ends but stores it trimmed',
+    wrap: editName((name) => name.trim()),
+  },
+  {
+    name: 'empty-name-placeholder',
+    breaks: 'createPet.gaps',
+    does: 'accepts an empty name but stores "unnamed" instead',
+    wrap: editName((name) => (name === '' ? 'unnamed' : name)),
+  },
+  {
+    name: 'unknown-fields-lose-status',
+    breaks: 'createPet.gaps',
+    does: 'accepts a body with unknown fields but stores it with status "available", whatever status was sent',
+    wrap: editBody((b) => (Object.keys(b).some((k) => !['name', 'categoryId', 'status'].includes(k)) ? { ...b, status: 'available' } : b)),
+  },
+  {
+    name: 'long-names-read-back-truncated',
+    breaks: 'createPet.gaps',
+    does: 'answers getPet with names cut to 255 code points (the created Pet echoes them whole)',
+    wrap: mapJson(
+      (body, res) => (res.status === 200 && isObject(body) && typeof body.name === 'string' ? { ...body, name: [...body.name].slice(0, 255).join('') } : body),
+      isOp('getPet'),
+    ),
+  },
+  {
     name: 'long-name-crashes',
     breaks: 'createPet.gaps',
     does: 'answers a name longer than 255 characters with 500',
