@@ -4,7 +4,8 @@ import type { RunContext } from './run.js';
 import { TransportError, WriteBlocked } from './client.js';
 import type { Exchange } from './evidence.js';
 import { requestOnly } from './evidence.js';
-import { redact } from './redact.js';
+import { redactMessage, wire } from './redact.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** MUST: the interface says it. SHOULD: an HTTP standard it relies on, or sound practice, says it. */
 export type Level = 'MUST' | 'SHOULD';
@@ -29,9 +30,13 @@ export interface Property {
   check: (ctx: RunContext) => Promise<void>;
 }
 
+export type CheckKind = 'requirement' | 'property';
+
 /** One runnable test: a requirement's own check, or one of its properties. */
 export interface Check {
   requirement: Requirement;
+  /** The requirement's own check, or a property of it (generated inputs). */
+  kind: CheckKind;
   /** Test name; always starts with the requirement id. */
   name: string;
   check: (ctx: RunContext) => Promise<void>;
@@ -40,11 +45,11 @@ export interface Check {
 /** Flattens requirements and their properties into tests; a property naming an unknown id is an error. */
 export function checksOf(requirements: readonly Requirement[], properties: readonly Property[] = []): Check[] {
   const byId = new Map(requirements.map((r) => [r.id, r]));
-  const checks: Check[] = requirements.map((r) => ({ requirement: r, name: `${r.id} ${r.statement}`, check: r.check }));
+  const checks: Check[] = requirements.map((r) => ({ requirement: r, kind: 'requirement', name: `${r.id} ${r.statement}`, check: r.check }));
   for (const p of properties) {
     const requirement = byId.get(p.requirement);
     if (!requirement) throw new Error(`property "${p.title}" names unknown requirement ${p.requirement}`);
-    checks.push({ requirement, name: `${p.requirement} (property) ${p.title}`, check: p.check });
+    checks.push({ requirement, kind: 'property', name: `${p.requirement} (property) ${p.title}`, check: p.check });
   }
   return checks;
 }
@@ -79,6 +84,8 @@ export interface Outcome {
   message?: string;
   evidence: Exchange[];
   durationMs: number;
+  /** A passed check that left cases out says which, e.g. "2 of 6 cases not run in read-only mode (…)". */
+  note?: string;
 }
 
 export function areaOf(id: string): string {
@@ -92,39 +99,64 @@ export function worse(a: OutcomeKind, b: OutcomeKind): OutcomeKind {
   return PRECEDENCE.indexOf(a) >= PRECEDENCE.indexOf(b) ? a : b;
 }
 
-export async function execute(req: Pick<Requirement, 'check'>, ctx: RunContext): Promise<Outcome> {
+/** Runs one check and turns how it ended into an outcome; `name` attributes its requests to it (see RunContext.runCheck). */
+export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx: RunContext): Promise<Outcome> {
   const started = performance.now();
   const done = (o: Omit<Outcome, 'durationMs'>): Outcome => ({
     ...o,
-    ...(o.message === undefined ? {} : { message: redact(o.message) }),
+    ...(o.message === undefined ? {} : { message: redactMessage(o.message) }),
     durationMs: Math.round(performance.now() - started),
   });
   try {
-    await req.check(ctx);
-    return done({ outcome: 'passed', evidence: [] });
+    // A bare context (a unit test's) runs the check as it is.
+    const notes: string[] = [];
+    await caseNotes.run(notes, () => (ctx.runCheck ? ctx.runCheck(req.name ?? 'a check', () => req.check(ctx)) : req.check(ctx)));
+    return done({ outcome: 'passed', ...(notes.length > 0 ? { note: [...new Set(notes)].join('; ') } : {}), evidence: [] });
   } catch (err) {
     if (err instanceof Skip || err instanceof WriteBlocked) return done({ outcome: 'skipped', message: err.message, evidence: [] });
     if (err instanceof Violation) return done({ outcome: 'failed', message: err.message, evidence: err.evidence });
     if (err instanceof TransportError) {
-      return done({ outcome: 'error', message: `could not decide: ${err.message}`, evidence: [requestOnly(err.request)] });
+      return done({ outcome: 'error', message: `could not decide: ${wire(err.message)}`, evidence: [requestOnly(err.request)] });
     }
     const e = err instanceof Error ? err : new Error(String(err));
     const where = e.stack?.split('\n').find((l) => l.includes('/tests/') || l.includes('/src/'))?.trim();
-    return done({ outcome: 'error', message: `suite error: ${e.message}${where ? ` (${where})` : ''}`, evidence: [] });
+    return done({ outcome: 'error', message: `suite error: ${wire(e.message)}${where ? ` (${where})` : ''}`, evidence: [] });
   }
+}
+
+/** Notes of the check running now (see execute), from the cases eachCase could not run. */
+const caseNotes = new AsyncLocalStorage<string[]>();
+
+/** A note for the check running now, shown with its outcome when it passes (e.g. answers it did not judge). */
+export function noteForCheck(text: string): void {
+  caseNotes.getStore()?.push(text);
 }
 
 /**
  * Runs one case per item concurrently and reports every violation, not just the first,
- * so a failure names each operation or input that broke the rule.
+ * so a failure names each operation or input that broke the rule. A case that cannot run here
+ * (read-only mode, write budget: Skip or WriteBlocked) leaves the others to decide: the check
+ * passes noting the cases left out, and is skipped only when no case ran.
  */
 export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
   const results = await Promise.allSettled(items.map(run));
   const violations: Violation[] = [];
+  const notRun: Error[] = [];
   for (const r of results) {
     if (r.status === 'fulfilled') continue;
-    if (!(r.reason instanceof Violation)) throw r.reason;
-    violations.push(r.reason);
+    if (r.reason instanceof Skip || r.reason instanceof WriteBlocked) notRun.push(r.reason);
+    else if (!(r.reason instanceof Violation)) throw r.reason;
+    else violations.push(r.reason);
+  }
+  if (violations.length === 0 && notRun.length > 0) {
+    if (notRun.length === items.length) throw notRun[0] as Error;
+    const reasons = [...new Set(notRun.map((e) => e.message))];
+    const readOnly = 'read-only mode: ';
+    caseNotes.getStore()?.push(
+      reasons.every((m) => m.startsWith(readOnly))
+        ? `${notRun.length} of ${items.length} cases not run in read-only mode (${reasons.map((m) => m.slice(readOnly.length)).join('; ')})`
+        : `${notRun.length} of ${items.length} cases not run (${reasons.join('; ')})`,
+    );
   }
   if (violations.length === 1) throw violations[0] as Violation;
   if (violations.length > 1) {

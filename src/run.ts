@@ -1,6 +1,8 @@
 // One run's shared state: configuration, the client, the write budget, the ledger of pets the
 // run created, and the store population that some checks need. Checks see only this.
-import { Client, type ApiResponse } from './client.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { addRetries, Client, noRetries, type ApiResponse, type Retries } from './client.js';
+import { ErrorAnswers } from './error-answers.js';
 import { clock, type RunConfig } from './config.js';
 import { exactInteger, type Int64 } from './json.js';
 import { PET_STATUSES } from './schemas.js';
@@ -75,6 +77,13 @@ export function runTagOf(seed: number): string {
   return `pcs-${(seed >>> 0).toString(36)}`;
 }
 
+/** The check a request is sent for, and whether its error answer is judged only at SHOULD. */
+interface Sender {
+  check: string;
+  exempt?: true;
+}
+const sender = new AsyncLocalStorage<Sender>();
+
 export class RunContext {
   readonly api: Client;
   /** Ids of every pet this run created, from every 201 seen (there is no delete operation). */
@@ -84,6 +93,16 @@ export class RunContext {
   private reserved = 0;
   private population?: Promise<Population>;
   private nameCounter = 0;
+  /** Every error answer of the run, judged by the Error rules as it arrives (see src/error-answers.ts). */
+  readonly errorAnswers = new ErrorAnswers();
+  /** Requests of the run sent again or given up on (429/503 with Retry-After, stale connections), in all and per check. */
+  readonly retries: Retries = noRetries();
+  private readonly retriesByCheck = new Map<string, Retries>();
+  /** Checks the runner said will run (undefined: not said, so nobody waits), those settled, those waiting. */
+  private planned?: number;
+  private settled = 0;
+  private waiting = 0;
+  private wake: (() => void)[] = [];
 
   constructor(readonly config: RunConfig) {
     this.runTag = runTagOf(config.seed);
@@ -94,16 +113,88 @@ export class RunContext {
       concurrency: config.concurrency,
       readOnly: config.readOnly,
       retries: config.retries,
+      ...(config.rate === undefined ? {} : { rate: config.rate }),
       // The bundled server is on loopback: a proxy from the environment is for the real target.
       proxy: config.embedded ? 'none' : 'env',
       onResponse: (res) => this.record(res),
+      onRetried: (retried) => this.recordRetries(retried),
     });
   }
 
+  private recordRetries(retried: Retries): void {
+    addRetries(this.retries, retried);
+    const check = sender.getStore()?.check;
+    if (check === undefined) return;
+    const mine = this.retriesByCheck.get(check) ?? noRetries();
+    this.retriesByCheck.set(check, addRetries(mine, retried));
+  }
+
+  /** What the requests of one check (by the name runCheck gave it) took beyond one send; undefined: nothing. */
+  retriesOf(check: string): Retries | undefined {
+    return this.retriesByCheck.get(check);
+  }
+
   private record(res: ApiResponse): void {
+    const from = sender.getStore();
+    this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt);
     if (res.request.method !== 'POST' || res.status !== 201 || res.json === null || typeof res.json !== 'object') return;
     const id = (res.json as { id?: unknown }).id;
     if (exactInteger(id) !== undefined) this.ledger.push(id as Int64);
+  }
+
+  /**
+   * The runner says how many checks run (those it will start), so that afterOtherChecks knows
+   * when they are done. Runners that do not say get no waiting.
+   */
+  planChecks(count: number): void {
+    this.planned = count;
+    this.release();
+  }
+
+  /** Runs one check: its requests are attributed to it, and it counts as settled when it ends. */
+  async runCheck<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await sender.run({ check: name }, fn);
+    } finally {
+      this.settled++;
+      this.release();
+    }
+  }
+
+  /** Runs `fn` with its error answers kept out of the run-wide Error rules (a SHOULD judges them). */
+  exemptFromErrorRules<T>(fn: () => Promise<T>): Promise<T> {
+    return sender.run({ check: sender.getStore()?.check ?? 'the run', exempt: true }, fn);
+  }
+
+  /**
+   * Resolves once every planned check has settled or waits here too (several run-wide judges
+   * wait for each other without deadlock), or the run was interrupted. The runner must start
+   * all planned checks at once: vitest runs the area blocks of the file concurrently, and its
+   * maxConcurrency (256) exceeds the number of checks (a self-test keeps it so).
+   */
+  async afterOtherChecks(): Promise<void> {
+    this.waiting++;
+    this.release();
+    try {
+      if (!this.othersDone()) await new Promise<void>((resolve) => this.wake.push(resolve));
+    } finally {
+      this.waiting--;
+    }
+  }
+
+  private othersDone(): boolean {
+    return this.planned === undefined || this.api.aborted || this.settled + this.waiting >= this.planned;
+  }
+
+  private release(): void {
+    if (!this.othersDone()) return;
+    for (const resolve of this.wake.splice(0)) resolve();
+  }
+
+  /** Stops every request of the run at once (Ctrl-C) and lets waiting checks go. */
+  interrupt(): void {
+    this.api.abort();
+    this.release();
   }
 
   /** The suite's clock (PETSTORE_NOW or the real time). */

@@ -1,27 +1,28 @@
-// Interface section "Errors": every error carries the Error body, its status equals the HTTP
-// status, errors are JSON, and no malformed input makes the server fail.
-import { expectBody, expectJsonContentType, expectNotServerError, fail } from '../src/assert.js';
-import type { ApiResponse } from '../src/client.js';
-import { exactInteger, INT64_MAX, INT64_MIN, show } from '../src/json.js';
+// Interface section "Errors": every error the service gives carries the Error body, its status
+// equals the HTTP status, errors are JSON, and no malformed input makes the server fail. The three
+// Error rules judge every error answer of the run (see src/error-answers.ts), and the service's
+// error paths beyond the three operations are provoked here: unknown paths, methods the interface
+// does not define, bodies the server may refuse, malformed URIs.
+import { expectErrorBody, expectNotServerError } from '../src/assert.js';
+import type { ApiRequest, ApiResponse } from '../src/client.js';
+import { compactExchange, type ErrorRule } from '../src/error-answers.js';
+import { INT64_MAX, INT64_MIN } from '../src/json.js';
 import type { Requirement } from '../src/requirement.js';
-import { eachCase } from '../src/requirement.js';
+import { eachCase, noteForCheck, Skip, Violation } from '../src/requirement.js';
 import type { RunContext } from '../src/run.js';
-import type { Error as ErrorBody } from '../src/generated/schema-types.js';
 import { unknownPetIds } from './pets.js';
 
 const SECTION = 'Errors';
 
-/** One request, described in plain words. `writes`: a POST (blocked in read-only mode). */
+/** One request, described in plain words (a POST is blocked in read-only mode, and noted). */
 interface Case {
   what: string;
-  writes?: true;
   send(ctx: RunContext): Promise<ApiResponse>;
 }
 
 /** `NAME` in the raw body becomes a tagged name, so a pet created by mistake can be traced to the run. */
 const createWith = (what: string, raw: string): Case => ({
   what: `createPet with ${what}`,
-  writes: true,
   send: (ctx) => ctx.api.createPet(undefined, { body: { raw: raw.replace('NAME', JSON.stringify(ctx.petName('invalid'))) } }),
 });
 const listWith = (what: string, query: [string, string][]): Case => ({ what: `listPets with ${what}`, send: (ctx) => ctx.api.listPets(query) });
@@ -33,7 +34,7 @@ const getWith = (what: string, id: string): Case => ({ what: `getPet for ${what}
  */
 const PROVOKED: readonly Case[] = [
   { what: 'listPets without a key', send: (ctx) => ctx.api.listPets([], { auth: 'none' }) },
-  { what: 'createPet with a wrong key', writes: true, send: (ctx) => ctx.api.createPet(ctx.newPet(), { auth: { authorization: 'Bearer wrong-key' } }) },
+  { what: 'createPet with a wrong key', send: (ctx) => ctx.api.createPet(ctx.newPet(), { auth: { authorization: 'Bearer wrong-key' } }) },
   { what: 'getPet without a key', send: (ctx) => ctx.api.getPet(1, { auth: 'none' }) },
   createWith('an empty object', '{}'),
   createWith('a body that is not JSON', 'name=Rex'),
@@ -77,14 +78,107 @@ const MALFORMED: readonly Case[] = [
   getWith('an id with a NUL character', '1\u0000'),
 ];
 
-/** Sends every case allowed in this run and judges each response that is an error (4xx or 5xx). */
+/** Sends every case and judges each response that is an error (4xx or 5xx); read-only mode leaves the POSTs out, saying so. */
 function eachError(ctx: RunContext, cases: readonly Case[], judge: (res: ApiResponse, what: string) => void): Promise<void> {
-  const allowed = cases.filter((c) => !c.writes || !ctx.config.readOnly);
-  return eachCase(allowed, async (c) => {
+  return eachCase(cases, async (c) => {
     const res = await c.send(ctx);
     if (res.status >= 400) judge(res, c.what);
   });
 }
+
+/**
+ * An Error rule over the whole run: its own provoked cases, then every error answer any other
+ * check received (each judged as it arrived), once all of them have finished.
+ */
+async function wholeRun(ctx: RunContext, rule: ErrorRule): Promise<void> {
+  await eachError(ctx, PROVOKED, () => {});
+  await ctx.afterOtherChecks();
+  ctx.errorAnswers.verdict(rule);
+  const { infrastructure } = ctx.errorAnswers;
+  if (infrastructure > 0) noteForCheck(`${infrastructure} error answer(s) attributed to infrastructure in front of the service were not judged`);
+}
+
+/** A path segment no operation of the wider service has: the run tag (the seed), so it differs per run. */
+const nowhere = (ctx: RunContext) => `${ctx.runTag}-no-such-resource`;
+const unknownPet = (ctx: RunContext) => String(unknownPetIds(ctx)[0]);
+const NO_KEY = { auth: 'none' } as const;
+
+/** One request to the wider service, described in plain words. */
+const request = (what: string, req: (ctx: RunContext) => ApiRequest): Case => ({ what, send: (ctx) => ctx.api.send(req(ctx)) });
+
+/** Paths no operation has: a random segment under the base URL (clear of the store path), and one below a pet. */
+const UNKNOWN_PATHS: readonly Case[] = [
+  request('GET of a random segment under the base URL', (ctx) => ({ method: 'GET', path: `/${nowhere(ctx)}` })),
+  request('GET of a random segment under the base URL, without a key', (ctx) => ({ method: 'GET', path: `/${nowhere(ctx)}`, ...NO_KEY })),
+  request('GET of a random segment below a pet', (ctx) => ({ method: 'GET', path: `/pets/${unknownPet(ctx)}/${nowhere(ctx)}` })),
+  request('GET of a random segment below a pet, without a key', (ctx) => ({ method: 'GET', path: `/pets/${unknownPet(ctx)}/${nowhere(ctx)}`, ...NO_KEY })),
+];
+
+/**
+ * Methods the interface does not define, without a body: PUT and PATCH on /pets, and PUT, PATCH
+ * and DELETE only on an id that does not exist, so that even a server acting on them changes nothing.
+ */
+const UNDEFINED_METHODS: readonly Case[] = [
+  request('PUT /pets', () => ({ method: 'PUT', path: '/pets' })),
+  request('PATCH /pets', () => ({ method: 'PATCH', path: '/pets' })),
+  request('PUT /pets, without a key', () => ({ method: 'PUT', path: '/pets', ...NO_KEY })),
+  request('PUT of an unknown pet', (ctx) => ({ method: 'PUT', path: `/pets/${unknownPet(ctx)}` })),
+  request('PATCH of an unknown pet', (ctx) => ({ method: 'PATCH', path: `/pets/${unknownPet(ctx)}` })),
+  request('DELETE of an unknown pet', (ctx) => ({ method: 'DELETE', path: `/pets/${unknownPet(ctx)}` })),
+  request('DELETE of an unknown pet, without a key', (ctx) => ({ method: 'DELETE', path: `/pets/${unknownPet(ctx)}`, ...NO_KEY })),
+];
+
+/** Several MiB: a valid NewPet, then white space (so a server that accepts it stores an ordinary pet). */
+export const LARGE_BODY_BYTES = 5 * 1024 * 1024;
+
+/** createPet bodies a server may accept (each would create a pet) or refuse with an Error. */
+const REFUSABLE_BODIES: readonly Case[] = [
+  request('createPet with a NewPet sent as text/plain', (ctx) => ({
+    method: 'POST', path: '/pets', body: { json: ctx.newPet() }, headers: { 'content-type': 'text/plain' },
+  })),
+  request('createPet with a NewPet sent as text/plain, without a key', (ctx) => ({
+    method: 'POST', path: '/pets', body: { json: ctx.newPet() }, headers: { 'content-type': 'text/plain' }, ...NO_KEY,
+  })),
+  request('createPet with a NewPet and no Content-Type', (ctx) => ({
+    method: 'POST', path: '/pets', body: { json: ctx.newPet() }, headers: { 'content-type': '' },
+  })),
+  // What `curl -d` sends when the Content-Type is forgotten.
+  request('createPet with a form-encoded body', (ctx) => ({
+    method: 'POST', path: '/pets', body: { raw: new URLSearchParams({ name: ctx.petName(), categoryId: '1' }).toString() },
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  })),
+  request(`createPet with a body of ${LARGE_BODY_BYTES / 1024 / 1024} MiB`, (ctx) => {
+    const pet = JSON.stringify(ctx.newPet());
+    return { method: 'POST', path: '/pets', body: { raw: pet.padEnd(LARGE_BODY_BYTES, ' ') } };
+  }),
+];
+const REFUSABLE_WITH_KEY = REFUSABLE_BODIES.filter((c) => !c.what.endsWith('without a key')).length;
+
+/** Not valid URI syntax: malformed percent-encoding, which many HTTP layers answer before the application. */
+const MALFORMED_URIS: readonly Case[] = [
+  request('getPet with the petId %ZZ', () => ({ method: 'GET', path: '/pets/%ZZ' })),
+  request('listPets with limit=%ZZ', () => ({ method: 'GET', path: '/pets?limit=%ZZ' })),
+];
+
+/**
+ * Sends each case and judges an error answer by every Error rule; an answer that is not an error
+ * is a gap (the wider service has operations the interface does not show), never judged.
+ */
+function errorBodyWhenError(ctx: RunContext, cases: readonly Case[]): Promise<void> {
+  return eachCase(cases, async (c) => {
+    const res = await c.send(ctx);
+    if (res.status < 400) return;
+    try {
+      expectErrorBody(res);
+    } catch (err) {
+      if (!(err instanceof Violation)) throw err;
+      // The exchange without a several-MiB request body.
+      throw new Violation(`${c.what}: ${err.message}`, [compactExchange(res)]);
+    }
+  });
+}
+
+const NO_WRITES = 'read-only mode: methods other than GET are not sent, not even to an id that does not exist (a broken server might act on them)';
 
 export const errors: Requirement[] = [
   {
@@ -92,32 +186,21 @@ export const errors: Requirement[] = [
     level: 'MUST',
     section: SECTION,
     statement: 'Every error response carries a JSON Error body: a non-empty string code, a string message and an integer status',
-    check: (ctx) =>
-      eachError(ctx, PROVOKED, (res) => {
-        const body = expectBody(res, 'Error') as ErrorBody;
-        if (body.code.length === 0) fail(res, 'an Error body with a non-empty code', 'code ""');
-      }),
+    check: (ctx) => wholeRun(ctx, 'errors.body'),
   },
   {
     id: 'errors.status-field',
     level: 'MUST',
     section: SECTION,
     statement: 'The status field of an Error body equals the HTTP status code',
-    check: (ctx) =>
-      eachError(ctx, PROVOKED, (res) => {
-        const body = res.json as { status?: unknown } | undefined;
-        const status = body !== null && typeof body === 'object' ? body.status : undefined;
-        if (exactInteger(status) !== String(res.status)) {
-          fail(res, `an Error body whose status is ${res.status}, the HTTP status`, `${res.status} with status ${show(status)} in the body`);
-        }
-      }),
+    check: (ctx) => wholeRun(ctx, 'errors.status-field'),
   },
   {
     id: 'errors.content-type',
     level: 'MUST',
     section: SECTION,
     statement: 'Error responses are application/json',
-    check: (ctx) => eachError(ctx, PROVOKED, (res) => expectJsonContentType(res)),
+    check: (ctx) => wholeRun(ctx, 'errors.content-type'),
   },
   {
     id: 'errors.no-server-error',
@@ -125,5 +208,41 @@ export const errors: Requirement[] = [
     section: SECTION,
     statement: 'Malformed input of every kind (bad JSON, wrong types, odd query and path values) never gets a 5xx',
     check: (ctx) => eachError(ctx, MALFORMED, (res) => expectNotServerError(res)),
+  },
+  {
+    id: 'errors.unknown-path',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'A path no operation has, under the base URL or below a pet, with or without a key, gets an error with the JSON Error body (or a non-error answer)',
+    check: (ctx) => errorBodyWhenError(ctx, UNKNOWN_PATHS),
+  },
+  {
+    id: 'errors.undefined-method',
+    level: 'MUST',
+    section: SECTION,
+    statement: 'PUT, PATCH or DELETE on /pets or an unknown pet, with or without a key, gets an error with the JSON Error body (or a non-error answer)',
+    check: async (ctx) => {
+      if (ctx.config.readOnly) throw new Skip(NO_WRITES);
+      await errorBodyWhenError(ctx, UNDEFINED_METHODS);
+    },
+  },
+  {
+    id: 'errors.refused-body',
+    level: 'MUST',
+    section: SECTION,
+    statement: `A createPet body sent as text/plain, form-encoded or ${LARGE_BODY_BYTES / 1024 / 1024} MiB long is accepted, or refused with the JSON Error body`,
+    check: async (ctx) => {
+      if (ctx.config.readOnly) throw new Skip('read-only mode: these bodies are valid NewPets and would create a pet where accepted');
+      ctx.reserveCreates(REFUSABLE_WITH_KEY, 'bodies a server may accept');
+      await errorBodyWhenError(ctx, REFUSABLE_BODIES);
+    },
+  },
+  {
+    id: 'errors.malformed-uri',
+    level: 'SHOULD',
+    section: SECTION,
+    statement: 'A URI with malformed percent-encoding (/pets/%ZZ, ?limit=%ZZ) gets the JSON Error body too, though the HTTP layer may answer it before the service',
+    // Kept out of the MUST Error rules: an HTTP layer in front of the service may answer these.
+    check: (ctx) => ctx.exemptFromErrorRules(() => errorBodyWhenError(ctx, MALFORMED_URIS)),
   },
 ];

@@ -36,6 +36,12 @@ export interface Fault extends ServerSetup {
   breaks: string;
   /** What the server does wrong, in plain words. */
   does: string;
+  /**
+   * Requirements whose checks provoke the answers the fault spoils, run beside `breaks` when only
+   * that is run (a rule judging every answer of the run, e.g. errors.body). Never credit: the
+   * fault is caught only when `breaks` fails.
+   */
+  alongside?: readonly string[];
 }
 
 /** A correct server that makes a different allowed choice: the suite must report no MUST failure. */
@@ -55,6 +61,19 @@ export function operationOf(req: ServerRequest): Operation | undefined {
   if (/\/pets\/[^/]+$/.test(path) && req.method === 'GET') return 'getPet';
   return undefined;
 }
+
+/** A path the interface has an operation on (`/pets` or `/pets/{petId}`), whatever the method. */
+export const isRoute = (req: ServerRequest): boolean => /\/pets(\/[^/]+)?$/.test(new URL(req.url, 'http://x').pathname);
+
+/** A URL with malformed percent-encoding (`%ZZ`), which many HTTP layers answer before the application. */
+export const badPercentEncoding = (req: ServerRequest): boolean => /%(?![0-9A-Fa-f]{2})/.test(req.url);
+
+/** A framework's own error page, as HTML (or plain text). */
+export const frameworkPage = (status: number, title: string, type: 'text/html' | 'text/plain' = 'text/html'): ServerResponse => ({
+  status,
+  headers: { 'content-type': `${type}; charset=utf-8` },
+  body: type === 'text/html' ? `<!DOCTYPE html><html><head><title>${status} ${title}</title></head><body><h1>${title}</h1></body></html>` : `${status} ${title.toLowerCase()}`,
+});
 
 export const isOp = (...ops: Operation[]) => (req: ServerRequest) => {
   const op = operationOf(req);

@@ -19,9 +19,11 @@ export interface RunOptions extends Omit<ServerSetup, 'wrap'> {
   basePath?: string;
   /** Run only the checks of these requirement ids (default: the whole catalogue). */
   only?: readonly string[];
+  /** With `only`: the checks of these requirements run too (see Fault.alongside). */
+  alongside?: readonly string[];
 }
 
-export async function runCatalogueAgainst(wrap: Wrap, { options = {}, config = {}, basePath: base = '/v1', prepare, only }: RunOptions = {}): Promise<HarnessRun> {
+export async function runCatalogueAgainst(wrap: Wrap, { options = {}, config = {}, basePath: base = '/v1', prepare, only, alongside = [] }: RunOptions = {}): Promise<HarnessRun> {
   const apiKey = `harness-${randomBytes(9).toString('hex')}`;
   const basePath = (options.basePath ?? base).replace(/\/+$/, '');
   const handler = wrap(createReferenceHandler({ apiKey, ...options, basePath }), apiKey);
@@ -32,9 +34,12 @@ export async function runCatalogueAgainst(wrap: Wrap, { options = {}, config = {
   const ctx = new RunContext(runConfig);
   const started = performance.now();
   const outcomes = new Map<string, Outcome>();
+  const selected = checks.filter((c) => !only || only.includes(c.requirement.id) || alongside.includes(c.requirement.id));
+  // All start at once, so the run-wide Error rules can wait for the others.
+  ctx.planChecks(selected.length);
   try {
     await Promise.all(
-      checks.filter((c) => !only || only.includes(c.requirement.id)).map(async (c) => {
+      selected.map(async (c) => {
         const outcome = await execute(c, ctx);
         const prior = outcomes.get(c.requirement.id);
         if (!prior || worse(outcome.outcome, prior.outcome) !== prior.outcome) outcomes.set(c.requirement.id, outcome);
@@ -48,7 +53,7 @@ export async function runCatalogueAgainst(wrap: Wrap, { options = {}, config = {
 }
 
 /** Runs the catalogue (or only some requirements) against a fault's or variant's server. */
-export const runSetup = ({ wrap, ...rest }: ServerSetup, only?: readonly string[]): Promise<HarnessRun> =>
+export const runSetup = ({ wrap, ...rest }: ServerSetup & Pick<RunOptions, 'alongside'>, only?: readonly string[]): Promise<HarnessRun> =>
   runCatalogueAgainst(wrap, { ...rest, ...(only ? { only } : {}) });
 
 /** Requirement ids whose outcome is failed or error. */

@@ -9,6 +9,11 @@ import { NAME_SURELY_ACCEPTED, nameGap } from '../../src/generators.js';
 import { PET_STATUSES } from '../../src/schemas.js';
 import {
   answer,
+  badPercentEncoding,
+  authenticated,
+  frameworkPage,
+  isRoute,
+  operationOf,
   compose,
   eachPet,
   isObject,
@@ -112,6 +117,16 @@ const smallBodies: Wrap = answer(
   (req) => Buffer.byteLength(req.body) > 4096,
   () => errorResponse(413, 'payload_too_large', 'Request bodies are limited to 4096 bytes'),
 );
+
+/** Routing before authentication: an unknown path or undefined method gets 404/405 (with the Error body) even without a key. */
+const routesBeforeAuth: Wrap = (inner, apiKey) => (req) =>
+  !isRoute(req) || operationOf(req) === undefined ? inner(authenticated(req, apiKey)) : inner(req);
+
+/** Any createPet body is read as JSON, whatever its Content-Type (with a larger body limit, see its options). */
+const anyMediaType: Wrap = mapRequest((req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json' } }), isOp('createPet'));
+
+/** Malformed percent-encoding is answered by the HTTP layer in front of the service, with its own HTML 400. */
+const httpLayerRefusesBadEncoding: Wrap = answer(badPercentEncoding, () => frameworkPage(400, 'Bad Request'));
 
 /** JSON written differently: indented, keys in reverse order. */
 const prettyJson: Wrap = mapResponse((res) => {
@@ -294,6 +309,18 @@ export const variants: readonly Variant[] = [
   },
   { name: 'rate-limited', does: 'turns every 25th request away with 429 and Retry-After: 0; the suite runs with PETSTORE_RETRIES=2', wrap: rateLimited, config: { retries: 2 } },
   { name: 'small-bodies', does: 'limits request bodies to 4 KiB and answers larger ones 413 with an Error body', wrap: smallBodies },
+  { name: 'routes-before-auth', does: 'answers an unknown path or undefined method 404/405 with an Error body before checking the key (the reference answers 401 first)', wrap: routesBeforeAuth },
+  {
+    name: 'lenient-bodies',
+    does: 'accepts createPet bodies up to 8 MiB (the suite sends 5 MiB) and of any Content-Type, read as JSON (the reference refuses with 413 and 415)',
+    wrap: anyMediaType,
+    options: { maxBodyBytes: 8 << 20 },
+  },
+  {
+    name: 'http-layer-html-400',
+    does: 'has its HTTP layer answer malformed percent-encoding (%ZZ) with an HTML 400 page: a SHOULD warning, no MUST failure',
+    wrap: httpLayerRefusesBadEncoding,
+  },
   { name: 'pretty-json', does: 'writes its JSON indented, with keys in reverse order', wrap: prettyJson },
   { name: 'unknown-fields-rejected', does: 'rejects a body with fields beyond name, categoryId and status (a client id too) with 400', wrap: rejectUnknownFields },
   { name: 'other-error-codes', does: 'uses its own Error codes and messages', wrap: otherErrorCodes },

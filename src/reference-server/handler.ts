@@ -30,6 +30,8 @@ export interface ReferenceOptions {
   now?: () => Date;
   /** First id handed out. */
   firstId?: bigint;
+  /** Largest request body accepted, in bytes; larger ones get 413 (default 1 MiB). */
+  maxBodyBytes?: number;
 }
 
 export const LIMIT = { min: 1, max: 100, default: 20 } as const;
@@ -67,6 +69,20 @@ export function createReferenceHandler(options: ReferenceOptions): Handler {
   const now = options.now ?? (() => new Date());
   const pets = new Map<string, Pet>();
   let nextId = options.firstId ?? 1n;
+  const maxBodyBytes = options.maxBodyBytes ?? 1 << 20;
+
+  /** A body the server refuses before reading it as a NewPet: too large, or not JSON by its media type. */
+  function refuseBody(req: ServerRequest): ServerResponse | undefined {
+    if (Buffer.byteLength(req.body) > maxBodyBytes) {
+      return errorResponse(413, 'body_too_large', `Request bodies are limited to ${maxBodyBytes} bytes`);
+    }
+    const type = req.headers['content-type'];
+    // No Content-Type is read as JSON; any other media type is refused.
+    if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) {
+      return errorResponse(415, 'unsupported_media_type', 'Request bodies must be application/json');
+    }
+    return undefined;
+  }
 
   function listPets(query: URLSearchParams): ServerResponse {
     const limits = query.getAll('limit');
@@ -133,15 +149,24 @@ export function createReferenceHandler(options: ReferenceOptions): Handler {
     const petIdMatch = /^\/pets\/([^/]+)$/.exec(path);
     if (path === '/pets') {
       if (req.method === 'GET') return listPets(url.searchParams);
-      if (req.method === 'POST') return createPet(req.body);
+      if (req.method === 'POST') return refuseBody(req) ?? createPet(req.body);
       return errorResponse(405, 'method_not_allowed', `${req.method} is not allowed on /pets`, { allow: 'GET, POST' });
     }
     if (petIdMatch) {
-      if (req.method === 'GET') return getPet(decodeURIComponent(petIdMatch[1] ?? ''));
+      if (req.method === 'GET') return getPet(decodePathSegment(petIdMatch[1] ?? ''));
       return errorResponse(405, 'method_not_allowed', `${req.method} is not allowed on /pets/{petId}`, { allow: 'GET' });
     }
     return errorResponse(404, 'not_found', `No resource at ${url.pathname}`);
   };
+}
+
+/** A path segment decoded; malformed percent-encoding (`%ZZ`) is kept as it is, so it is a malformed id (400), not a crash. */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** Stores ids the way the parser would read them back: number when safe, else bigint. */

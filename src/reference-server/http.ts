@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorResponse, type Handler, type ServerResponse } from './handler.js';
 
-const MAX_BODY_BYTES = 1 << 20;
+/** Bodies are read whole up to this bound (the handler sets its own, lower limit); beyond it the rest is drained and 413 answered here. */
+const MAX_BODY_BYTES = 16 << 20;
 
 export interface RunningServer {
   /** Origin, e.g. http://127.0.0.1:40123 (no trailing slash). */
@@ -16,12 +17,13 @@ export interface RunningServer {
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // Drained to the end even when too large: leaving the loop early destroys the request, which
+  // can reset the connection while the client still sends, before it reads the 413.
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
 export async function serve(handler: Handler, { host = '127.0.0.1', port = 0 } = {}): Promise<RunningServer> {

@@ -1,14 +1,18 @@
 // The one thin adapter from requirements to vitest tests. Test names start with the id, so
 // `-t listPets.limit` filters and JUnit carries it; outcomes ride on task meta for reporters.
-import { afterAll, describe, test } from 'vitest';
+import { afterAll, beforeAll, describe, test, type RunnerTestSuite } from 'vitest';
+import { describePacing } from '../pacer.js';
 import type { RunConfig } from '../config.js';
-import { areaOf, execute, type Check, type Outcome, type Requirement } from '../requirement.js';
+import type { Retries } from '../client.js';
+import type { Pacing } from '../pacer.js';
+import { areaOf, execute, type Check, type CheckKind, type Outcome, type Requirement } from '../requirement.js';
 import { RunContext } from '../run.js';
 import { selectRequirements } from '../select.js';
 
 declare module 'vitest' {
   interface TaskMeta {
     requirement?: Omit<Requirement, 'check'>;
+    kind?: CheckKind;
     outcome?: Outcome;
     /** Ids (exact digits) of pets created since the last test reported; the rest on the file task. */
     createdPets?: string[];
@@ -16,6 +20,8 @@ declare module 'vitest' {
     runTag?: string;
     /** On the file task: HTTP requests the checks sent (each retry counts). */
     requests?: number;
+    /** On a test: what its requests took beyond one send; on the file task: the run's, with the pacing. */
+    retries?: Retries & { pacing?: Pacing };
   }
 }
 
@@ -29,12 +35,16 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
     reported = ctx.ledger.length;
     return ids;
   };
+  // The run-wide Error rules wait for every other check: tell the context which ones vitest will
+  // start (a -t filter leaves the others skipped, and a skipped test never settles).
+  beforeAll(({}, file) => ctx.planChecks(testsToRun(file)));
   afterAll(async ({}, file) => {
     file.meta.createdPets = newlyCreated();
     file.meta.runTag = ctx.runTag;
     file.meta.requests = ctx.api.requestCount;
-    const { count, waitedMs } = ctx.api.retried;
-    if (count > 0) console.log(`petstore-conformance: ${count} request(s) retried after 429/503 with Retry-After (${(waitedMs / 1000).toFixed(1)} s waited in all)`);
+    file.meta.retries = { ...ctx.retries, pacing: ctx.api.pacing };
+    const pacing = describePacing(ctx.api.pacing, ctx.api.retried.count);
+    if (pacing) console.log(`petstore-conformance: ${pacing}`);
     await ctx.close();
   });
   const selectedIds = new Set(selectRequirements(checks.map((c) => c.requirement), config).map((r) => r.id));
@@ -46,13 +56,15 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
         const req = c.requirement;
         const { check: _check, ...data } = req;
         // Requirement data from collection on, so even a test that never finishes is reported.
-        test(c.name, { meta: { requirement: data } }, async ({ task, skip, annotate, signal }) => {
+        test(c.name, { meta: { requirement: data, kind: c.kind } }, async ({ task, skip, annotate, signal }) => {
           // Ctrl-C: vitest aborts the signals of running tests (not always all of them), and the
           // first one stops every request of the run at once, so it ends in moments instead of
           // waiting out timeouts. (A test's own timeout aborts its signal with another reason.)
-          signal.addEventListener('abort', () => signal.reason?.name === 'TestRunAbortError' && ctx.api.abort(), { once: true });
+          signal.addEventListener('abort', () => signal.reason?.name === 'TestRunAbortError' && ctx.interrupt(), { once: true });
           const outcome = await execute(c, ctx);
           task.meta.createdPets = newlyCreated();
+          const retries = ctx.retriesOf(c.name);
+          if (retries) task.meta.retries = retries;
           // An interrupted check decided nothing: the reporter records it as undecided.
           if (signal.aborted || ctx.api.aborted) return skip('interrupted before this check finished');
           // A copy: excerpts of a response in the message or evidence may point into the whole
@@ -72,4 +84,9 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
       }
     });
   }
+}
+
+/** Tests of the suite that vitest will run (not skipped by a filter). */
+function testsToRun(suite: RunnerTestSuite): number {
+  return suite.tasks.reduce((n, t) => n + (t.type === 'suite' ? testsToRun(t) : t.mode === 'run' || t.mode === 'only' ? 1 : 0), 0);
 }
