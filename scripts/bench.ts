@@ -6,7 +6,7 @@
 //    of the whole process tree, sampled from /proc every few ms; requests sent, as the run
 //    itself counted them (conformance.json, run.requests).
 // 2. The limit: the same suite against a reference server this script serves (fresh store), its
-//    request rate taken by the server from the first request after the CLI's reachability probe
+//    request rate taken by the server from the first request after the CLI's probe and preflight
 //    to the last answer; then, against that same server, a plain undici loop (a child process)
 //    sending as many requests (GET /pets, keep-alive) with the same concurrency, LOOPS times
 //    (its median). The median over the rounds of the ratio of the two rates is the suite's
@@ -152,8 +152,8 @@ async function benchServer(latencyMs: number): Promise<BenchServer> {
   return { baseUrl: `${server.origin}/v1`, apiKey, log, close: server.close };
 }
 
-/** The suite's requests: all but the first, the CLI's reachability probe sent before vitest starts. */
-const suiteRequests = (log: [number, number][]) => [...log].sort((a, b) => a[0] - b[0]).slice(1);
+/** The suite's requests: all but the first two, the CLI's probe and preflight sent before vitest starts. */
+const suiteRequests = (log: [number, number][]) => [...log].sort((a, b) => a[0] - b[0]).slice(2);
 
 /** Requests per second over the span from the first arrival to the last departure. */
 function rateOf(log: [number, number][]): { requests: number; spanMs: number; rps: number } {

@@ -8,6 +8,8 @@ import { Client, describeTransportError, RetriesExhausted, retryAfterMs, WriteBl
 import { json, type ServerResponse } from '../src/reference-server/handler.js';
 import { serve, type RunningServer } from '../src/reference-server/http.js';
 import { execute, Violation } from '../src/requirement.js';
+import { forgetSecrets, redactMessage } from '../src/redact.js';
+import { exchangeOf } from '../src/evidence.js';
 
 const servers: RunningServer[] = [];
 const clients: Client[] = [];
@@ -66,7 +68,8 @@ describe('retries', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(950);
     expect(seen).toHaveLength(2);
     expect(res.retries).toBe(1);
-    expect(api.retried).toEqual({ count: 1, waitedMs: 1_000 });
+    expect(api.retried).toEqual({ count: 1 });
+    expect(api.pacing).toMatchObject({ limited: 1, pausedMs: 1_000 });
   });
 
   test('a 503 with Retry-After is retried too, and a failure after it says it was retried', async () => {
@@ -94,12 +97,24 @@ describe('retries', () => {
   test('running out of retries is the suite not deciding: outcome error, with the request', async () => {
     const { seen, baseUrl } = await scripted([busy(429, '0')]);
     const api = client(baseUrl, { retries: 2 });
-    await expect(api.listPets()).rejects.toBeInstanceOf(RetriesExhausted);
-    expect(seen).toHaveLength(3);
     const outcome = await execute({ check: async () => void (await api.listPets()) }, {} as never);
+    expect(seen).toHaveLength(3);
     expect(outcome.outcome).toBe('error');
     expect(outcome.message).toMatch(/could not decide: still 429 with Retry-After: 0 after 2 retries/);
     expect(outcome.evidence[0]?.reproduce).toContain('/v1/pets');
+    // Nothing was accepted since that request was first sent: the server turns every request
+    // away, so the next is sent once and not retried (a run against it ends in moments).
+    await expect(api.listPets()).rejects.toThrow(/not retried: the server turns every request away/);
+    expect(seen).toHaveLength(4);
+  });
+
+  test('a server that accepts again is retried again', async () => {
+    const { seen, baseUrl } = await scripted([busy(429, '0'), busy(429, '0'), ok, busy(429, '0'), ok]);
+    const api = client(baseUrl, { retries: 1 });
+    await expect(api.listPets()).rejects.toBeInstanceOf(RetriesExhausted);
+    expect((await api.listPets()).status).toBe(200); // sent once while refusing: accepted
+    expect((await api.listPets()).retries).toBe(1); // refusing ended: retried as usual
+    expect(seen).toHaveLength(5);
   });
 
   test('a wait longer than the suite honours is not waited for: error at once', async () => {
@@ -117,6 +132,16 @@ describe('retries', () => {
   });
 });
 
+describe('the key in evidence', () => {
+  // Keys are registered for the whole process: these would redact every "e" of later tests.
+  afterEach(() => forgetSecrets());
+  test.each(['a', 'e', 'Bearer', 'PETSTORE'])('with the key %j the curl line still reads "Bearer $PETSTORE_API_KEY"', async (key) => {
+    const { baseUrl } = await scripted([ok]);
+    const res = await client(baseUrl, { apiKey: key }).listPets();
+    expect(exchangeOf(res).reproduce).toContain(`-H "authorization: Bearer $PETSTORE_API_KEY"`);
+  });
+});
+
 describe('redirects', () => {
   test('a 3xx is the answer, not followed, and a failure names its Location', async () => {
     const { seen, baseUrl } = await scripted([{ status: 308, headers: { location: '/v2/pets' }, body: '' }, ok]);
@@ -129,7 +154,8 @@ describe('redirects', () => {
     } catch (err) {
       message = (err as Violation).message;
     }
-    expect(message).toContain('308, redirecting to Location: /v2/pets (not followed)');
+    // As every report shows it: the wire quotes in the message unmarked (and redacted).
+    expect(redactMessage(message)).toContain('308, redirecting to Location: /v2/pets (not followed)');
   });
 });
 

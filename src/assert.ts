@@ -1,15 +1,16 @@
 // The small vocabulary of assertions checks are written in. Each failure says what was sent,
 // what came back and what the interface expects; the exchange carries the reproduction.
-import type { ApiResponse } from './client.js';
+import { GATEWAY_FAILING, TransportError, type ApiResponse } from './client.js';
 import { exchangeOf } from './evidence.js';
 import { detach, show } from './json.js';
+import { wire } from './redact.js';
 import { Violation } from './requirement.js';
 import { validate, type SchemaName } from './schemas.js';
 import type { Pet, Error as ErrorBody } from './generated/schema-types.js';
 
 export function describeRequest(res: ApiResponse): string {
   const url = new URL(res.request.url);
-  return `${res.request.method} ${url.pathname}${url.search}`;
+  return wire(`${res.request.method} ${url.pathname}${url.search}`);
 }
 
 /** A body as received, on one line and cut short (not re-encoded: JSON reads as JSON). */
@@ -20,16 +21,21 @@ function excerpt(text: string, max: number): string {
 }
 
 function describeResponse(res: ApiResponse): string {
-  const body = res.text.length ? excerpt(res.text, 160) : 'an empty body';
+  const body = res.text.length ? wire(excerpt(res.text, 160)) : 'an empty body';
   // Redirects are not followed: where the server points is part of the finding.
-  const location = res.status >= 300 && res.status < 400 ? `, redirecting to Location: ${res.headers.location ?? '(none)'} (not followed)` : '';
+  const location = res.status >= 300 && res.status < 400 ? `, redirecting to Location: ${wire(res.headers.location ?? '(none)')} (not followed)` : '';
   const retried = res.retries ? ` (answered after ${res.retries} retries of 429/503 with Retry-After)` : '';
   return `${res.status}${location} with ${body}${retried}`;
 }
 
-/** Throws a Violation about this exchange. */
+/**
+ * Throws a Violation about this exchange; but an answer the client attributed to infrastructure
+ * (a gateway's 502/503/504 that is not JSON) is not the service's: the check could not decide.
+ */
 export function fail(res: ApiResponse, expected: string, got = describeResponse(res)): never {
-  throw new Violation(`${describeRequest(res)}: expected ${expected}; got ${got}`, [exchangeOf(res)]);
+  if (res.infrastructure) throw new TransportError(`${GATEWAY_FAILING} (${res.infrastructure}): ${describeRequest(res)} got no answer from the service`, res.request);
+  const resent = res.resent ? ` (${res.resent})` : '';
+  throw new Violation(`${describeRequest(res)}: expected ${expected}; got ${got}${resent}`, [exchangeOf(res)]);
 }
 
 export function expectStatus(res: ApiResponse, expected: number | readonly number[], what = ''): void {
@@ -50,7 +56,7 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 
 export function expectJsonContentType(res: ApiResponse): void {
   if (!isJsonMediaType(res.headers['content-type'])) {
-    fail(res, 'Content-Type application/json', `Content-Type ${res.headers['content-type'] ?? '(none)'}`);
+    fail(res, 'Content-Type application/json', `Content-Type ${wire(res.headers['content-type'] ?? '(none)')}`);
   }
 }
 
@@ -61,20 +67,20 @@ export function expectJsonContentType(res: ApiResponse): void {
 export function expectHeader(res: ApiResponse, name: string, expected: string, accept: (value: string) => boolean = () => true): string {
   const value = res.headers[name.toLowerCase()];
   if (value === undefined) fail(res, `a ${name} header: ${expected}`, `${res.status} without ${name}`);
-  if (!accept(value)) fail(res, `${name}: ${expected}`, `${res.status} with ${name}: ${value}`);
+  if (!accept(value)) fail(res, `${name}: ${expected}`, `${res.status} with ${name}: ${wire(value)}`);
   return value;
 }
 
 /** A response header that must be absent. */
 export function expectNoHeader(res: ApiResponse, name: string, why: string): void {
   const value = res.headers[name.toLowerCase()];
-  if (value !== undefined) fail(res, `no ${name} header (${why})`, `${res.status} with ${name}: ${value}`);
+  if (value !== undefined) fail(res, `no ${name} header (${why})`, `${res.status} with ${name}: ${wire(value)}`);
 }
 
 /** Parses and schema-checks the JSON body. */
 export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): unknown {
   if (res.truncated) fail(res, `a ${schema} body`, `a body larger than the suite reads (${res.text.length} bytes read)`);
-  if (res.jsonError !== undefined) fail(res, `a JSON ${schema} body`, `a body that is not JSON (${res.jsonError}): ${excerpt(res.text, 120)}`);
+  if (res.jsonError !== undefined) fail(res, `a JSON ${schema} body`, `a body that is not JSON (${wire(res.jsonError)}): ${wire(excerpt(res.text, 120))}`);
   const result = validate(schema, res.json);
   if (!result.valid) fail(res, `a valid ${schema}`, `${show(res.json, 200)}, where ${result.problems.join('; ')}`);
   return res.json;

@@ -3,12 +3,14 @@
 // parses bodies losslessly. Transport failures throw TransportError (the suite could not decide).
 // Network realities: HTTP_PROXY / HTTPS_PROXY / NO_PROXY are honoured, HTTPS trusts the system
 // CAs plus NODE_EXTRA_CA_CERTS, redirects are never followed (a 3xx is an answer like any
-// other), and only 429 or 503 with Retry-After is retried, a bounded number of times.
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { IncomingHttpHeaders } from 'node:http';
+// other), and only 429 or 503 with Retry-After is retried, a bounded number of times, after
+// pausing every request (see Pacer). A GET that meets a reused connection the other side had
+// closed is sent again once on a fresh one; a request that may create is never sent twice.
+import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { parseJson, stringifyJson } from './json.js';
-import { redact, registerSecret } from './redact.js';
+import { Pacer, type Pacing } from './pacer.js';
+import { PLACEHOLDER, redact, registerSecret } from './redact.js';
 
 /** How a request authenticates: the configured key, none, or an exact Authorization value. */
 export type Auth = 'key' | 'none' | { authorization: string };
@@ -33,7 +35,7 @@ export interface ApiRequest {
 export interface SentRequest {
   method: string;
   url: string;
-  /** Headers as sent; the API key is replaced by $PETSTORE_API_KEY. */
+  /** Headers as sent. Like the URL and the body, redacted: the API key is written $PETSTORE_API_KEY. */
   headers: Record<string, string>;
   body?: string;
 }
@@ -52,6 +54,19 @@ export interface ApiResponse {
   durationMs: number;
   /** Times the request was retried (429 or 503 with Retry-After) before this answer. */
   retries?: number;
+  /** Set when it took more than one send to get this answer: what was retried or resent (see Retries). */
+  retried?: Retries;
+  /**
+   * Set when the answer is attributed to infrastructure in front of the service (e.g. a gateway
+   * whose backend is down), with the reason in plain words: such an answer is not the service's
+   * and is never judged against the interface's rules.
+   */
+  infrastructure?: string;
+  /**
+   * Set when the request was sent twice: the reused connection it first went on was closed
+   * before any byte of the answer came, and this answer came on a fresh connection. Says why.
+   */
+  resent?: string;
 }
 
 export class TransportError extends Error {
@@ -74,6 +89,8 @@ export class RetriesExhausted extends TransportError {
     message: string,
     request: SentRequest,
     readonly response: ApiResponse,
+    /** What was retried or resent before the suite gave up; its statuses count the last answer too. */
+    readonly retried: Retries,
   ) {
     super(message, request);
   }
@@ -95,22 +112,70 @@ export interface ClientOptions {
   readOnly?: boolean;
   /** Called once per request that received a response (for counting and ledgers). */
   onResponse?: (res: ApiResponse) => void;
+  /**
+   * Called once per request that was sent more than once or given up on after a 429 or 503 with
+   * Retry-After, when it ends, in the caller's async context (so the run can tell which check sent it).
+   */
+  onRetried?: (retried: Retries) => void;
   /** Retries of a 429 or 503 answer carrying Retry-After (default 0: none). */
   retries?: number;
   /** Longest Retry-After wait honoured; a server asking more is not retried (default 60 s). */
   maxRetryWaitMs?: number;
   /** 'env' (default): HTTP_PROXY / HTTPS_PROXY / NO_PROXY decide; 'none': always direct. */
   proxy?: 'env' | 'none';
+  /** Most requests per second (--rate): for a gateway whose limit is known in advance. */
+  rate?: number;
 }
 
 /** Retries the client made, for the run's summary. */
 export interface RetryStats {
   count: number;
-  waitedMs: number;
 }
+
+/**
+ * What it took, beyond one send, to get answers: evidence of the infrastructure (a rate limit, a
+ * closing keep-alive), never of the service's conformance. For one request, or summed over many.
+ */
+export interface Retries {
+  /** Sends again after a 429 or 503 with Retry-After. */
+  count: number;
+  /** Answers that asked to wait (429 or 503 with Retry-After), by status: those retried and any the suite gave up on. */
+  statuses: Record<string, number>;
+  /** The waits the retried answers asked for, summed (ms); the pool paused for them, overlapping waits once. */
+  retryAfterMs: number;
+  /** GETs sent again on a fresh connection: the reused one was closed before any byte of the answer. */
+  resent: number;
+}
+
+export const noRetries = (): Retries => ({ count: 0, statuses: {}, retryAfterMs: 0, resent: 0 });
+
+/** Adds `more` into `into` (and returns it). */
+export function addRetries<T extends Retries>(into: T, more: Retries): T {
+  into.count += more.count;
+  into.retryAfterMs += more.retryAfterMs;
+  into.resent += more.resent;
+  for (const [status, n] of Object.entries(more.statuses)) into.statuses[status] = (into.statuses[status] ?? 0) + n;
+  return into;
+}
+
+/**
+ * Why a gateway error mid-run is no violation: an answer 502/503/504 that is not JSON came from
+ * infrastructure in front of the service (assert.ts's fail() starts its "could not decide" with this).
+ */
+export const GATEWAY_FAILING = 'the service behind the gateway is failing';
+
+/**
+ * Idle keep-alive connections are dropped after 4 s, below the idle timeouts of common servers
+ * and proxies (Node and Apache 5 s, HAProxy and load balancers 10 s or more, nginx 75 s), so the
+ * client seldom sends on a connection the other side is closing. A `Keep-Alive: timeout=N` hint
+ * from the server shortens it to N - 1 s (N <= 1: the connection is not reused).
+ */
+const KEEP_ALIVE = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000, keepAliveTimeoutThreshold: 1_000 } as const;
 
 const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
 
+/** Longest a keep-alive connection for POSTs sits idle (see Client.posts). */
+const POST_IDLE_MS = 500;
 
 /** Why a request stopped by Client.abort() got no answer. */
 export const INTERRUPTED = 'interrupted: the run was stopped before the answer came';
@@ -149,10 +214,34 @@ class Pool {
 
 export class Client {
   readonly baseUrl: string;
+  /** Keep-alive connections, for GET and HEAD. */
   private readonly dispatcher: Dispatcher;
+  /**
+   * A connection of its own per request (closed after its answer): for a GET sent again, and for
+   * a request that may create unless the server is known to keep connections open (see posts).
+   * RFC 9112 §9.3.1 lets a client resend a POST only when the server cannot have seen it, which a
+   * client cannot tell once the bytes are written; so a POST is never sent twice (never a
+   * duplicate create), and goes on a reused connection only where that is safe.
+   */
+  private readonly fresh: Dispatcher;
+  /**
+   * Keep-alive connections for requests that may create, idle at most POST_IDLE_MS (below any
+   * common server's idle timeout, so the server never closes one under a POST). Used while every
+   * answer says `Connection: keep-alive` and the server was never seen closing a connection it
+   * had kept open; else each POST has a connection of its own (which costs a connect each: the
+   * reference server answers half as many requests a second that way).
+   */
+  private readonly posts: Dispatcher;
+  /** Every answer so far said `Connection: keep-alive` (and there was one). */
+  private keepsAlive: boolean | undefined;
+  /** The other side was seen closing a connection it had kept open (a stale reuse, or an idle close). */
+  private closesIdle = false;
   private readonly pool: Pool;
+  private readonly pacer: Pacer;
+  /** The proxy the environment names for the target's scheme, to name it when it fails. */
+  private readonly proxy: EnvProxy | undefined;
   requestCount = 0;
-  readonly retried: RetryStats = { count: 0, waitedMs: 0 };
+  readonly retried: RetryStats = { count: 0 };
   /** Aborted by abort(): every request in flight, waiting for a retry, or sent later, fails at once. */
   private readonly stopped = new AbortController();
   /** The exchanges in flight, for abort(). */
@@ -160,12 +249,29 @@ export class Client {
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    const agent = { keepAliveTimeout: 10_000, connections: options.concurrency, pipelining: 1 };
+    const agent = { ...KEEP_ALIVE, connections: options.concurrency, pipelining: 1 };
+    // pipelining 0: no keep-alive, every request on a new connection, sent with Connection: close.
+    const fresh = { ...agent, pipelining: 0 };
     // proxyTunnel false: plain-HTTP targets go to the proxy as absolute-form requests, which
     // every forward proxy accepts (many refuse CONNECT to ports other than 443); HTTPS tunnels.
-    this.dispatcher = options.proxy === 'none' ? new Agent(agent) : new EnvHttpProxyAgent({ ...agent, proxyTunnel: false });
+    const direct = options.proxy === 'none';
+    this.dispatcher = direct ? new Agent(agent) : new EnvHttpProxyAgent({ ...agent, proxyTunnel: false });
+    this.fresh = direct ? new Agent(fresh) : new EnvHttpProxyAgent({ ...fresh, proxyTunnel: false });
+    const posts = { ...agent, keepAliveTimeout: POST_IDLE_MS, keepAliveMaxTimeout: POST_IDLE_MS };
+    this.posts = direct ? new Agent(posts) : new EnvHttpProxyAgent({ ...posts, proxyTunnel: false });
+    // "other side closed" on an idle connection (the proxied dispatcher tells only through stale reuses).
+    this.dispatcher.on('disconnect', (_origin, _targets, err) => {
+      if ((err as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET') this.closesIdle = true;
+    });
+    this.proxy = direct ? undefined : envProxy(new URL(this.baseUrl).protocol);
     this.pool = new Pool(options.concurrency);
+    this.pacer = new Pacer(options.rate, (options.retries ?? 0) + 1);
     registerSecret(options.apiKey);
+  }
+
+  /** How the client paced its requests: 429/503 answers, pauses, the pace it came down to. */
+  get pacing(): Pacing {
+    return this.pacer.stats();
   }
 
   private prepare(req: ApiRequest): { url: string; headers: Record<string, string>; body?: string } {
@@ -177,7 +283,9 @@ export class Client {
     let body: string | undefined;
     if (req.body) {
       body = 'json' in req.body ? stringifyJson(req.body.json) : req.body.raw;
+      // A header given as '' is left out: how a client that forgot the Content-Type sends a body.
       headers['content-type'] ??= 'application/json';
+      if (headers['content-type'] === '') delete headers['content-type'];
     }
     return { url: `${this.baseUrl}${req.path}${qs}`, headers, ...(body === undefined ? {} : { body }) };
   }
@@ -189,42 +297,101 @@ export class Client {
     const { url, headers, body } = this.prepare(req);
     const sent: SentRequest = {
       method: req.method,
-      url,
-      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redact(v)])),
+      url: redact(url),
+      // The key's own header is written with the placeholder, not found and replaced: a key such
+      // as "a" or "e" must not garble "Bearer" in the curl line.
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, k === 'authorization' && (req.auth ?? 'key') === 'key' ? `Bearer ${PLACEHOLDER}` : redact(v)])),
       ...(body === undefined ? {} : { body: redact(body) }),
     };
     const retries = this.options.retries ?? 0;
-    const maxWaitMs = this.options.maxRetryWaitMs ?? 60_000;
+    const maxWaitMs = this.maxWaitMs;
+    const firstSentAt = performance.now();
+    const retried = noRetries();
+    const giveUp = (message: string, res: ApiResponse) => {
+      this.options.onRetried?.(retried);
+      return new RetriesExhausted(message, sent, res, retried);
+    };
     for (let attempt = 0; ; attempt++) {
-      const res = await this.pool.run(() => this.once(req.method, url, headers, body, sent), req.urgent);
+      // A retry goes ahead of requests not yet sent: it has waited its turn once already.
+      const urgent = req.urgent || attempt > 0;
+      const res = await this.pool.run(() => this.once(req.method, url, headers, body, sent, urgent), urgent);
+      if (res.resent) retried.resent++;
       const waitMs = retryAfterMs(res);
       if (waitMs === undefined) {
         if (attempt > 0) res.retries = attempt;
+        if (attempt > 0 || retried.resent > 0) {
+          res.retried = retried;
+          this.options.onRetried?.(retried);
+        }
         this.options.onResponse?.(res);
         return res;
       }
+      retried.statuses[res.status] = (retried.statuses[res.status] ?? 0) + 1;
       const asked = `${res.status} with Retry-After: ${res.headers['retry-after']}`;
       if (waitMs > maxWaitMs) {
-        throw new RetriesExhausted(`${asked}, a longer wait than the ${maxWaitMs / 1000} s the suite honours`, sent, res);
+        throw giveUp(`${asked}, a longer wait than the ${maxWaitMs / 1000} s the suite honours`, res);
       }
       if (attempt >= retries) {
-        throw new RetriesExhausted(
-          retries === 0 ? `${asked}, and retries are off (PETSTORE_RETRIES=0)` : `still ${asked} after ${retries} retries honouring it`,
-          sent,
-          res,
-        );
+        this.pacer.gaveUp(firstSentAt);
+        throw giveUp(retries === 0 ? `${asked}, and retries are off (PETSTORE_RETRIES=0)` : `still ${asked} after ${retries} retries honouring it`, res);
       }
+      if (this.pacer.refusing) {
+        throw giveUp(`${asked}, not retried: the server turns every request away (nothing accepted through ${retries + 1} of its waits)`, res);
+      }
+      // No wait of its own: the pacer holds every request, this one too, until the wait is over.
       this.retried.count++;
-      this.retried.waitedMs += waitMs;
-      try {
-        await sleep(waitMs, undefined, { signal: this.stopped.signal });
-      } catch {
-        throw new TransportError(INTERRUPTED, sent);
-      }
+      retried.count++;
+      retried.retryAfterMs += waitMs;
     }
   }
 
-  private async once(method: string, url: string, headers: Record<string, string>, body: string | undefined, sent: SentRequest): Promise<ApiResponse> {
+  private get maxWaitMs(): number {
+    return this.options.maxRetryWaitMs ?? 60_000;
+  }
+
+  /** One request within its pool slot: paced, then sent, and sent again once if its reused connection was stale. */
+  private async once(method: string, url: string, headers: Record<string, string>, body: string | undefined, sent: SentRequest, urgent: boolean): Promise<ApiResponse> {
+    try {
+      await this.pacer.turn(urgent);
+    } catch {
+      throw new TransportError(INTERRUPTED, sent);
+    }
+    const sentAt = performance.now();
+    const idempotent = method === 'GET' || method === 'HEAD';
+    let res: ApiResponse;
+    try {
+      const dispatcher = idempotent ? this.dispatcher : this.keepsAlive && !this.closesIdle ? this.posts : this.fresh;
+      res = await this.exchange(dispatcher, method, url, headers, body, sent);
+    } catch (err) {
+      const failure = err as ExchangeFailure;
+      if (failure.stale) this.closesIdle = true;
+      if (!failure.stale) throw this.transportError(failure, sent);
+      if (!idempotent) {
+        const why = describeTransportError(failure.cause, this.options.timeoutMs);
+        throw new TransportError(`${why}: the reused connection was closed before any byte of the answer; a ${method} is never sent twice (the server may have seen it), and from now on each goes on a connection of its own`, sent);
+      }
+      const first = describeTransportError(failure.cause, this.options.timeoutMs);
+      try {
+        res = await this.exchange(this.fresh, method, url, headers, body, sent);
+      } catch (again) {
+        throw this.transportError(again as ExchangeFailure, sent);
+      }
+      res.resent = `sent twice: the reused connection was closed before any byte of the answer (${first}), so it went again on a fresh connection`;
+    }
+    const wait = retryAfterMs(res);
+    // A wait longer than the suite honours fails this request at once; it holds nobody else.
+    this.pacer.answered(sentAt, wait === undefined ? undefined : wait > this.maxWaitMs ? 0 : wait);
+    return res;
+  }
+
+  private transportError(failure: ExchangeFailure, sent: SentRequest): TransportError {
+    if (this.stopped.signal.aborted) return new TransportError(INTERRUPTED, sent);
+    const proxied = this.proxy && blameProxy(failure.cause, this.proxy, new URL(this.baseUrl));
+    return new TransportError(proxied ?? describeTransportError(failure.cause, this.options.timeoutMs, failure.timedOut ? AbortSignal.abort() : undefined), sent);
+  }
+
+  /** One exchange on `dispatcher`; throws ExchangeFailure. */
+  private async exchange(dispatcher: Dispatcher, method: string, url: string, headers: Record<string, string>, body: string | undefined, sent: SentRequest): Promise<ApiResponse> {
     this.requestCount++;
     const started = performance.now();
     const maxBytes = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY;
@@ -241,7 +408,7 @@ export class Client {
       const target = new URL(url);
       // Straight to the dispatcher with a handler that keeps the bytes: no stream, no signal per
       // request. No redirect interceptor: a 3xx comes back as the answer, with its Location.
-      this.dispatcher.dispatch({ origin: target.origin, path: `${target.pathname}${target.search}`, method: method as Dispatcher.HttpMethod, headers, body }, exchange);
+      dispatcher.dispatch({ origin: target.origin, path: `${target.pathname}${target.search}`, method: method as Dispatcher.HttpMethod, headers, body }, exchange);
       const { status, headers: received, text, truncated } = await exchange.answer;
       let json: unknown;
       let jsonError: string | undefined;
@@ -253,19 +420,23 @@ export class Client {
           jsonError = err instanceof Error ? err.message : String(err);
         }
       }
+      const flat = flattenHeaders(received);
+      this.keepsAlive = this.keepsAlive !== false && /\bkeep-alive\b/i.test(flat.connection ?? '');
+      const infrastructure = jsonError !== undefined && GATEWAY_STATUSES.has(status) ? `${status} ${STATUS_CODES[status]} from ${flat.server ?? 'a gateway that names no Server'}` : undefined;
       return {
         request: sent,
         status,
-        headers: flattenHeaders(received),
+        headers: flat,
         text,
         json,
         ...(jsonError === undefined ? {} : { jsonError }),
         truncated,
         durationMs: Math.round(performance.now() - started),
+        ...(infrastructure === undefined ? {} : { infrastructure }),
       };
     } catch (err) {
       exchange.stop(err instanceof Error ? err : new Error(String(err)));
-      throw new TransportError(this.stopped.signal.aborted ? INTERRUPTED : describeTransportError(err, this.options.timeoutMs, timedOut ? AbortSignal.abort() : undefined), sent);
+      throw new ExchangeFailure(err, timedOut, !timedOut && !this.stopped.signal.aborted && !exchange.responded && isStaleClose(err));
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(exchange);
@@ -287,6 +458,7 @@ export class Client {
   /** Stops every request now and later (the run was interrupted); each fails with INTERRUPTED. */
   abort(): void {
     this.stopped.abort();
+    this.pacer.cancel();
     for (const exchange of this.inFlight) exchange.stop(new Error(INTERRUPTED));
   }
 
@@ -296,9 +468,81 @@ export class Client {
 
   async close(): Promise<void> {
     // After abort() nothing is worth waiting for: drop the connections instead of draining them.
-    if (this.stopped.signal.aborted) await this.dispatcher.destroy();
-    else await this.dispatcher.close();
+    const all = [this.dispatcher, this.posts, this.fresh];
+    if (this.stopped.signal.aborted) await Promise.all(all.map((d) => d.destroy()));
+    else await Promise.all(all.map((d) => d.close()));
   }
+}
+
+/** Gateway statuses: with a body that is not JSON, the answer is the gateway's, not the service's. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+/** An exchange that got no answer: the error, and whether a resend on a fresh connection is safe for a GET. */
+class ExchangeFailure {
+  constructor(
+    readonly cause: unknown,
+    readonly timedOut: boolean,
+    /** The connection had carried an earlier answer and was closed before any byte of this one. */
+    readonly stale: boolean,
+  ) {}
+}
+
+/**
+ * A connection closed or reset before any byte of the answer, on a connection that had already
+ * carried an answer (undici's socket info counts the bytes it read): the keep-alive race, where
+ * the other side closed an idle connection as the request went out.
+ */
+function isStaleClose(err: unknown): boolean {
+  const e = err as { code?: string; socket?: { bytesRead?: number } };
+  if (e.code === 'UND_ERR_SOCKET') return (e.socket?.bytesRead ?? 0) > 0;
+  return e.code === 'ECONNRESET' || e.code === 'EPIPE';
+}
+
+interface EnvProxy {
+  url: URL;
+  /** The variable it came from, as written (HTTP_PROXY or http_proxy...). */
+  variable: string;
+}
+
+/** The proxy the environment names for a scheme, read in the order undici's EnvHttpProxyAgent reads it. */
+function envProxy(protocol: string, env: Readonly<Record<string, string | undefined>> = process.env): EnvProxy | undefined {
+  const names = protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+  for (const variable of names) {
+    const value = env[variable];
+    if (!value) continue;
+    try {
+      return { url: new URL(value), variable };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The failure in words naming the proxy, when it is the proxy's: a refused CONNECT, or a
+ * connection error whose address is the proxy's (the target itself is never dialled through a
+ * proxy). Undefined when the failure is not the proxy's (e.g. NO_PROXY sent the request direct).
+ */
+function blameProxy(err: unknown, proxy: EnvProxy, target: URL): string | undefined {
+  const e = err as { code?: string; message?: string; address?: string; port?: number | string; hostname?: string };
+  // The proxy as a person would write it, without credentials.
+  const name = `the proxy ${proxy.url.protocol}//${proxy.url.host} (${proxy.variable})`;
+  const tunnel = /Proxy response \((\d+)\) !== 200 when HTTP Tunneling/.exec(e.message ?? '');
+  if (tunnel) return `${name} refused to tunnel to ${target.hostname}:${target.port || 443} (${tunnel[1]})`;
+  const defaultPort = (u: URL) => Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  const proxyPort = defaultPort(proxy.url);
+  const proxyHost = proxy.url.hostname.replace(/^\[|\]$/g, '');
+  const attempted = /attempted address: (.+):(\d+),/.exec(e.message ?? '');
+  const host = e.address ?? e.hostname ?? attempted?.[1];
+  const port = e.port ?? attempted?.[2];
+  const isProxy =
+    e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'
+      ? host === proxyHost
+      : port !== undefined && Number(port) === proxyPort && (host === proxyHost || defaultPort(target) !== proxyPort);
+  if (!isProxy) return undefined;
+  if (e.code === 'ECONNREFUSED') return `${name} refused the connection`;
+  return `${name} could not be reached: ${describeTransportError(err, 0)}`;
 }
 
 interface Answer {
@@ -320,6 +564,8 @@ class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private settled = false;
   private status = 0;
+  /** True once the status line and headers of the answer came. */
+  responded = false;
   private headers: IncomingHttpHeaders = {};
   private readonly chunks: Buffer[] = [];
   private size = 0;
@@ -354,6 +600,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     this.status = statusCode;
     this.headers = headers;
+    this.responded = true;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
