@@ -1,12 +1,16 @@
 // The command line. Its flags and --help are derived from the settings table in src/config.ts;
 // a flag is applied by setting the setting's environment variable in this process, so the
 // global setup (which reads configuration through loadConfig like everything else) sees it.
-// Order: parse flags (exit 2), validate configuration (exit 2), probe the target once (exit 3),
-// then run vitest's conformance project in this process (exit 0 or 1).
+// Order: parse flags (exit 2), validate configuration (exit 2), probe the target and send one
+// authenticated preflight request (exit 3, reports "not tested"), then run vitest's conformance
+// project in this process (exit 0 or 1).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { STATUS_CODES } from 'node:http';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, readDotenv, SETTINGS, type Config } from './config.js';
+import type { Exchange } from './evidence.js';
+import { redactMessage, wire } from './redact.js';
 import type { Requirement } from './requirement.js';
 import type { Reporter, Vitest } from 'vitest/node';
 // The client, the catalogue, the reporters and vitest are imported when needed, so that --help,
@@ -32,7 +36,7 @@ const COMMANDS = {
   version: "Print the suite's version and the interface version, and exit.",
   help: 'Print this help and exit.',
 } as const;
-type Command = keyof typeof COMMANDS | 'run';
+type Command = keyof typeof COMMANDS | 'run' | 'diff';
 
 /** Bad usage: one line, exit 2. */
 export class UsageError extends Error {
@@ -45,6 +49,8 @@ export interface Invocation {
   flags: Partial<Record<Key, string>>;
   /** --api-key-env: the variable that holds the key. */
   apiKeyEnv?: string;
+  /** `diff`: its own arguments (OLD.json NEW.json [--md FILE]), parsed by src/diff.ts. */
+  args?: string[];
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -104,6 +110,8 @@ function usageErrorOf(err: { code?: string; message: string }): UsageError {
 
 /** Parses the command line; throws UsageError or ConfigError (naming the flag) on bad input. */
 export function parseCommandLine(argv: readonly string[]): Invocation {
+  // The one subcommand, with positional arguments of its own: `diff OLD.json NEW.json`.
+  if (argv[0] === 'diff') return { command: 'diff', flags: {}, args: argv.slice(1) };
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
   for (const [, s] of settings) options[s.flag.slice(2)] = { type: isSwitch(s) ? 'boolean' : 'string', ...(isList(s) ? { multiple: true } : {}) };
   for (const c of Object.keys(COMMANDS)) options[c] = { type: 'boolean', ...(c === 'help' ? { short: 'h' } : {}) };
@@ -236,7 +244,10 @@ export function helpText(): string {
       0,
     ),
     '',
-    section('Usage', ['  npx petstore-conformance [options]']),
+    section('Usage', [
+      '  npx petstore-conformance [options]',
+      '  npx petstore-conformance diff OLD.json NEW.json [--md FILE]   # what changed between two runs',
+    ]),
     section('Test your server', [
       "  export PETSTORE_API_KEY='...'     # the key comes from the environment, never the command line",
       '  npx petstore-conformance --base-url https://staging.example.com/v1',
@@ -250,14 +261,20 @@ export function helpText(): string {
     ]),
     section('Exit codes', [
       '  0  conformant: no MUST requirement failed (SHOULD findings are printed as warnings)',
-      '  1  not conformant: a MUST requirement failed or could not be decided; with --strict, a SHOULD too',
+      '  1  not conformant: a MUST requirement failed or could not be decided; with --strict, a SHOULD too.',
+      '     With --baseline: only a regression (a failure not in the baseline) fails; with --strict also',
+      '     a baseline entry that now passes (fixed). diff: NEW has a MUST failure OLD had not',
       '  2  bad usage or configuration: one line names the flag or variable; nothing was sent',
-      '  3  the target could not be reached: one probe (GET <base-url>/pets without a key) runs first,',
-      '     and one line says why: DNS, connection refused, TLS, timeout (the reports say it too)',
+      '  3  not tested: before any check, GET <base-url>/pets without a key, then with it (?limit=1);',
+      '     one line says what is wrong and the reports say "not tested": unreachable (DNS, connection',
+      '     refused, TLS, timeout), the key refused (401/403), a base URL without its version segment',
+      '     (404), a page that is not JSON (a login page or proxy in front), a failing service or gateway',
+      '     (5xx). Only these two requests stop a run; later failures are judged by the checks',
       '  130  interrupted (Ctrl-C; 143 for SIGTERM): the checks stop and the reports keep what was',
       '       decided, marked interrupted; unfinished checks count as undecided',
     ]),
     section('What a run leaves', [
+      ...para('On the terminal: a progress line while checks run (only when output is a terminal), then the summary with one line per failed or warned requirement giving its first reason, and a command that replays the run. The full evidence (requests, responses, curl lines) is in the reports, or printed as well with --verbose.'),
       ...para('Reports in the report folder (--report-dir): conformance.html to read, conformance.json, conformance.md (also appended to $GITHUB_STEP_SUMMARY when set) and junit.xml, the ids of every pet the run created in created-pets.json (there is no delete operation), and manifest.json with their SHA-256 sums.'),
       ...para('Pets the suite creates carry the run tag in their name: "pcs-" and the seed in base 36, e.g. "pcs-k3x9z1 pet 12"; the tag is printed when the run starts. With --read-only nothing is created, and checks that must create are reported skipped, with the reason.'),
     ]),
@@ -305,17 +322,129 @@ export function catalogueListing(requirements: readonly Requirement[]): string {
   ].join('\n');
 }
 
-/** One probe before the run, so an unreachable target is one clear line instead of every check erroring. */
-async function probe(config: Config & { baseUrl: string }): Promise<string | undefined> {
+/** Why the target cannot be tested, in one line, with the exchange that showed it. */
+interface Diagnosis {
+  reason: string;
+  evidence: Exchange[];
+}
+
+type ClientApi = typeof import('./client.js');
+type Answer = Awaited<ReturnType<InstanceType<ClientApi['Client']>['send']>>;
+
+const contentType = (res: Answer) => {
+  const type = res.headers['content-type']?.split(';')[0]?.trim();
+  return type ? wire(type) : 'no Content-Type';
+};
+
+/**
+ * A 502, 503 or 504, or a 5xx that is not JSON: what a gateway or proxy answers when the service
+ * behind it is down. The service's own JSON 5xx is not this (see preflight).
+ */
+function failingService(res: Answer, baseUrl: string): string | undefined {
+  if (res.status < 500 || res.status > 599) return undefined;
+  if (![502, 503, 504].includes(res.status) && res.jsonError === undefined) return undefined;
+  const server = /^[^\s/(]+/.exec(res.headers.server ?? '')?.[0];
+  return `the service behind ${wire(baseUrl)} is failing (${res.status} ${STATUS_CODES[res.status] ?? ''}${server ? ` from ${wire(server)}` : ''})`.replace(' )', ')');
+}
+
+/**
+ * Ctrl-C before the checks start (the probe, the preflight, writing the reports of a run that
+ * could not start): the requests in flight are aborted, and the reports are written from what was
+ * decided, marked interrupted. A second Ctrl-C quits at once. runSuite's own handler takes over
+ * once the checks start.
+ */
+class EarlyInterrupts {
+  signal: NodeJS.Signals | undefined;
+  private readonly clients = new Set<{ abort(): void }>();
+  /** Once the checks run, runSuite's handler acts; this one only notes a signal it may miss. */
+  private passive = false;
+
+  constructor() {
+    for (const s of SIGNALS) process.on(s, this.handle);
+  }
+
+  watch<C extends { abort(): void }>(client: C): C {
+    this.clients.add(client);
+    if (this.signal) client.abort();
+    return client;
+  }
+
+  standBy(): void {
+    this.passive = true;
+  }
+
+  private readonly handle = (signal: NodeJS.Signals): void => {
+    if (this.passive) {
+      this.signal ??= signal;
+      return;
+    }
+    if (this.signal) process.exit(exitCodeFor(this.signal));
+    this.signal = signal;
+    console.error(`petstore-conformance: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}; writing what was decided (Ctrl-C again quits at once)`);
+    for (const c of this.clients) c.abort();
+  };
+
+  dispose(): void {
+    for (const s of SIGNALS) process.off(s, this.handle);
+  }
+}
+
+/**
+ * Before any check: one unauthenticated GET {base}/pets (the probe: is anything there?), then one
+ * authenticated GET {base}/pets?limit=1 (the preflight: is this the service, with this key?). A
+ * mistake in the setup is one clear line instead of every check failing for the same reason.
+ * Only these two requests decide; whatever the target does later is judged by the checks.
+ */
+async function preflight(config: Config & { baseUrl: string }, keyVariable: string, interrupts: EarlyInterrupts): Promise<Diagnosis | undefined> {
   const { Client, RetriesExhausted, TransportError } = await import('./client.js');
-  const client = new Client({ baseUrl: config.baseUrl, apiKey: config.apiKey ?? '', timeoutMs: config.timeoutMs, concurrency: 1 });
+  const { exchangeOf } = await import('./evidence.js');
+  const base = config.baseUrl.replace(/\/+$/, '');
+  const client = interrupts.watch(new Client({ baseUrl: base, apiKey: config.apiKey ?? '', timeoutMs: config.timeoutMs, concurrency: 1 }));
+  /**
+   * The answer; undefined for a 429 or 503 with Retry-After (a rate limit: the run honours it, so
+   * it is nothing to diagnose); the transport's reason when there is no answer.
+   */
+  const send = async (req: Parameters<typeof client.send>[0]): Promise<Answer | string | undefined> => {
+    try {
+      return await client.send(req);
+    } catch (err) {
+      if (err instanceof RetriesExhausted) return undefined;
+      if (err instanceof TransportError) return err.message;
+      throw err;
+    }
+  };
   try {
-    await client.send({ method: 'GET', path: '/pets', auth: 'none' });
+    const probe = await send({ method: 'GET', path: '/pets', auth: 'none' });
+    if (typeof probe === 'string') return { reason: `cannot reach ${wire(base)}: ${probe}`, evidence: [] };
+    const down = probe && failingService(probe, base);
+    if (probe && down) return { reason: down, evidence: [exchangeOf(probe)] };
+
+    const res = await send({ method: 'GET', path: '/pets', query: [['limit', '1']] });
+    // No answer to the key, though the probe got one: the checks will say what happens (time-outs, resets).
+    if (res === undefined || typeof res === 'string') return undefined;
+    const evidence = [exchangeOf(res)];
+    const where = `GET ${wire(new URL(res.request.url).pathname)}`;
+    if (res.status === 401 || res.status === 403) {
+      return { reason: `the server refused the API key (${res.status} on ${where} with the key): check ${keyVariable}`, evidence };
+    }
+    if (res.status === 404) {
+      if (/\/v\d+$/.test(new URL(base).pathname)) {
+        return { reason: `GET ${wire(`${base}/pets`)} answered 404: nothing serves the pets collection under this base URL, which must be where the interface's paths start (e.g. https://staging.example.com/v1)`, evidence };
+      }
+      const versioned = await send({ method: 'GET', path: '/v1/pets', query: [['limit', '1']] });
+      const hint = typeof versioned === 'object' && versioned.status !== 404 ? ` (GET ${wire(`${base}/v1/pets`)} answers ${versioned.status})` : '';
+      return { reason: `GET ${wire(`${base}/pets`)} answered 404: the base URL must end with the version segment, e.g. ${wire(`${base}/v1`)}${hint}`, evidence };
+    }
+    const failing = failingService(res, base);
+    if (failing) return { reason: failing, evidence };
+    if (res.status >= 500) return { reason: `the server is failing (${res.status} on ${where})`, evidence };
+    if (res.status >= 200 && res.status < 300 && res.jsonError !== undefined && !/json/i.test(contentType(res))) {
+      return {
+        reason: `${where} answered ${res.status} with ${contentType(res)}, not JSON: a login page or a proxy in front of the service? The base URL must reach the service itself`,
+        evidence,
+      };
+    }
     return undefined;
-  } catch (err) {
-    if (err instanceof RetriesExhausted) return undefined; // a 429 or 503 is an answer: the target is there
-    if (err instanceof TransportError) return err.message;
-    throw err;
   } finally {
     await client.close();
   }
@@ -367,8 +496,11 @@ class Interrupts implements Reporter {
 
 async function runSuite(config: Config): Promise<number> {
   const { startVitest } = await import('vitest/node');
-  const { conformanceReporters, ConformanceReporter } = await import('./report/index.js');
+  const { conformanceReporters, ConformanceReporter, ProgressReporter } = await import('./report/index.js');
   const reporters = conformanceReporters(config);
+  // vitest's line per check and every failure's evidence only with --verbose; by default a
+  // progress line, then the summary (one line per finding; the evidence is in the reports).
+  const progress = config.verbose ? 'default' : new ProgressReporter();
   const interrupts = new Interrupts(() => reporters.forEach((r) => r instanceof ConformanceReporter && r.writeInterrupted()));
   // Unset, not 0: should a signal slip past the handlers above, vitest's own sets 130.
   process.exitCode = undefined;
@@ -378,10 +510,16 @@ async function runSuite(config: Config): Promise<number> {
       project: ['conformance'],
       watch: false,
       run: true,
-      reporters: ['default', ...reporters, interrupts],
+      reporters: [progress, ...reporters, interrupts],
     });
     await vitest.close();
     if (interrupts.signal) return exitCodeFor(interrupts.signal);
+    if (config.baseline) {
+      // With a baseline, the gate decides: known deviations fail no test of the release.
+      const { gateOf } = await import('./report/results.js');
+      const results = reporters.find((r): r is InstanceType<typeof ConformanceReporter> => r instanceof ConformanceReporter)?.results;
+      if (results) return gateOf(results).passed ? EXIT.conformant : EXIT.violations;
+    }
     const failed = (process.exitCode !== undefined && process.exitCode !== 0) || vitest.state.getCountOfFailedTests() > 0;
     return failed ? EXIT.violations : EXIT.conformant;
   } finally {
@@ -389,11 +527,14 @@ async function runSuite(config: Config): Promise<number> {
   }
 }
 
-/** No check can run: the reports still say why, each selected requirement undecided with the reason. */
-async function reportUnreachable(config: Config, reason: string): Promise<void> {
+/**
+ * No check ran: the reports still say why, each selected requirement undecided with the reason;
+ * the verdict is not-tested, or inconclusive and marked interrupted after Ctrl-C.
+ */
+async function reportNotRun(config: Config, reason: string, options: { interrupted?: boolean; evidence?: Exchange[] } = {}): Promise<void> {
   const { conformanceReporters, ConformanceReporter } = await import('./report/index.js');
   const requirements = await selectRequirements(await loadCatalogue(), config);
-  for (const r of conformanceReporters(config)) if (r instanceof ConformanceReporter) r.writeUnreachable(requirements, reason);
+  for (const r of conformanceReporters(config)) if (r instanceof ConformanceReporter) r.writeUnreachable(requirements, reason, options);
 }
 
 /** The whole command: returns the exit code. */
@@ -401,6 +542,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const say = (line: string) => console.error(`petstore-conformance: ${line}`);
   try {
     const inv = parseCommandLine(argv);
+    if (inv.command === 'diff') return await (await import('./diff.js')).diffCommand(inv.args ?? [], env);
     if (inv.command === 'help') {
       console.log(helpText());
       return EXIT.conformant;
@@ -421,17 +563,42 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       console.log(catalogueListing(await selectRequirements(await loadCatalogue(), config)));
       return EXIT.conformant;
     }
-    if (config.baseUrl) {
-      const reason = await probe({ ...config, baseUrl: config.baseUrl });
-      if (reason) {
-        say(`cannot reach ${config.baseUrl}: ${reason}`);
-        await reportUnreachable(config, `cannot reach ${config.baseUrl}: ${reason}`).catch((err: unknown) =>
-          say(`the reports could not be written: ${err instanceof Error ? err.message : String(err)}`),
-        );
-        return EXIT.unreachable;
-      }
+    if (config.baseline) {
+      // Validated before anything is sent: a bad file or an id that names nothing is one line, exit 2.
+      const { loadBaseline } = await import('./baseline.js');
+      loadBaseline(config.baseline, { ids: (await loadCatalogue()).map((r) => r.id), now: config.now ?? new Date() });
     }
-    return await runSuite(config);
+    const interrupts = new EarlyInterrupts();
+    // Reports are written synchronously: a signal that came meanwhile is read when the event loop
+    // next polls, so the check phase after it is the second one from here.
+    const nextTurn = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+    try {
+      if (config.baseUrl) {
+        // Needed by the run and by the reports of a run that cannot start: loaded while the probe waits.
+        const reporting = import('./report/index.js');
+        reporting.catch(() => {}); // a failure to load surfaces where it is awaited
+        const diagnosis = await preflight({ ...config, baseUrl: config.baseUrl }, inv.apiKeyEnv ?? SETTINGS.apiKey.env, interrupts);
+        const write = (reason: string, options: Parameters<typeof reportNotRun>[2]) =>
+          reportNotRun(config, reason, options).catch((err: unknown) => say(`the reports could not be written: ${err instanceof Error ? err.message : String(err)}`));
+        if (interrupts.signal) {
+          await write('the run was interrupted before the checks started (during the reachability probe or the preflight)', { interrupted: true });
+          return exitCodeFor(interrupts.signal);
+        }
+        if (diagnosis) {
+          say(redactMessage(diagnosis.reason));
+          await write(diagnosis.reason, { evidence: diagnosis.evidence });
+          await nextTurn();
+          // Ctrl-C while the reports were written: they are whole; the exit says it was interrupted.
+          return interrupts.signal ? exitCodeFor(interrupts.signal) : EXIT.unreachable;
+        }
+      }
+      interrupts.standBy();
+      const code = await runSuite(config);
+      await nextTurn();
+      return interrupts.signal ? exitCodeFor(interrupts.signal) : code;
+    } finally {
+      interrupts.dispose();
+    }
   } catch (err) {
     if (err instanceof UsageError) {
       say(err.message);
@@ -439,6 +606,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     }
     if (err instanceof ConfigError) {
       say(`configuration error: ${err.message}`);
+      return EXIT.usage;
+    }
+    if (err instanceof Error && (err.name === 'BaselineError' || err.name === 'DiffError')) {
+      say(err.message);
       return EXIT.usage;
     }
     throw err;

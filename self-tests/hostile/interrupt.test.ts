@@ -1,14 +1,17 @@
 // Ctrl-C during a run: the real bin, mid-run against a slow server, gets SIGINT. It must stop
 // within 2 seconds, exit 130, and leave every report file, marked interrupted: the verdict is
 // "inconclusive" unless a violation was already proven, and the ledger lists the pets created.
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, test } from 'vitest';
 import { EXIT } from '../../src/cli.js';
 import { json, type Handler } from '../../src/reference-server/handler.js';
 import { MANIFEST_FILE, REPORT_FILES } from '../../src/report/reporter.js';
-import { CHILD_TIMEOUT, referenceServer, targetEnv, type TestServer } from '../net-kit.js';
+import { CHILD_TIMEOUT, referenceServer, targetEnv, tempDir, type TestServer } from '../net-kit.js';
 import { startBin, type ChildRun } from './child.js';
 
 /** The issue's promise: stopped within this long after Ctrl-C. */
@@ -16,7 +19,7 @@ const STOP_WITHIN_MS = 2_000;
 /** Each answer of the slow servers is held this long, so a whole run lasts far longer than the test waits. */
 const SLOW_MS = 300;
 
-const servers: TestServer[] = [];
+const servers: { close(): Promise<void> }[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.close())));
 
 async function until(condition: () => boolean, what: string, ms = 60_000): Promise<void> {
@@ -113,3 +116,90 @@ describe('Ctrl-C during a run', CHILD_TIMEOUT, () => {
     for (const r of violated) expect(r.message, r.id).toMatch(/expected 401/);
   });
 });
+
+/** Listens on 127.0.0.1, closing every connection when the test file ends; `seen` counts what arrived. */
+async function listening(server: ReturnType<typeof createNetServer> | ReturnType<typeof createHttpServer>): Promise<string> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  servers.push({ close: () => new Promise<void>((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))) });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+describe('Ctrl-C before the checks start, and while the reports are written', CHILD_TIMEOUT, () => {
+  /** Sends SIGINT once `ready` holds and reads what the run left. */
+  async function interruptWhen(env: Record<string, string>, ready: () => boolean, what: string) {
+    const started = startBin(['--timeout', '30000'], env);
+    await until(ready, what);
+    const signalled = started.elapsed();
+    started.child.kill('SIGINT');
+    const run = await started.done;
+    const report = JSON.parse(readFileSync(join(run.reportDir, 'conformance.json'), 'utf8')) as Interrupted['report'];
+    return { run, report, stopMs: Math.round(run.ms - signalled) };
+  }
+
+  const expectInterruptedReports = ({ run, report, stopMs }: Awaited<ReturnType<typeof interruptWhen>>) => {
+    expect(run.code, run.out.slice(-3000)).toBe(EXIT.interrupted);
+    expect(stopMs).toBeLessThanOrEqual(STOP_WITHIN_MS);
+    for (const file of [...REPORT_FILES, MANIFEST_FILE]) expect(existsSync(join(run.reportDir, file)), file).toBe(true);
+    expect(report.run.interrupted).toBe(true);
+    expect(report.verdict).toBe('inconclusive');
+    expect(report.requirements.length).toBeGreaterThan(40);
+    for (const r of report.requirements) expect([r.id, r.outcome, r.message]).toEqual([r.id, 'error', expect.stringMatching(/interrupted before the checks started/)]);
+    expect(run.out).not.toMatch(/^\s+at \S.*:\d+:\d+\)?$/m);
+  };
+
+  test('during the probe of a server that accepts connections and never answers', async () => {
+    let connections = 0;
+    const base = await listening(createNetServer(() => connections++));
+    expectInterruptedReports(await interruptWhen({ PETSTORE_BASE_URL: base, PETSTORE_API_KEY: 'k' }, () => connections > 0, 'the probe'));
+  });
+
+  test('during the preflight: the probe is answered, the authenticated request never is', async () => {
+    let authenticated = 0;
+    const base = await listening(
+      createHttpServer((req, res) => {
+        if (req.headers.authorization) authenticated++;
+        else res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"no key","status":401}');
+      }),
+    );
+    expectInterruptedReports(await interruptWhen({ PETSTORE_BASE_URL: base, PETSTORE_API_KEY: 'k' }, () => authenticated > 0, 'the preflight'));
+  });
+
+  // The step summary is a FIFO: appending conformance.md to it blocks until the test reads it, so
+  // the signal surely arrives while the reports are being written.
+  test.each([
+    ['a run that could not start (wrong key: not tested)', 'not-tested', async () => ({ ...targetEnv(await started(referenceServer())), PETSTORE_API_KEY: 'wrong' })],
+    ['a run whose checks all finished', 'conformant', async () => targetEnv(await started(referenceServer()))],
+  ] as const)('while the reports of %s are written: every file whole, exit 130', async (_what, verdict, target) => {
+    const dir = tempDir('fifo');
+    const fifo = join(dir, 'step-summary');
+    execFileSync('mkfifo', [fifo]);
+    const reportDir = join(dir, 'reports');
+    const run = startBin(['--only', 'listPets.ok', '--report-dir', reportDir], { ...(await target()), GITHUB_STEP_SUMMARY: fifo });
+    // The manifest is written last before the step summary: then the run blocks on the FIFO.
+    await until(() => existsSync(join(reportDir, MANIFEST_FILE)), 'the reports');
+    run.child.kill('SIGINT');
+    await sleep(200);
+    const reading = performance.now();
+    const summary = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      createReadStream(fifo, 'utf8').on('data', (d) => (text += d)).on('end', () => resolve(text)).on('error', reject);
+    });
+    const done = await run.done;
+    expect(done.code, done.out.slice(-3000)).toBe(EXIT.interrupted);
+    expect(performance.now() - reading).toBeLessThanOrEqual(STOP_WITHIN_MS);
+    const md = readFileSync(join(reportDir, 'conformance.md'), 'utf8');
+    expect(summary).toBe(`${md}\n`);
+    for (const file of [...REPORT_FILES, MANIFEST_FILE]) expect(existsSync(join(reportDir, file)), file).toBe(true);
+    // Every check had finished (or none could start): nothing was cut short, and the report says what was decided.
+    const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as Interrupted['report'];
+    expect(report.verdict).toBe(verdict);
+  });
+});
+
+async function started(server: Promise<TestServer>): Promise<TestServer> {
+  const s = await server;
+  servers.push(s);
+  return s;
+}
