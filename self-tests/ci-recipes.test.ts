@@ -41,7 +41,8 @@ function words(line: string, value = 'X'): string[] {
 
 /** The arguments of every `npx petstore-conformance ...` in a text (comments dropped). */
 function commandLines(text: string): string[][] {
-  return [...text.matchAll(/npx petstore-conformance([^\n#`]*)/g)].map((m) => words((m[1] ?? '').trim()));
+  // A replay hint inside a sentence ends at its closing parenthesis or semicolon.
+  return [...text.matchAll(/npx petstore-conformance([^\n#`);]*)/g)].map((m) => words((m[1] ?? '').trim()));
 }
 
 describe('files the README points to', () => {

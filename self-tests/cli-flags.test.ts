@@ -25,7 +25,7 @@ describe('--help', CHILD_TIMEOUT, () => {
       expect(stdout).toContain(s.env);
     }
     for (const flag of ['--list', '--show-config', '--version', '--help']) expect(stdout).toContain(flag);
-    for (const [code, meaning] of [[0, 'conformant'], [1, 'MUST requirement failed'], [2, 'bad usage or configuration'], [3, 'could not be reached']] as const) {
+    for (const [code, meaning] of [[0, 'conformant'], [1, 'MUST requirement failed'], [2, 'bad usage or configuration'], [3, 'not tested: before any check']] as const) {
       expect(stdout).toMatch(new RegExp(`^  ${code}  .*${meaning}`, 'm'));
     }
     for (const word of ['DNS', 'refused', 'TLS', 'timeout', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', 'Location', '.env', 'pcs-']) {
@@ -78,6 +78,7 @@ describe('where each setting comes from: a flag wins over the environment, the e
     reportDir: ['dotenv-reports', 'env-reports', ['--report-dir', 'flag-reports'], ['dotenv-reports', 'env-reports', 'flag-reports']],
     timeoutMs: ['1111', '2222', ['--timeout', '3333'], ['1111', '2222', '3333']],
     strict: ['1', '0', ['--strict'], ['on', 'off', 'on']],
+    verbose: ['0', '1', ['--no-verbose'], ['off', 'on', 'off']],
     readOnly: ['0', '1', ['--no-read-only'], ['off', 'on', 'off']],
     maxCreates: ['11', '22', ['--max-creates', '33'], ['11', '22', '33']],
     seed: ['-5', '6', ['--seed=-7'], ['-5', '6', '-7']],
@@ -85,8 +86,10 @@ describe('where each setting comes from: a flag wins over the environment, the e
     concurrency: ['4', '5', ['--concurrency', '6'], ['4', '5', '6']],
     now: ['2031-01-01', '2032-02-02', ['--now', '2033-03-03'], ['2031-01-01T00:00:00.000Z', '2032-02-02T00:00:00.000Z', '2033-03-03T00:00:00.000Z']],
     retries: ['0', '1', ['--retries', '2'], ['0', '1', '2']],
+    rate: ['5', '10/s', ['--rate', '600/m'], ['5', '10', '10']],
     only: ['auth', 'listPets', ['--only', 'getPet', '--only', 'errors'], ['auth', 'listPets', 'getPet,errors']],
     skip: ['auth.challenge', 'listPets.ok', ['--skip', 'getPet.removal'], ['auth.challenge', 'listPets.ok', 'getPet.removal']],
+    baseline: ['dotenv-known.json', 'env-known.json', ['--baseline', 'flag-known.json'], ['dotenv-known.json', 'env-known.json', 'flag-known.json']],
   };
 
   test('the samples cover every setting', () => {

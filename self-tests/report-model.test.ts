@@ -14,7 +14,8 @@ import { renderJunit } from '../src/report/junit.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { DIGEST_COMMAND, suiteDigest } from '../src/report/manifest.js';
 import { renderLedger } from '../src/report/reporter.js';
-import { buildResults, oneLine, type CheckInput, type RunInput } from '../src/report/results.js';
+import { checks } from '../tests/catalogue.js';
+import { buildResults, GATEWAY_FAILING, oneLine, type CheckInput, type RunInput } from '../src/report/results.js';
 import { renderTerminal } from '../src/report/terminal.js';
 
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
@@ -34,6 +35,7 @@ function check(id: string, outcome: OutcomeKind, level: 'MUST' | 'SHOULD' = 'MUS
   return {
     requirement: { id, level, section: 'Authentication', statement: `${id} holds | **bold** <b>` },
     name: property ? `${id} (property) every input` : `${id} ${id} holds`,
+    kind: property ? 'property' : 'requirement',
     outcome,
     ...(outcome === 'passed' ? {} : { message: `${outcome}: ${HOSTILE}` }),
     evidence: outcome === 'failed' || outcome === 'error' ? Array.from({ length: 12 }, () => exchange) : [],
@@ -93,10 +95,82 @@ describe('the verdict', () => {
     expect(results.counts.MUST).toEqual({ requirements: 3, passed: 0, skipped: 2, failed: 1, error: 0 });
   });
 
+  test("a check's kind is a field of the check, never read from its name", () => {
+    const named = { ...check('a.x', 'passed'), name: 'a.x (property) looks like a property' };
+    const kinds = buildResults([named, { ...check('a.x', 'passed'), kind: 'property' as const }], run()).requirements[0]?.checks.map((c) => c.kind);
+    expect(kinds).toEqual(['requirement', 'property']);
+    expect(checks.every((c) => c.kind === (c.name.startsWith(`${c.requirement.id} (property) `) ? 'property' : 'requirement'))).toBe(true);
+  });
+
+  test('a target that could not be tested: verdict not-tested with the diagnosis, in every format, and the schema takes it', () => {
+    const diagnosis = 'the server refused the API key (401 on GET /v1/pets with the key): check PETSTORE_API_KEY';
+    const results = buildResults([check('a.x', 'error'), check('a.s', 'error', 'SHOULD')], run({ diagnosis, seed: null }));
+    expect(results).toMatchObject({ verdict: 'not-tested', verdictReason: diagnosis, run: { diagnosis } });
+    expect(validateReport(JSON.parse(JSON.stringify(results))), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(renderMarkdown(results)).toContain('Pet Store conformance: Not tested');
+    expect(renderHtml(results)).toContain('<span id="verdict">Not tested</span>');
+    expect(renderJunit(results)).toContain(': not-tested"');
+    expect(renderTerminal(results)).toContain(`verdict  NOT TESTED: ${diagnosis}`);
+    // Without a diagnosis the same checks are merely undecided.
+    expect(buildResults([check('a.x', 'error')], run()).verdict).toBe('inconclusive');
+  });
+
+  test('a backend that falls over mid-run is said once: "the target failed during the run", not one line per requirement', () => {
+    const gateway = (id: string, level: 'MUST' | 'SHOULD' = 'MUST'): CheckInput => ({
+      ...check(id, 'error', level),
+      message: `could not decide: ${GATEWAY_FAILING} (502 Bad Gateway from nginx on GET /v1/pets)`,
+    });
+    const fell = buildResults([check('a.ok', 'passed'), ...Array.from({ length: 30 }, (_, i) => gateway(`g.m${i}`)), gateway('g.s', 'SHOULD')], run());
+    expect(fell.verdict).toBe('inconclusive');
+    expect(fell.verdictReason).toBe(`the target failed during the run (${GATEWAY_FAILING}): 30 MUST requirements could not be decided`);
+    const text = renderTerminal(fell);
+    expect(text.split('\n').filter((l) => l.includes(GATEWAY_FAILING))).toHaveLength(1);
+    expect(text).not.toMatch(/g\.(m\d+|s) /);
+    // A violation proven before the fall stands, and the fall is still said.
+    const both = buildResults([check('a.x', 'failed'), gateway('g.m1'), gateway('g.m2')], run());
+    expect(both.verdict).toBe('nonconformant');
+    expect(both.verdictReason).toBe(`1 MUST requirement violated: a.x; the target failed during the run (${GATEWAY_FAILING}), 2 more could not be decided`);
+    // Other undecided requirements are listed as before.
+    expect(buildResults([check('a.y', 'error')], run()).verdictReason).toBe('1 MUST requirement could not be decided: a.y');
+  });
+
+  test('a skipped MUST requirement is one line of the terminal summary, with its reason', () => {
+    const reason = 'store too large to prove a list complete: every status already fills a list of 100';
+    const results = buildResults([check('a.x', 'passed'), { ...check('consistency.create-then-list', 'skipped'), message: reason }], run());
+    expect(renderTerminal(results, { width: 200 }).split('\n').filter((l) => l.includes('consistency.create-then-list'))).toEqual([` - consistency.create-then-list (skipped) ${reason}`]);
+  });
+
   test('the one-line reason of a multi-case failure names the first case', () => {
     expect(oneLine('2 of 3 cases failed:\n- GET /pets: expected 401; got 200\n- POST /pets: expected 401; got 201')).toBe(
       '2 of 3 cases failed: GET /pets: expected 401; got 200 …',
     );
+  });
+
+  test('retries are summed over a requirement\'s checks, kept per run with the pacing, shown in Markdown and HTML, and the schema takes them', () => {
+    const retried = (c: CheckInput, statuses: Record<string, number>, count: number, retryAfterMs: number, resent = 0): CheckInput => ({ ...c, retries: { count, statuses, retryAfterMs, resent } });
+    const results = buildResults(
+      [retried(check('a.x', 'passed'), { 429: 2 }, 2, 1000), retried(check('a.x', 'passed', 'MUST', true), { 429: 1, 503: 1 }, 1, 0, 1), check('b.y', 'passed'), retried(check('c.z', 'error'), { 429: 1 }, 0, 0)],
+      run({ retries: { count: 3, statuses: { 429: 4, 503: 1 }, retryAfterMs: 1000, resent: 1, pacing: { limited: 5, pausedMs: 1000, slowestRate: 2.5, elapsedMs: 4000 } } }),
+    );
+    expect(results.requirements.map((e) => e.retries)).toEqual([
+      { count: 3, statuses: { 429: 3, 503: 1 }, retryAfterMs: 1000, resent: 1 },
+      undefined,
+      { count: 0, statuses: { 429: 1 }, retryAfterMs: 0, resent: 0 },
+    ]);
+    expect(results.run.retries?.pacing.limited).toBe(5);
+    expect(validateReport(JSON.parse(JSON.stringify(results))), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(buildResults([check('a.x', 'passed')], run()).run.retries).toBeNull();
+    const markdown = renderMarkdown(results);
+    expect(markdown).toContain('Retried or resent (2)');
+    expect(markdown).toContain('`429 ×3, 503 ×1 with Retry-After, 3 retried after 1.0 s of waits asked; 1 resent after a stale connection`');
+    expect(markdown).toContain('> Requests sent again (the infrastructure, not findings): 429 ×4, 503 ×1 with Retry-After, 3 retried after 1.0 s of waits asked; 1 resent after a stale connection; every request paused 1.0 s in all; the pace slowed to \\~2.5 req/s.');
+    const html = renderHtml(results);
+    expect(html).toContain('Sent again: 429 ×1 with Retry-After, none retried');
+    expect(html).toContain('every request paused 1.0 s in all');
+    // The schema holds them to their shape: a status that never asks to wait is no retry.
+    const wrong = JSON.parse(JSON.stringify(results)) as { requirements: { retries?: { statuses: Record<string, number> } }[] };
+    if (wrong.requirements[0]?.retries) wrong.requirements[0].retries.statuses = { 500: 1 };
+    expect(validateReport(wrong)).toBe(false);
   });
 });
 

@@ -70,6 +70,14 @@ function instant(raw: string, env: string): Date | undefined {
 
 const text = (raw: string) => raw;
 
+/** A request rate `N`, `N/s` or `N/m`, in requests per second. */
+function rate(raw: string, env: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*(?:\/\s*(s|m))?$/i.exec(raw.trim());
+  const n = m ? Number(m[1]) / (m[2]?.toLowerCase() === 'm' ? 60 : 1) : NaN;
+  if (!(n > 0)) throw new ConfigError(env, `expected a rate such as 20, 20/s or 600/m, above 0, got "${raw}"`);
+  return n;
+}
+
 /** Longest wait a Retry-After header is honoured for; a server asking more is not retried. */
 export const RETRY_MAX_WAIT_S = 60;
 
@@ -95,6 +103,10 @@ export const SETTINGS = {
   strict: {
     env: 'PETSTORE_STRICT', flag: '--strict', parse: boolean, default: false as boolean,
     example: '0', doc: 'Make SHOULD findings fail the run too, instead of being reported as warnings.',
+  } satisfies Setting<boolean>,
+  verbose: {
+    env: 'PETSTORE_VERBOSE', flag: '--verbose', parse: boolean, default: false as boolean,
+    example: '0', doc: "Print every check as it finishes and each failure's full evidence (request, response, curl line); by default a progress line and one line per finding, the evidence in the reports.",
   } satisfies Setting<boolean>,
   readOnly: {
     env: 'PETSTORE_READ_ONLY', flag: '--read-only', parse: boolean, default: false as boolean,
@@ -126,6 +138,11 @@ export const SETTINGS = {
     example: '3',
     doc: `Times a 429 or 503 answer with Retry-After is retried, waiting as the header asks (at most ${RETRY_MAX_WAIT_S} s). Retries are reported; only running out of them counts, as "could not decide". Other answers are never retried.`,
   } satisfies Setting<number>,
+  rate: {
+    env: 'PETSTORE_RATE', flag: '--rate', arg: 'N[/s|/m]', parse: rate, default: undefined as number | undefined,
+    example: '',
+    doc: 'Most requests per second (N, N/s or N/m), for a gateway whose rate limit is known in advance. Unset: no limit until a 429 or 503 with Retry-After, which pauses every request and slows the run down on its own.',
+  } satisfies Setting<number | undefined>,
   only: {
     env: 'PETSTORE_ONLY', flag: '--only', arg: 'IDS', parse: list, default: Object.freeze([]) as readonly string[],
     example: '', doc: 'Run only these requirement ids or areas (comma-separated, globs allowed, e.g. auth.*,listPets).',
@@ -134,6 +151,11 @@ export const SETTINGS = {
     env: 'PETSTORE_SKIP', flag: '--skip', arg: 'IDS', parse: list, default: Object.freeze([]) as readonly string[],
     example: '', doc: 'Leave out these requirement ids or areas (comma-separated, globs allowed).',
   } satisfies Setting<readonly string[]>,
+  baseline: {
+    env: 'PETSTORE_BASELINE', flag: '--baseline', arg: 'FILE', parse: text, default: undefined as string | undefined,
+    example: '',
+    doc: 'Known deviations (a file as schemas/baseline.schema.json, or an earlier conformance.json whose failed and undecided requirements are known). They still run and are reported as known; the run fails only on a regression, and an entry that now passes is reported fixed (fails with --strict).',
+  } satisfies Setting<string | undefined>,
 } as const;
 
 type Settings = typeof SETTINGS;

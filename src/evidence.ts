@@ -1,7 +1,7 @@
 // What a failure shows: the exchange that revealed it and a one-line reproduction.
 import type { ApiResponse, SentRequest } from './client.js';
 import { detach } from './json.js';
-import { redact } from './redact.js';
+import { PLACEHOLDER, redact } from './redact.js';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** Double quotes so the shell expands $PETSTORE_API_KEY; everything else stays literal. */
@@ -15,7 +15,11 @@ export function curlCommand(req: SentRequest): string {
     const header = `${name}: ${value}`;
     parts.push('-H', header.includes('$PETSTORE_API_KEY') ? shellQuoteKey(header) : shellQuote(header));
   }
-  if (req.body !== undefined) parts.push('--data-binary', shellQuote(req.body));
+  if (req.body !== undefined) {
+    // curl would add a form Content-Type of its own; "Content-Type:" tells it to send none.
+    if (!('content-type' in req.headers)) parts.push('-H', shellQuote('Content-Type:'));
+    parts.push('--data-binary', shellQuote(req.body));
+  }
   return parts.join(' ');
 }
 
@@ -27,12 +31,23 @@ export interface Exchange {
 
 const MAX_BODY_IN_EVIDENCE = 2000;
 
+const redactHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redact(v)]));
+
 export function exchangeOf(res: ApiResponse): Exchange {
   const text = res.text.length > MAX_BODY_IN_EVIDENCE ? `${detach(res.text.slice(0, MAX_BODY_IN_EVIDENCE))}… (${res.text.length} chars)` : res.text;
-  const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, redact(v)]));
-  return { request: res.request, response: { status: res.status, headers, body: redact(text) }, reproduce: curlCommand(res.request) };
+  return requestOnly(res.request, { status: res.status, headers: redactHeaders(res.headers), body: redact(text) });
 }
 
-export function requestOnly(req: SentRequest): Exchange {
-  return { request: req, reproduce: curlCommand(req) };
+/** The bearer header as the client writes it for the key: final, never redacted again (a key "a" would garble "Bearer"). */
+const KEY_HEADER = `Bearer ${PLACEHOLDER}`;
+
+/** Everything of a request that reaches the wire is redacted (again: the client did), URL, header values, body. */
+function redactRequest(req: SentRequest): SentRequest {
+  const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, v === KEY_HEADER ? v : redact(v)]));
+  return { ...req, url: redact(req.url), headers, ...(req.body === undefined ? {} : { body: redact(req.body) }) };
+}
+
+export function requestOnly(sent: SentRequest, response?: Exchange['response']): Exchange {
+  const request = redactRequest(sent);
+  return { request, ...(response ? { response } : {}), reproduce: curlCommand(request) };
 }

@@ -2,21 +2,26 @@
 // asset; the Content-Security-Policy forbids loading any), readable on screen and on paper.
 // Every piece of text from the run passes through h(): a server's response is untrusted input.
 import type { Exchange } from '../evidence.js';
-import { blocks, byArea, findings, isPartial, oneLine, VERDICT_TITLE, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
+import { blocks, byArea, describeRetries, describeRunRetries, findings, gateOf, isPartial, oneLine, VERDICT_TITLE, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
 
 export function h(text: string | number): string {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-type Shown = 'passed' | 'skipped' | 'failed' | 'error' | 'warning';
+type Shown = 'passed' | 'skipped' | 'failed' | 'error' | 'warning' | 'known';
 
-/** How an entry shows: a SHOULD finding outside strict mode is a warning, not a failure. */
+/** How an entry shows: a SHOULD finding outside strict mode is a warning, not a failure; a failure the baseline expects is known. */
 function shownAs(e: RequirementResult, strict: boolean): Shown {
+  if (e.baseline?.status === 'known') return 'known';
   if ((e.outcome === 'failed' || e.outcome === 'error') && !blocks(e.level, strict)) return 'warning';
   return e.outcome;
 }
 
-const BADGE: Readonly<Record<Shown, string>> = { passed: 'passed', skipped: 'skipped', failed: 'failed', error: 'undecided', warning: 'warning' };
+const BADGE: Readonly<Record<Shown, string>> = { passed: 'passed', skipped: 'skipped', failed: 'failed', error: 'undecided', warning: 'warning', known: 'known' };
+
+/** The baseline's word on an entry: its reason, link and end date. */
+const baselineSaid = (e: RequirementResult) =>
+  e.baseline ? `${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}${e.baseline.until ? `, until ${e.baseline.until}` : ''}` : '';
 
 function duration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
@@ -52,11 +57,17 @@ function exchange(ex: Exchange, i: number, total: number): string {
 
 function rowHead(e: RequirementResult, shown: Shown, expandable: boolean): string {
   const skip = e.outcome === 'skipped' && e.skipReason ? `<span class="why">Skipped: ${h(oneLine(e.skipReason, 300))}</span>` : '';
+  const note = e.outcome === 'passed' && e.note ? `<span class="why">${h(oneLine(e.note, 300))}</span>` : '';
   const reason = expandable ? `<span class="why">${h(oneLine(e.message, 300))}</span>` : '';
+  const retried = e.retries && describeRetries(e.retries);
+  const retries = retried ? `<span class="why">Sent again: ${h(retried)}</span>` : '';
+  const mark = e.baseline
+    ? `<span class="why">${e.baseline.status === 'known' ? `Known ${e.outcome === 'failed' ? 'failure' : 'undecided'} (baseline)` : 'Fixed: remove it from the baseline'}: ${h(baselineSaid(e))}</span>`
+    : '';
   return `<span class="badge b-${shown}">${BADGE[shown]}</span>
     <span class="rid">${h(e.id)}</span>
     <span class="lvl l-${e.level}">${e.level}</span>
-    <span class="st">${h(e.statement)}<span class="sec">${h(e.section)}</span>${skip}${reason}</span>
+    <span class="st">${h(e.statement)}<span class="sec">${h(e.section)}</span>${skip}${note}${reason}${retries}${mark}</span>
     <span class="dur">${duration(e.durationMs)}</span>`;
 }
 
@@ -74,7 +85,7 @@ function row(e: RequirementResult, strict: boolean): string {
   return `<details class="row r-${shown}" id="${id}">
   <summary>${rowHead(e, shown, true)}<span class="chev" aria-hidden="true"></span></summary>
   <div class="evidence">
-    <div class="cap">${shown === 'warning' ? 'Warning: SHOULD not met' : e.outcome === 'error' ? 'Could not be decided' : `${e.level} violated`}</div>
+    <div class="cap">${shown === 'known' ? `Known deviation (baseline): ${h(baselineSaid(e))}` : shown === 'warning' ? 'Warning: SHOULD not met' : e.outcome === 'error' ? 'Could not be decided' : `${e.level} violated`}</div>
     <pre class="msg">${h(e.message ?? '')}</pre>
     ${checks}
     ${evidence.map((ex, i) => exchange(ex, i, evidence.length)).join('\n')}
@@ -104,24 +115,31 @@ function levelCard(results: Results, level: 'MUST' | 'SHOULD'): string {
 </div>`;
 }
 
-function findingList(title: string, cls: string, entries: readonly RequirementResult[]): string {
+function findingList(title: string, cls: string, entries: readonly RequirementResult[], why = (e: RequirementResult) => oneLine(e.message, 220)): string {
   if (entries.length === 0) return '';
   return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${entries.length}</span></h3><ul>${entries
-    .map((e) => `<li><a href="#req-${h(e.id)}">${h(e.id)}</a> <span class="why">${h(oneLine(e.message, 220))}</span></li>`)
+    .map((e) => `<li><a href="#req-${h(e.id)}">${h(e.id)}</a> <span class="why">${h(why(e))}</span></li>`)
     .join('')}</ul></div>`;
 }
 
 export function renderHtml(results: Results): string {
   const r = results.run;
   const strict = r.strict;
-  const { violations, undecided, warnings } = findings(results);
+  const { violations, undecided, warnings, known, fixed } = findings(results);
   const commit = results.suite.commit ? ` · commit <code>${h(results.suite.commit.slice(0, 12))}</code>` : '';
   const notes: string[] = [];
   if (r.interrupted) notes.push('The run was interrupted: checks that had not finished are reported as undecided.');
   if (isPartial(results)) {
     notes.push(`Partial run (${[r.selection.only.length ? `only ${r.selection.only.join(', ')}` : '', r.selection.skip.length ? `skipping ${r.selection.skip.join(', ')}` : ''].filter(Boolean).join('; ')}): the verdict covers only the requirements that ran.`);
   }
+  const infrastructure = describeRunRetries(r.retries);
+  if (infrastructure) notes.push(`Requests sent again (the infrastructure, not findings): ${infrastructure}.`);
   for (const e of r.errors) notes.push(`Suite error: ${e}`);
+  if (r.baseline) {
+    const gate = gateOf(results);
+    notes.push(`Baseline ${r.baseline.path} (sha256 ${r.baseline.sha256.slice(0, 12)}…): gate ${gate.passed ? 'passed' : 'failed'}: ${gate.reason}.`);
+    for (const x of r.baseline.expired) notes.push(`Baseline entry ${x.id} expired on ${x.until ?? '?'}: counted as not in the baseline.`);
+  }
   const areas = byArea(results)
     .map(({ area, title, entries }) => {
       const count = (s: Shown) => entries.filter((e) => shownAs(e, strict) === s).length;
@@ -169,10 +187,12 @@ ${entries.map((e) => row(e, strict)).join('\n')}
 ${LEVELS.map((l) => levelCard(results, l)).join('\n')}
 </section>
 
-${violations.length + undecided.length + warnings.length > 0 ? `<section class="findings">
+${violations.length + undecided.length + warnings.length + known.length + fixed.length > 0 ? `<section class="findings">
 ${findingList(strict ? 'Violations (MUST and SHOULD)' : 'Violations (MUST)', 'f-failed', violations)}
 ${findingList('Could not be decided', 'f-error', undecided)}
 ${findingList('Warnings (SHOULD, do not fail the run)', 'f-warning', warnings)}
+${findingList('Known deviations (baseline; still run, not regressions)', 'f-known', known, (e) => `${oneLine(baselineSaid(e), 160)}: ${oneLine(e.message, 160)}`)}
+${findingList('Fixed: remove them from the baseline', 'f-warning', fixed, (e) => oneLine(baselineSaid(e), 220))}
 </section>` : ''}
 
 ${results.requirements.some((e) => e.outcome !== 'passed') ? `<div class="toolbar">
@@ -239,6 +259,7 @@ a { color: inherit; }
 .v-conformant { --c: var(--passed); --cbg: var(--passed-bg); }
 .v-nonconformant { --c: var(--failed); --cbg: var(--failed-bg); }
 .v-inconclusive { --c: var(--warning); --cbg: var(--warning-bg); }
+.v-not-tested { --c: var(--warning); --cbg: var(--warning-bg); }
 .eyebrow { text-transform: uppercase; letter-spacing: .08em; font-size: 12px; color: var(--muted); font-weight: 600; }
 .verdict h1 { margin: 6px 0 2px; font-size: 34px; line-height: 1.2; color: var(--c); display: flex; align-items: center; gap: 14px; }
 .seal { display: inline-grid; place-items: center; width: 44px; height: 44px; border-radius: 50%; background: var(--c); color: #fff; font-size: 26px; flex: none; }
@@ -270,7 +291,7 @@ a { color: inherit; }
 .finding li { margin: 3px 0; }
 .finding li a { font-family: var(--mono); font-weight: 600; font-size: 13px; }
 .finding .why { color: var(--muted); font-size: 13.5px; }
-.f-failed { --fc: var(--failed); } .f-error { --fc: var(--error); } .f-warning { --fc: var(--warning); }
+.f-failed { --fc: var(--failed); } .f-error { --fc: var(--error); } .f-warning { --fc: var(--warning); } .f-known { --fc: var(--skipped, #6b7280); }
 .toolbar { display: flex; justify-content: flex-end; align-items: center; gap: 16px; margin: 20px 0 4px; font-size: 14px; color: var(--muted); }
 .toolbar button { font: inherit; font-size: 13px; padding: 4px 12px; border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: var(--ink); cursor: pointer; }
 .area { margin-top: 18px; }
@@ -288,6 +309,7 @@ summary:hover { background: #f8fafc; }
 .badge.small { width: auto; padding: 0 6px; font-size: 11px; }
 .b-passed { color: var(--passed); background: var(--passed-bg); } .b-failed { color: var(--failed); background: var(--failed-bg); }
 .b-error { color: var(--error); background: var(--error-bg); } .b-warning { color: var(--warning); background: var(--warning-bg); }
+.b-known { color: #4b5563; background: #e5e7eb; }
 .b-skipped { color: var(--skipped); background: var(--skipped-bg); }
 .rid { font-family: var(--mono); font-size: 13px; font-weight: 600; overflow-wrap: anywhere; padding-top: 1px; }
 .lvl { font-size: 11px; font-weight: 700; letter-spacing: .04em; padding: 2px 7px; border-radius: 4px; text-align: center; border: 1px solid; }

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { ConformanceReporter } from './reporter.js';
 
 export { ConformanceReporter } from './reporter.js';
+export { ProgressReporter } from './progress.js';
 export type { Results, Verdict } from './results.js';
 
 export function conformanceReporters(

@@ -43,13 +43,20 @@ export function failureText(e: RequirementResult): string {
 function testcase(e: RequirementResult, strict: boolean, classname: string): string {
   const open = `    <testcase name="${xml(`${e.id} ${e.statement}`)}" classname="${xml(classname)}" time="${seconds(e.durationMs)}"`;
   const props = [`level=${e.level}`, `section=${e.section}`, `outcome=${e.outcome}`];
+  if (e.outcome === 'passed' && e.note) props.push(`note=${oneLine(e.note)}`);
   let body = '';
-  if (e.outcome === 'skipped') body = `      <skipped message="${xml(oneLine(e.skipReason))}"/>\n`;
-  if ((e.outcome === 'failed' || e.outcome === 'error') && blocks(e.level, strict)) {
+  const known = e.baseline?.status === 'known';
+  if (e.baseline) props.push(`baseline=${e.baseline.status}: ${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}`);
+  if (e.baseline?.status === 'fixed') body = `      <system-out>${xml(`FIXED: remove ${e.baseline.entry} from the baseline (${e.baseline.reason})`)}</system-out>\n`;
+  if (known) {
+    // A known deviation fails no build: the testcase passes and says it in <system-out>, as a warning does.
+    body = `      <system-out>${xml(`KNOWN DEVIATION (baseline: ${e.baseline?.reason ?? ''}): ${failureText(e)}`)}</system-out>\n`;
+  } else if (e.outcome === 'skipped') body = `      <skipped message="${xml(oneLine(e.skipReason))}"/>\n`;
+  if (!known && (e.outcome === 'failed' || e.outcome === 'error') && blocks(e.level, strict)) {
     const tag = e.outcome === 'failed' ? 'failure' : 'error';
     const type = e.outcome === 'failed' ? `${e.level} violated` : 'could not be decided';
     body = `      <${tag} message="${xml(oneLine(e.message))}" type="${xml(type)}">${xml(failureText(e))}</${tag}>\n`;
-  } else if (e.outcome === 'failed' || e.outcome === 'error') {
+  } else if (!known && (e.outcome === 'failed' || e.outcome === 'error')) {
     const what = e.outcome === 'failed' ? 'SHOULD not met' : 'SHOULD could not be checked';
     props.push(`warning=${what}: ${oneLine(e.message)}`);
     body = `      <system-out>${xml(`WARNING (${what}): ${failureText(e)}`)}</system-out>\n`;
@@ -64,8 +71,9 @@ function testcase(e: RequirementResult, strict: boolean, classname: string): str
 export function renderJunit(results: Results): string {
   const strict = results.run.strict;
   const count = (entries: readonly RequirementResult[], suiteErrors = 0) => {
-    const failures = entries.filter((e) => e.outcome === 'failed' && blocks(e.level, strict)).length;
-    const errors = entries.filter((e) => e.outcome === 'error' && blocks(e.level, strict)).length + suiteErrors;
+    const open = entries.filter((e) => e.baseline?.status !== 'known');
+    const failures = open.filter((e) => e.outcome === 'failed' && blocks(e.level, strict)).length;
+    const errors = open.filter((e) => e.outcome === 'error' && blocks(e.level, strict)).length + suiteErrors;
     const skipped = entries.filter((e) => e.outcome === 'skipped').length;
     const time = seconds(entries.reduce((s, e) => s + e.durationMs, 0));
     return `tests="${entries.length + suiteErrors}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time}"`;

@@ -7,7 +7,8 @@ import { join, relative, sep } from 'node:path';
 import type { Results } from './results.js';
 
 export const MANIFEST_FORMAT = 'petstore-conformance/manifest';
-export const MANIFEST_VERSION = '1.0.0';
+/** 1.1.0 added `baseline`. */
+export const MANIFEST_VERSION = '1.1.0';
 
 /**
  * What "the suite's package" is for its digest: the code, checks, schemas and pinned
@@ -68,6 +69,8 @@ export interface Manifest {
   suite: { name: string; version: string; commit: string | null; dirty: boolean | null; sha256: string; files: number; digestCommand: string };
   openapi: { path: string; sha256: string };
   reports: { file: string; bytes: number; sha256: string }[];
+  /** The --baseline the run was judged against (its path as given and its SHA-256), when one was. Since 1.1.0. */
+  baseline?: { path: string; sha256: string };
 }
 
 export function buildManifest(
@@ -93,5 +96,6 @@ export function buildManifest(
     },
     openapi: { path: relative(root, openapi).split(sep).join('/'), sha256: sha256(readFileSync(openapi)) },
     reports: written.map(({ file, content }) => ({ file, bytes: Buffer.byteLength(content), sha256: sha256(content) })),
+    ...(results.run.baseline ? { baseline: { path: results.run.baseline.path, sha256: results.run.baseline.sha256 } } : {}),
   };
 }

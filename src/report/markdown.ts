@@ -1,7 +1,7 @@
 // conformance.md: short enough for a pull-request comment or a GitHub job summary.
-import { findings, isPartial, oneLine, VERDICT_TITLE, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
+import { describeRetries, describeRunRetries, findings, gateOf, isPartial, oneLine, VERDICT_TITLE, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
 
-const ICON: Readonly<Record<Verdict, string>> = { conformant: '✅', nonconformant: '❌', inconclusive: '⚠️' };
+const ICON: Readonly<Record<Verdict, string>> = { conformant: '✅', nonconformant: '❌', inconclusive: '⚠️', 'not-tested': '⛔' };
 
 /** Markdown-inert text inside a line: characters that could start inline markup are escaped. */
 export function md(text: string): string {
@@ -26,7 +26,7 @@ function list(entries: readonly RequirementResult[], reason: (e: RequirementResu
 }
 
 export function renderMarkdown(results: Results): string {
-  const { violations, undecided, warnings } = findings(results);
+  const { violations, undecided, warnings, known, fixed } = findings(results);
   const r = results.run;
   const commit = results.suite.commit ? ` (\`${results.suite.commit.slice(0, 12)}\`)` : '';
   const out = [
@@ -47,9 +47,25 @@ export function renderMarkdown(results: Results): string {
   if (violations.length) out.push('', `### Violations (${levels})`, '', ...list(violations, (e) => e.message));
   if (undecided.length) out.push('', '### Could not be decided', '', ...list(undecided, (e) => e.message));
   if (warnings.length) out.push('', '### Warnings (SHOULD, do not fail the run)', '', ...list(warnings, (e) => e.message));
+  if (r.baseline) {
+    const gate = gateOf(results);
+    out.push('', `### Baseline ${code(r.baseline.path)}: ${gate.passed ? '✅ gate passed' : '❌ gate failed'}`, '', md(gate.reason.charAt(0).toUpperCase() + gate.reason.slice(1)));
+    const said = (e: RequirementResult) => `${e.baseline?.reason ?? ''}${e.baseline?.link ? ` (${e.baseline.link})` : ''}`;
+    if (known.length) out.push('', `#### Known deviations (${known.length}; still run, not regressions)`, '', ...list(known, said));
+    if (fixed.length) out.push('', `#### Fixed: remove them from the baseline (${fixed.length})`, '', ...list(fixed, said));
+    if (r.baseline.expired.length) out.push('', ...r.baseline.expired.map((x) => `> Baseline entry ${code(x.id)} expired on ${x.until ?? '?'}: counted as not in the baseline.`));
+  }
   const skipped = results.requirements.filter((e) => e.outcome === 'skipped');
   if (skipped.length) {
     out.push('', `<details><summary>Skipped (${skipped.length})</summary>`, '', ...list(skipped, (e) => e.skipReason), '', '</details>');
+  }
+  const partly = results.requirements.filter((e) => e.outcome === 'passed' && e.note);
+  if (partly.length) {
+    out.push('', `<details><summary>Passed, with cases not run (${partly.length})</summary>`, '', ...list(partly, (e) => e.note), '', '</details>');
+  }
+  const retried = results.requirements.filter((e) => e.retries);
+  if (retried.length) {
+    out.push('', `<details><summary>Retried or resent (${retried.length})</summary>`, '', ...list(retried, (e) => e.retries && describeRetries(e.retries)), '', '</details>');
   }
   const notes: string[] = [];
   if (r.interrupted) notes.push('The run was interrupted: checks that had not finished are reported as undecided.');
@@ -57,12 +73,14 @@ export function renderMarkdown(results: Results): string {
     const sel = [r.selection.only.length ? `only ${r.selection.only.join(', ')}` : '', r.selection.skip.length ? `skipping ${r.selection.skip.join(', ')}` : ''];
     notes.push(`Partial run (${md(sel.filter(Boolean).join('; '))}): the verdict covers only the requirements that ran.`);
   }
+  const infrastructure = describeRunRetries(r.retries);
+  if (infrastructure) notes.push(`Requests sent again (the infrastructure, not findings): ${md(infrastructure)}.`);
   for (const e of r.errors.slice(0, 5)) notes.push(`Suite error: ${md(oneLine(e, 200))}`);
   if (notes.length) out.push('', ...notes.map((n) => `> ${n}`));
   out.push(
     '',
     `${results.createdPets.count} pets created (ids in \`${results.createdPets.ledger}\`). ` +
-      `Replay: ${code(r.replay ?? 'npm run conformance')}. Evidence and reproductions: \`conformance.html\`.`,
+      `Replay: ${code(r.replay ?? 'npx petstore-conformance')}. Evidence and reproductions: \`conformance.html\`.`,
     '',
   );
   return out.join('\n');

@@ -6,12 +6,14 @@ import { fileURLToPath } from 'node:url';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import type { Config, RunConfig } from '../config.js';
-import { redact, registerSecret } from '../redact.js';
+import { redact, redactMessage, registerSecret } from '../redact.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { buildManifest, suiteCommit } from './manifest.js';
 import { renderMarkdown } from './markdown.js';
-import { buildResults, LEDGER_FILE, type CheckInput, type Results, type RunInput } from './results.js';
+import { addRetries, noRetries } from '../client.js';
+import { loadBaseline, type Baseline } from '../baseline.js';
+import { buildResults, LEDGER_FILE, type CheckInput, type Results, type RunInput, type RunRetries } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
 
 export const REPORT_FILES = ['conformance.json', 'junit.xml', 'conformance.md', 'conformance.html', LEDGER_FILE] as const;
@@ -52,7 +54,11 @@ export function renderLedger(results: Results, ids: readonly string[]): string {
   return `${head.slice(0, -2)},\n  "ids": ${list}\n}\n`;
 }
 
-/** Every report file of a run, each redacted once more as the last step before the disk. */
+/**
+ * Every report file of a run. Nothing is redacted here: what came from the wire or the
+ * configuration was redacted where it entered the tree (evidence, messages, the target), and the
+ * suite's own words must reach the page as written (see src/redact.ts).
+ */
 export function renderReports(results: Results, ledger: readonly string[]): { file: string; content: string }[] {
   const contents: Record<(typeof REPORT_FILES)[number], string> = {
     'conformance.json': `${JSON.stringify(results, null, 2)}\n`,
@@ -61,7 +67,7 @@ export function renderReports(results: Results, ledger: readonly string[]): { fi
     'conformance.html': renderHtml(results),
     [LEDGER_FILE]: renderLedger(results, ledger),
   };
-  return REPORT_FILES.map((file) => ({ file, content: redact(contents[file]) }));
+  return REPORT_FILES.map((file) => ({ file, content: contents[file] }));
 }
 
 function writeAtomic(path: string, content: string): void {
@@ -130,19 +136,27 @@ export class ConformanceReporter implements Reporter {
   }
 
   /**
-   * The target could not be reached (the CLI's probe failed), so no check ran: every selected
-   * requirement is reported undecided, with the reason. Prints nothing (the CLI says it in one line).
+   * No check ran: the CLI's probe or preflight found the target could not be tested (verdict
+   * not-tested, the reason as its diagnosis, with the exchange that showed it), or the run was
+   * interrupted before the checks started. Every selected requirement is reported undecided, with
+   * the reason. Prints nothing (the CLI says it in one line).
    */
-  writeUnreachable(requirements: readonly CheckInput['requirement'][], reason: string): Results {
+  writeUnreachable(
+    requirements: readonly CheckInput['requirement'][],
+    reason: string,
+    { interrupted = false, evidence = [] }: { interrupted?: boolean; evidence?: CheckInput['evidence'] } = {},
+  ): Results {
+    reason = redactMessage(reason); // its quotes of the URL and the wire are marked with wire()
     const checks = requirements.map(({ id, level, section, statement }): CheckInput => ({
       requirement: { id, level, section, statement },
       name: `${id} ${statement}`,
+      kind: 'requirement',
       outcome: 'error',
-      message: `could not decide: ${reason}`,
-      evidence: [],
+      message: interrupted ? `not decided: ${reason}` : `not tested: ${reason}`,
+      evidence,
       durationMs: 0,
     }));
-    return this.finish(checks, { created: [], errors: [], runTag: null, requests: null, interrupted: false, print: false });
+    return this.finish(checks, { created: [], errors: [], runTag: null, requests: null, retries: null, interrupted, print: false, ...(interrupted ? {} : { diagnosis: reason }) });
   }
 
   private write(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, interrupted: boolean): void {
@@ -154,6 +168,7 @@ export class ConformanceReporter implements Reporter {
     const errors: string[] = unhandled.map((e) => `unhandled error: ${errorText(e)}`);
     let runTag: string | null = null;
     let requests: number | null = null;
+    let retries: RunRetries | null = null;
     for (const module of modules) {
       errors.push(...module.errors().map((e) => `${module.relativeModuleId}: ${errorText(e)}`));
       for (const test of module.children.allTests()) {
@@ -164,18 +179,24 @@ export class ConformanceReporter implements Reporter {
         checks.push({
           requirement: meta.requirement,
           name: test.name,
+          kind: meta.kind ?? 'requirement',
           outcome: outcome.outcome,
           ...(outcome.message === undefined ? {} : { message: outcome.message }),
+          ...(outcome.note === undefined ? {} : { note: outcome.note }),
           evidence: outcome.evidence,
           durationMs: outcome.durationMs,
+          ...(meta.retries ? { retries: meta.retries } : {}),
         });
       }
       const moduleMeta = module.meta();
       created.push(...(moduleMeta.createdPets ?? []));
       runTag ??= moduleMeta.runTag ?? null;
       if (moduleMeta.requests !== undefined) requests = (requests ?? 0) + moduleMeta.requests;
+      // One file runs the catalogue; were there more, the first one's pacing stands for the run.
+      const pacing = moduleMeta.retries?.pacing;
+      if (moduleMeta.retries && pacing) retries = addRetries(retries ?? { ...noRetries(), pacing }, moduleMeta.retries);
     }
-    this.finish(checks, { created, errors, runTag, requests, runConfig, interrupted, print: true });
+    this.finish(checks, { created, errors, runTag, requests, retries, runConfig, interrupted, print: true });
   }
 
   /** Builds the results tree, writes every report file and (when `print`) the terminal summary. */
@@ -186,19 +207,30 @@ export class ConformanceReporter implements Reporter {
       errors,
       runTag,
       requests,
+      retries,
       runConfig,
       interrupted,
       print,
-    }: { created: string[]; errors: string[]; runTag: string | null; requests: number | null; runConfig?: RunConfig | undefined; interrupted: boolean; print: boolean },
+      diagnosis,
+    }: { created: string[]; errors: string[]; runTag: string | null; requests: number | null; retries: RunRetries | null; runConfig?: RunConfig | undefined; interrupted: boolean; print: boolean; diagnosis?: string },
   ): Results {
     const finishedAt = new Date();
     if (runConfig?.apiKey) registerSecret(runConfig.apiKey);
     const pkg = packageInfo();
     const commit = suiteCommit(root);
+    // The CLI validated it before the run (exit 2 when bad); read again here, as it stands now.
+    let baseline: Baseline | null = null;
+    if (this.config.baseline) {
+      try {
+        baseline = loadBaseline(this.config.baseline, { now: runConfig?.now ? new Date(runConfig.now) : (this.config.now ?? new Date()) });
+      } catch (err) {
+        errors = [...errors, err instanceof Error ? err.message : String(err)];
+      }
+    }
     const run: RunInput = {
       suite: { ...pkg, commit: commit.commit },
       target: {
-        baseUrl: runConfig?.baseUrl ?? this.config.baseUrl ?? '(bundled reference server, not started)',
+        baseUrl: redact(runConfig?.baseUrl ?? this.config.baseUrl ?? '(bundled reference server, not started)'),
         embedded: runConfig?.embedded ?? this.config.baseUrl === undefined,
       },
       startedAt: this.startedAt,
@@ -215,6 +247,9 @@ export class ConformanceReporter implements Reporter {
       createdPets: created,
       runTag,
       requests,
+      retries,
+      diagnosis: diagnosis ?? null,
+      baseline,
     };
     const results = buildResults(checks, run);
     this.results = results;
@@ -223,7 +258,7 @@ export class ConformanceReporter implements Reporter {
     mkdirSync(dir, { recursive: true });
     const files = renderReports(results, created);
     for (const { file, content } of files) writeAtomic(join(dir, file), content);
-    const manifest = redact(`${JSON.stringify(buildManifest(results, root, files, commit), null, 2)}\n`);
+    const manifest = `${JSON.stringify(buildManifest(results, root, files, commit), null, 2)}\n`;
     writeAtomic(join(dir, MANIFEST_FILE), manifest);
     if (this.options.stepSummary) appendFileSync(this.options.stepSummary, `${files.find((f) => f.file === 'conformance.md')?.content ?? ''}\n`);
     if (!print) return results;
@@ -235,7 +270,7 @@ export class ConformanceReporter implements Reporter {
       reportDir: shownDir.startsWith('..') ? dir : shownDir,
     });
     const log = this.vitest ? (s: string) => this.vitest?.logger.log(s) : (s: string) => process.stdout.write(`${s}\n`);
-    log(redact(text));
+    log(text);
     return results;
   }
 

@@ -1,13 +1,17 @@
 // The one results tree of a run: every report file and the terminal summary render from it.
 // One entry per requirement; its outcome comes from its checks (see requirementOutcome), and the
 // verdict follows from the entries (see verdictOf).
+import { addRetries, GATEWAY_FAILING, noRetries, type Retries } from '../client.js';
 import type { Exchange } from '../evidence.js';
-import { areaOf, worse, type Level, type OutcomeKind } from '../requirement.js';
+import type { Pacing } from '../pacer.js';
+import type { Baseline, BaselineEntry } from '../baseline.js';
+import { areaOf, worse, type CheckKind, type Level, type OutcomeKind } from '../requirement.js';
+import { matches } from '../select.js';
 
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
 /** Semantic version of the format: a new optional field is a minor bump, anything else major. */
-export const REPORT_FORMAT_VERSION = '1.1.0';
+export const REPORT_FORMAT_VERSION = '1.3.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
@@ -19,28 +23,44 @@ export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
  * - inconclusive: nothing was proven violated, but the run cannot vouch for the target: a MUST
  *   requirement ended in `error` (the suite or the network could not decide), the run was
  *   interrupted, the suite itself failed, or no requirement ran.
+ * - not-tested: no check ran because the target was not there to test (unreachable, the wrong
+ *   key, a base URL without its version segment, a login page or a failing gateway in front);
+ *   the reason is the one-line diagnosis. Never "nonconformant": the user's setup, or the
+ *   infrastructure, failed, not the service. Since format 1.2.0.
  * Skipped requirements (read-only mode, write budget, a date) leave the verdict alone; they are
  * counted and listed with their reasons, and a partial selection (--only/--skip) is stated.
  */
-export type Verdict = 'conformant' | 'nonconformant' | 'inconclusive';
+export type Verdict = 'conformant' | 'nonconformant' | 'inconclusive' | 'not-tested';
 
 /** How a verdict reads in a heading. */
 export const VERDICT_TITLE: Readonly<Record<Verdict, string>> = {
   conformant: 'Conformant',
   nonconformant: 'Not conformant',
   inconclusive: 'Inconclusive',
+  'not-tested': 'Not tested',
 };
+
+// How a check's message begins when its answers came from a gateway whose backend is failing.
+export { GATEWAY_FAILING };
 
 /** One finished (or unfinished) test, as the vitest adapter or the harness reports it. */
 export interface CheckInput {
   requirement: { id: string; level: Level; section: string; statement: string };
   /** Test name; starts with the requirement id. */
   name: string;
+  kind: CheckKind;
   outcome: OutcomeKind;
   message?: string;
+  /** A passed check that left cases out: which (see Outcome.note). */
+  note?: string;
   evidence: readonly Exchange[];
   durationMs: number;
+  /** What its requests took beyond one send (retries after 429/503, resends), when anything. */
+  retries?: Retries;
 }
+
+/** The run's retries and resends, with how the client paced its requests. Since 1.2.0. */
+export type RunRetries = Retries & { pacing: Pacing };
 
 export interface RunInput {
   suite: { name: string; version: string; commit: string | null };
@@ -62,6 +82,38 @@ export interface RunInput {
   runTag: string | null;
   /** HTTP requests the checks sent (each retry counts), when the run got that far. */
   requests?: number | null;
+  /** Why no check ran (the CLI's probe or preflight): makes the verdict not-tested. */
+  diagnosis?: string | null;
+  /** The run's retries and pacing, when the run got to its checks. */
+  retries?: RunRetries | null;
+  /** --baseline: the known deviations, when given. */
+  baseline?: Baseline | null;
+}
+
+/**
+ * A requirement the baseline names. known: it failed or could not be decided, as the baseline
+ * expects (its outcome stays as it was; it is no regression). fixed: it passed, so its entry
+ * should be removed from the baseline. Since 1.3.0.
+ */
+export interface BaselineMark {
+  status: 'known' | 'fixed';
+  /** The entry's id, area or glob that covers the requirement. */
+  entry: string;
+  reason: string;
+  link?: string;
+  until?: string;
+}
+
+/** The baseline a run used. Since 1.3.0. */
+export interface RunBaseline {
+  path: string;
+  sha256: string;
+  /** A hand-written known-deviations file, or an earlier conformance.json. */
+  kind: Baseline['kind'];
+  /** Entries in force. */
+  entries: number;
+  /** Entries past their `until` date: they counted as not in the baseline. */
+  expired: BaselineEntry[];
 }
 
 export interface CheckResult {
@@ -70,6 +122,7 @@ export interface CheckResult {
   outcome: OutcomeKind;
   durationMs: number;
   message?: string;
+  note?: string;
 }
 
 export interface RequirementResult {
@@ -83,6 +136,8 @@ export interface RequirementResult {
   durationMs: number;
   /** When skipped: why. */
   skipReason?: string;
+  /** When passed: the cases its checks left out, e.g. "2 of 6 cases not run in read-only mode (…)". Since 1.2.0. */
+  note?: string;
   /** When failed or error: what was sent, what came back, what was expected. */
   message?: string;
   /** The exchanges that showed the failure (at most MAX_EVIDENCE). */
@@ -90,6 +145,10 @@ export interface RequirementResult {
   evidenceOmitted?: number;
   /** The first exchange's reproduction; the key is written $PETSTORE_API_KEY. */
   reproduce?: string;
+  /** Summed over its checks, when their requests were retried, resent or given up on after 429/503. Since 1.2.0. */
+  retries?: Retries;
+  /** When the baseline names it: known (failed as expected) or fixed (passed). Since 1.3.0. */
+  baseline?: BaselineMark;
   checks: CheckResult[];
 }
 
@@ -116,6 +175,12 @@ export interface Results {
     errors: string[];
     /** Since 1.1.0. */
     requests: number | null;
+    /** Since 1.2.0: why the target was not tested (verdict not-tested), else null. */
+    diagnosis: string | null;
+    /** Since 1.2.0: the requests sent again and the pacing, null when the run never started its checks. */
+    retries: RunRetries | null;
+    /** Since 1.3.0: the --baseline used, when one was. */
+    baseline?: RunBaseline;
   };
   verdict: Verdict;
   verdictReason: string;
@@ -168,12 +233,17 @@ function requirementResult(checks: readonly CheckInput[]): RequirementResult {
     durationMs: checks.reduce((sum, c) => sum + c.durationMs, 0),
     checks: checks.map((c) => ({
       name: c.name,
-      kind: c.name.startsWith(`${id} (property) `) ? 'property' : 'requirement',
+      kind: c.kind,
       outcome: c.outcome,
       durationMs: c.durationMs,
       ...(c.message ? { message: c.message } : {}),
+      ...(c.note ? { note: c.note } : {}),
     })),
   };
+  const retried = checks.flatMap((c) => (c.retries ? [c.retries] : []));
+  if (retried.length > 0) entry.retries = retried.reduce(addRetries, noRetries());
+  const notes = checks.flatMap((c) => (c.note ? [c.note] : []));
+  if (outcome === 'passed' && notes.length > 0) entry.note = notes.join('\n');
   if (outcome === 'skipped') entry.skipReason = worst.map((c) => c.message ?? 'skipped').join('\n');
   if (outcome === 'failed' || outcome === 'error') {
     entry.message = worst.map((c) => c.message ?? outcome).join('\n');
@@ -205,17 +275,31 @@ const ids = (entries: readonly RequirementResult[]) =>
     : `${entries.slice(0, REASON_IDS - 2).map((e) => e.id).join(', ')} and ${entries.length - (REASON_IDS - 2)} more`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** Undecided requirements whose answers came from a failing gateway: the target failed during the run. */
+export function gatewayFailed(entries: readonly RequirementResult[]): RequirementResult[] {
+  return entries.filter((e) => e.outcome === 'error' && (e.message ?? '').includes(GATEWAY_FAILING));
+}
+
+/** Said once for every requirement the failing gateway left undecided, instead of once per requirement. */
+export const TARGET_FAILED = `the target failed during the run (${GATEWAY_FAILING})`;
+
 export function verdictOf(
   entries: readonly RequirementResult[],
-  run: Pick<RunInput, 'strict' | 'interrupted' | 'errors'>,
+  run: Pick<RunInput, 'strict' | 'interrupted' | 'errors' | 'diagnosis'>,
 ): { verdict: Verdict; reason: string } {
+  if (run.diagnosis) return { verdict: 'not-tested', reason: run.diagnosis };
   const deciding = entries.filter((e) => blocks(e.level, run.strict));
   const levels = run.strict ? 'MUST or SHOULD' : 'MUST';
   const failed = deciding.filter((e) => e.outcome === 'failed');
-  if (failed.length > 0) {
-    return { verdict: 'nonconformant', reason: `${plural(failed.length, `${levels} requirement`)} violated: ${ids(failed)}` };
-  }
   const undecided = deciding.filter((e) => e.outcome === 'error');
+  const fellOver = gatewayFailed(undecided);
+  if (failed.length > 0) {
+    const also = fellOver.length > 0 ? `; ${TARGET_FAILED}, ${fellOver.length} more could not be decided` : '';
+    return { verdict: 'nonconformant', reason: `${plural(failed.length, `${levels} requirement`)} violated: ${ids(failed)}${also}` };
+  }
+  if (fellOver.length > 0) {
+    return { verdict: 'inconclusive', reason: `${TARGET_FAILED}: ${plural(undecided.length, `${levels} requirement`)} could not be decided` };
+  }
   if (undecided.length > 0) {
     return { verdict: 'inconclusive', reason: `${plural(undecided.length, `${levels} requirement`)} could not be decided: ${ids(undecided)}` };
   }
@@ -227,10 +311,14 @@ export function verdictOf(
   return { verdict: 'conformant', reason: `every MUST requirement checked was met (${must.passed} of ${must.requirements})${skipped}` };
 }
 
-/** The command that replays a run: same seed, same target; the key comes from the environment. */
+/**
+ * The command that replays a run: same seed, same target; the key comes from the environment.
+ * npx, not an npm script: it works from a clone and from a project that installed the suite.
+ */
 export function replayCommand(seed: number, target: RunInput['target']): string {
   const where = target.embedded ? '' : `PETSTORE_BASE_URL='${target.baseUrl.replace(/'/g, `'\\''`)}' `;
-  return `${where}PETSTORE_SEED=${seed} npm run conformance`;
+  // `--seed=-5`: a value starting with - must be attached to its flag.
+  return `${where}npx petstore-conformance --seed${seed < 0 ? '=' : ' '}${seed}`;
 }
 
 /** Builds the tree from the checks in catalogue order; checks of one requirement are merged. */
@@ -242,6 +330,8 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
     else byId.set(c.requirement.id, [c]);
   }
   const requirements = [...byId.values()].map(requirementResult);
+  // A run that never reached the target has nothing to compare with the baseline.
+  if (run.baseline && !run.diagnosis) for (const e of requirements) markBaseline(e, run.baseline);
   const { verdict, reason } = verdictOf(requirements, run);
   return {
     format: REPORT_FORMAT,
@@ -263,6 +353,11 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
       interrupted: run.interrupted,
       errors: [...run.errors],
       requests: run.requests ?? null,
+      diagnosis: run.diagnosis ?? null,
+      retries: run.retries ?? null,
+      ...(run.baseline
+        ? { baseline: { path: run.baseline.path, sha256: run.baseline.sha256, kind: run.baseline.kind, entries: run.baseline.entries.length, expired: run.baseline.expired } }
+        : {}),
     },
     verdict,
     verdictReason: reason,
@@ -272,15 +367,88 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
   };
 }
 
-/** Requirements that kept the run from a clean result, worst first: violations, undecided, warnings. */
-export function findings(results: Results): { violations: RequirementResult[]; undecided: RequirementResult[]; warnings: RequirementResult[] } {
+/** The entry in force that covers a requirement id: an exact id wins over an area or glob. */
+export function baselineEntryFor(baseline: Pick<Baseline, 'entries'>, id: string): BaselineEntry | undefined {
+  return baseline.entries.find((e) => e.id === id) ?? baseline.entries.find((e) => matches(id, e.id));
+}
+
+function markBaseline(e: RequirementResult, baseline: Baseline): void {
+  const entry = baselineEntryFor(baseline, e.id);
+  if (!entry || e.outcome === 'skipped') return;
+  e.baseline = {
+    status: e.outcome === 'passed' ? 'fixed' : 'known',
+    entry: entry.id,
+    reason: entry.reason,
+    ...(entry.link ? { link: entry.link } : {}),
+    ...(entry.until ? { until: entry.until } : {}),
+  };
+}
+
+/**
+ * Requirements that kept the run from a clean result, worst first: violations, undecided,
+ * warnings; then those the baseline names: known deviations (apart from the others, whatever
+ * their level) and fixed ones (passed: remove them from the baseline).
+ */
+export function findings(results: Results): {
+  violations: RequirementResult[];
+  undecided: RequirementResult[];
+  warnings: RequirementResult[];
+  known: RequirementResult[];
+  fixed: RequirementResult[];
+} {
   const strict = results.run.strict;
   const bad = (e: RequirementResult) => e.outcome === 'failed' || e.outcome === 'error';
+  const open = results.requirements.filter((e) => e.baseline?.status !== 'known');
   return {
-    violations: results.requirements.filter((e) => e.outcome === 'failed' && blocks(e.level, strict)),
-    undecided: results.requirements.filter((e) => e.outcome === 'error' && blocks(e.level, strict)),
-    warnings: results.requirements.filter((e) => bad(e) && !blocks(e.level, strict)),
+    violations: open.filter((e) => e.outcome === 'failed' && blocks(e.level, strict)),
+    undecided: open.filter((e) => e.outcome === 'error' && blocks(e.level, strict)),
+    warnings: open.filter((e) => bad(e) && !blocks(e.level, strict)),
+    known: results.requirements.filter((e) => e.baseline?.status === 'known'),
+    fixed: results.requirements.filter((e) => e.baseline?.status === 'fixed'),
   };
+}
+
+/**
+ * The release gate of a run with a baseline: it fails on a regression (a MUST requirement, with
+ * --strict a SHOULD too, that failed or could not be decided and is not known), on a failure of
+ * the suite itself, and with --strict on a fixed entry still in the baseline. The verdict stays
+ * what the service deserves; the gate is what the exit code follows.
+ */
+export function gateOf(results: Results): { passed: boolean; regressions: RequirementResult[]; fixed: RequirementResult[]; reason: string } {
+  const { violations, undecided, fixed } = findings(results);
+  const regressions = [...violations, ...undecided];
+  const strict = results.run.strict;
+  const passed = regressions.length === 0 && results.run.errors.length === 0 && !results.run.interrupted && !(strict && fixed.length > 0);
+  const parts: string[] = [];
+  if (regressions.length) parts.push(`${plural(regressions.length, 'regression')} (not in the baseline): ${ids(regressions)}`);
+  if (results.run.errors.length) parts.push('the suite itself failed');
+  if (fixed.length) parts.push(`${plural(fixed.length, 'baseline entry', 'baseline entries')} fixed${strict ? ' (fails with --strict)' : ''}: remove ${ids(fixed)} from the baseline`);
+  const known = results.requirements.filter((e) => e.baseline?.status === 'known').length;
+  if (passed && regressions.length === 0) parts.unshift(`no regression against the baseline (${plural(known, 'known deviation')})`);
+  return { passed, regressions, fixed, reason: parts.join('; ') };
+}
+
+/**
+ * Retries in words, e.g. "429 ×3, 503 ×1 with Retry-After, 3 retried after 2.0 s of waits asked;
+ * 1 resent after a stale connection". Undefined when there were none.
+ */
+export function describeRetries(r: Retries): string | undefined {
+  const parts: string[] = [];
+  const statuses = Object.entries(r.statuses).map(([status, n]) => `${status} ×${n}`);
+  const waits = r.retryAfterMs > 0 ? ` after ${(r.retryAfterMs / 1000).toFixed(1)} s of waits asked` : '';
+  if (statuses.length > 0) parts.push(`${statuses.join(', ')} with Retry-After, ${r.count > 0 ? `${r.count} retried${waits}` : 'none retried'}`);
+  if (r.resent > 0) parts.push(`${r.resent} resent after a stale connection`);
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+/** The run's retries and the pauses and slowdown they caused, in words; undefined when there were none. */
+export function describeRunRetries(r: RunRetries | null): string | undefined {
+  if (!r) return undefined;
+  const parts = [describeRetries(r)];
+  if (r.pacing.pausedMs > 0) parts.push(`every request paused ${(r.pacing.pausedMs / 1000).toFixed(1)} s in all`);
+  if (r.pacing.slowestRate !== undefined) parts.push(`the pace slowed to ~${r.pacing.slowestRate} req/s`);
+  const said = parts.filter(Boolean);
+  return said.length > 0 ? said.join('; ') : undefined;
 }
 
 /** True when --only or --skip left requirements out. */

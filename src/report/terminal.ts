@@ -1,5 +1,5 @@
 // The compact summary printed at the end of every run.
-import { findings, isPartial, oneLine, VERDICT_TITLE, type RequirementResult, type Results, type Tally } from './results.js';
+import { findings, gateOf, gatewayFailed, isPartial, oneLine, TARGET_FAILED, VERDICT_TITLE, type RequirementResult, type Results, type Tally } from './results.js';
 
 export interface Paint {
   red(s: string): string;
@@ -21,8 +21,10 @@ function counts(t: Tally, strictLevel: boolean): string {
   return `${t.requirements} requirement${t.requirements === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
 
+const SKIPS_SHOWN = 3;
+
 export function renderTerminal(results: Results, { paint = PLAIN, width = 120, reportDir = 'reports' }: { paint?: Paint; width?: number; reportDir?: string } = {}): string {
-  const { violations, undecided, warnings } = findings(results);
+  const { violations, undecided, warnings, known, fixed } = findings(results);
   const r = results.run;
   const verdictPaint = results.verdict === 'conformant' ? paint.green : results.verdict === 'nonconformant' ? paint.red : paint.yellow;
   const line = (label: string, value: string) => ` ${paint.dim(label.padEnd(8))} ${value}`;
@@ -40,12 +42,33 @@ export function renderTerminal(results: Results, { paint = PLAIN, width = 120, r
     line('verdict', `${paint.bold(verdictPaint(VERDICT_TITLE[results.verdict].toUpperCase()))}: ${results.verdictReason}`),
   ];
   for (const e of violations) out.push(item(paint.red('✘'), e, e.level === 'SHOULD' ? ' (SHOULD, strict)' : '', e.message));
-  for (const e of undecided) out.push(item(paint.yellow('?'), e, ' (could not decide)', e.message));
-  for (const e of warnings) out.push(item(paint.yellow('⚠'), e, ` (SHOULD, warning${e.outcome === 'error' ? ', could not check' : ''})`, e.message));
+  // A backend that fell over mid-run is said once (the verdict says it for MUSTs), not once per requirement it left undecided.
+  const fellOver = gatewayFailed([...undecided, ...warnings]);
+  for (const e of undecided) if (!fellOver.includes(e)) out.push(item(paint.yellow('?'), e, ' (could not decide)', e.message));
+  if (fellOver.length && !results.verdictReason.includes(TARGET_FAILED)) out.push(` ${paint.yellow('?')} ${TARGET_FAILED}: ${fellOver.length} requirement(s) could not be decided`);
+  for (const e of warnings) if (!fellOver.includes(e)) out.push(item(paint.yellow('⚠'), e, ` (SHOULD, warning${e.outcome === 'error' ? ', could not check' : ''})`, e.message));
+  // --baseline: known deviations apart from the findings (with the baseline's reason), then the gate.
+  const said = (e: RequirementResult) => `${e.baseline?.reason ?? ''}${e.baseline?.link ? ` (${e.baseline.link})` : ''}`;
+  for (const e of known) out.push(item(paint.dim('≈'), e, ` (known ${e.level} ${e.outcome === 'failed' ? 'failure' : 'undecided'}, baseline)`, said(e)));
+  for (const e of fixed) out.push(item(paint.yellow('⚠'), e, ' (fixed: remove it from the baseline)', said(e)));
+  if (r.baseline) {
+    const gate = gateOf(results);
+    out.push(line('baseline', `${r.baseline.path}: ${gate.passed ? paint.green('gate passed') : paint.red('gate FAILED')}: ${gate.reason}`));
+    for (const x of r.baseline.expired) out.push(paint.dim(` - baseline entry ${x.id} expired on ${x.until ?? '?'}: counted as not in the baseline`));
+  }
+  // A skipped MUST is not a pass: say why, one line each (the reports list them all).
+  const skipped = results.requirements.filter((e) => e.outcome === 'skipped' && e.level === 'MUST');
+  for (const e of skipped.slice(0, SKIPS_SHOWN)) out.push(item(paint.dim('-'), e, ' (skipped)', e.skipReason));
+  if (skipped.length > SKIPS_SHOWN) out.push(paint.dim(` - ${skipped.length - SKIPS_SHOWN} more MUST requirements skipped (reasons in ${reportDir}/conformance.md)`));
   if (r.interrupted) out.push(paint.yellow(' ! the run was interrupted: unfinished checks count as undecided'));
   if (isPartial(results)) out.push(paint.yellow(' ! partial run (--only/--skip): the verdict covers only what ran'));
   for (const e of r.errors) out.push(paint.red(` ! suite error: ${oneLine(e, width - 16)}`));
   out.push(line('created', `${results.createdPets.count} pets (ids in ${reportDir}/${results.createdPets.ledger})`));
-  out.push(line('reports', `${reportDir}/conformance.html, conformance.md, conformance.json, junit.xml, manifest.json`), '');
+  out.push(line('reports', `${reportDir}/conformance.html, conformance.md, conformance.json, junit.xml, manifest.json`));
+  // The summary gives each finding's first reason; where the rest is.
+  if (violations.length + undecided.length + warnings.length + known.length > 0) {
+    out.push(line('evidence', `requests, responses and curl lines in ${reportDir}/conformance.html (or run with --verbose)`));
+  }
+  out.push('');
   return out.join('\n');
 }

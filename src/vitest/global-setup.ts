@@ -5,6 +5,8 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig, resolveRunConfig, type RunConfig } from '../config.js';
 import { createReferenceHandler } from '../reference-server/handler.js';
 import { serve } from '../reference-server/http.js';
+import { redact, registerSecret } from '../redact.js';
+import { replayCommand } from '../report/results.js';
 import { runTagOf } from '../run.js';
 
 declare module 'vitest' {
@@ -28,8 +30,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     target = { baseUrl: `${server.origin}/v1`, apiKey, embedded: true };
   }
   const run = resolveRunConfig(config, target);
-  const what = run.embedded ? 'the bundled reference server (set PETSTORE_BASE_URL to test another)' : run.baseUrl;
-  console.log(`petstore-conformance: testing ${what}${run.embedded ? ` at ${run.baseUrl}` : ''}; seed ${run.seed} (replay with PETSTORE_SEED=${run.seed}); pets this run creates are named "${runTagOf(run.seed)} …"${run.readOnly ? '; read-only: nothing is created' : ''}`);
+  registerSecret(run.apiKey);
+  const replay = replayCommand(run.seed, { baseUrl: redact(run.baseUrl), embedded: run.embedded });
+  const what = run.embedded ? 'the bundled reference server (set PETSTORE_BASE_URL to test another)' : redact(run.baseUrl);
+  console.log(`petstore-conformance: testing ${what}${run.embedded ? ` at ${redact(run.baseUrl)}` : ''}; seed ${run.seed} (replay: ${replay}); pets this run creates are named "${runTagOf(run.seed)} …"${run.readOnly ? '; read-only: nothing is created' : ''}`);
   project.provide('runConfig', run);
   return close;
 }
