@@ -2,7 +2,8 @@
 import type { Config } from './config.js';
 import { areaOf, type Requirement } from './requirement.js';
 
-function matches(id: string, pattern: string): boolean {
+/** Does an id fall under a pattern (an id, an area, an id prefix, or a glob with `*`)? Also used by --baseline. */
+export function matches(id: string, pattern: string): boolean {
   if (!pattern.includes('*')) return id === pattern || areaOf(id) === pattern || id.startsWith(`${pattern}.`);
   const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
   return re.test(id);
