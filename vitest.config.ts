@@ -1,7 +1,34 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The self-tests that take longest, longest first. They start first, so the short files fill the
+ * other worker around them; vitest's own order (larger files first on a fresh clone, where it has
+ * no durations cached) would start these small files last and leave them alone at the end.
+ */
+const LONG_POLES = [
+  'self-tests/broken-servers.test.ts',
+  'self-tests/hostile/hostile-servers.test.ts',
+  'self-tests/cli-runs.test.ts',
+  'self-tests/reports.test.ts',
+];
+const rank = (spec: TestSpecification) => {
+  const i = LONG_POLES.findIndex((f) => spec.moduleId.endsWith(`/${f}`));
+  return i === -1 ? LONG_POLES.length : i;
+};
+class LongPolesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    // Within a project only; Array.prototype.sort is stable, so the rest keeps vitest's order.
+    const sorted = await super.sort(files);
+    const projects = [...new Set(sorted.map((s) => s.project.name))];
+    const project = (spec: TestSpecification) => projects.indexOf(spec.project.name);
+    return sorted.sort((a, b) => project(a) - project(b) || rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongPolesFirst },
     projects: [
       {
         test: {
@@ -22,6 +49,10 @@ export default defineConfig({
         test: {
           name: 'self',
           include: ['self-tests/**/*.test.ts'],
+          // vitest's default in a run is one worker fewer than the cores: on 2 cores, one file at a
+          // time. Most self-test files wait on child processes, timeouts and loopback, so 3 at once
+          // (each in its own process) keep both cores busy; the long poles go first (LongPolesFirst).
+          maxWorkers: 3,
           testTimeout: 120_000,
         },
       },

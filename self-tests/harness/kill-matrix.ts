@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Level, OutcomeKind, Requirement } from '../../src/requirement.js';
 import type { Fault, ServerSetup, Variant } from './faults-kit.js';
-import { failing, inParallel, runSetup, type HarnessRun } from './harness.js';
+import { failing, runSetup, type HarnessRun } from './harness.js';
 
 export interface Finding {
   id: string;
@@ -42,6 +42,9 @@ export interface FaultRow {
 export interface VariantRow {
   variant: string;
   does: string;
+  /** Seed and PETSTORE_RUNS of a run with other inputs (flakiness); absent for the matrix's own run (the harness's seed 42, the default runs). */
+  seed?: number;
+  runs?: number;
   pass: boolean;
   /** Failures of MUST requirements: false alarms. */
   mustFailures: Finding[];
@@ -146,24 +149,47 @@ async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<F
   };
 }
 
-/** Runs the reference server, every fault and every variant, `parallelism` servers at a time. */
-export async function buildKillMatrix(
+/**
+ * One server of the matrix: the reference server or a variant (a whole-catalogue run), or a fault.
+ * A variant job with a seed is one more run of it with other inputs: not in the matrix, it is
+ * compared with the matrix's run for flakiness.
+ */
+export type MatrixJob = { variant: string; seed?: number; runs?: number } | { fault: string };
+
+const reference: Variant = { name: 'reference', does: 'the reference server as it is', wrap: (h) => h };
+
+/** Every server of the matrix, the whole-catalogue runs (reference, variants: the longest) first. */
+export const matrixJobs = (faults: readonly Fault[], variants: readonly Variant[]): MatrixJob[] => [
+  ...[reference, ...variants].map((v) => ({ variant: v.name })),
+  ...faults.map((f) => ({ fault: f.name })),
+];
+
+/** Runs one server of the matrix. Jobs name their server, so a child process can run them too. */
+export async function runMatrixJob(job: MatrixJob, catalogue: readonly Requirement[], faults: readonly Fault[], variants: readonly Variant[]): Promise<VariantRow | FaultRow> {
+  const levels = new Map(catalogue.map((r) => [r.id, r.level]));
+  if ('fault' in job) {
+    const f = faults.find((x) => x.name === job.fault);
+    if (!f) throw new Error(`no fault named ${job.fault}`);
+    return faultRow(f, levels);
+  }
+  const v = [reference, ...variants].find((x) => x.name === job.variant);
+  if (!v) throw new Error(`no variant named ${job.variant}`);
+  if (job.seed === undefined) return variantRow(v, await attempt(v), levels);
+  const inputs = { seed: job.seed, ...(job.runs === undefined ? {} : { runs: job.runs }) };
+  return { ...variantRow(v, await attempt({ ...v, config: { ...v.config, ...inputs } }), levels), ...inputs };
+}
+
+/** The matrix from the rows of `matrixJobs(faults, variants)`, in that order. */
+export function assembleKillMatrix(
   catalogue: readonly Requirement[],
   faults: readonly Fault[],
-  variants: readonly Variant[],
+  rows: readonly (VariantRow | FaultRow)[],
   parallelism: number,
-): Promise<KillMatrix> {
-  const started = performance.now();
-  const levels = new Map(catalogue.map((r) => [r.id, r.level]));
-  const reference: Variant = { name: 'reference', does: 'the reference server as it is', wrap: (h) => h };
-  // Whole-catalogue runs (reference, variants) first: they are the longest.
-  const jobs: (() => Promise<VariantRow | FaultRow>)[] = [
-    ...[reference, ...variants].map((v) => async () => variantRow(v, await attempt(v), levels)),
-    ...faults.map((f) => () => faultRow(f, levels)),
-  ];
-  const rows = await inParallel(jobs, parallelism, (job) => job());
-  const [referenceRow, ...variantRows] = rows.slice(0, variants.length + 1) as VariantRow[];
-  const faultRows = rows.slice(variants.length + 1) as FaultRow[];
+  durationMs: number,
+): KillMatrix {
+  const whole = rows.length - faults.length;
+  const [referenceRow, ...variantRows] = rows.slice(0, whole) as VariantRow[];
+  const faultRows = rows.slice(whole) as FaultRow[];
   const coverage = catalogue.map((r) => ({ id: r.id, level: r.level, faults: faults.filter((f) => f.breaks === r.id).map((f) => f.name) }));
   const caught = faultRows.filter((r) => r.caughtBy !== null).length;
   return {
@@ -183,7 +209,7 @@ export async function buildKillMatrix(
     variants: variantRows,
     coverage,
     parallelism,
-    durationMs: Math.round(performance.now() - started),
+    durationMs,
   };
 }
 
