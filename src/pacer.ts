@@ -26,9 +26,9 @@ const MIN_RATE = 0.5;
  * only be turned away too. Then the pace adapts, additive increase and multiplicative decrease
  * as TCP does: the first such answer sets it to what the server accepted so far (per second),
  * each later one cuts it by 20% (or to 90% of what the server accepted over a whole second since
- * the last pause, if more). While none comes it grows, by 25% a second while below 90% of the
- * pace last turned away, then by 0.5% a second: it stays just below the limit with few pauses
- * (each costs the whole Retry-After). Answers to requests sent before the last cut belong to the
+ * the last pause, if more). While none comes it grows, by 25% a second while below 75% of the
+ * pace last turned away (or of what was accepted), then by 0.5% a second: it stays just below the
+ * limit with few pauses (each costs the whole Retry-After). Answers to requests sent before the last cut belong to the
  * same episode and cut nothing. A Retry-After of 0 asks for no wait and slows nothing. Without
  * --rate and before the first such answer, nothing is paced.
  *
@@ -121,7 +121,7 @@ export class Pacer {
     this.grownAt = now;
     if (dt <= 0 || now < this.pausedUntil || this.rate >= this.cap) return;
     // Far below the pace that was last turned away it climbs back fast; near it, slowly.
-    const growth = this.rate < 0.9 * this.ceiling ? 0.25 : 0.005;
+    const growth = this.rate < 0.75 * this.ceiling ? 0.25 : 0.005;
     this.rate = Math.min(this.cap, this.rate * (1 + growth * dt));
   }
 
