@@ -109,6 +109,10 @@ describe('the verdict', () => {
     expect(validateReport(JSON.parse(JSON.stringify(results))), JSON.stringify(validateReport.errors)).toBe(true);
     expect(renderMarkdown(results)).toContain('Pet Store conformance: Not tested');
     expect(renderHtml(results)).toContain('<span id="verdict">Not tested</span>');
+    // The one reason is the headline, not a list of every requirement repeating it.
+    expect(renderMarkdown(results)).not.toContain('### Could not be decided');
+    expect(renderMarkdown(results)).toContain('No check ran: each of the 2 requirements is not tested');
+    expect(renderHtml(results)).not.toContain('<section class="findings">');
     expect(renderJunit(results)).toContain(': not-tested"');
     expect(renderTerminal(results)).toContain(`verdict  NOT TESTED: ${diagnosis}`);
     // Without a diagnosis the same checks are merely undecided.

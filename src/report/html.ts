@@ -125,7 +125,11 @@ function findingList(title: string, cls: string, entries: readonly RequirementRe
 export function renderHtml(results: Results): string {
   const r = results.run;
   const strict = r.strict;
-  const { violations, undecided, warnings, known, fixed } = findings(results);
+  const { violations, undecided: all, warnings: allWarnings, known, fixed } = findings(results);
+  // Not tested: every requirement is undecided for the one reason in the headline; no list of it.
+  const notTested = results.verdict === 'not-tested';
+  const undecided = notTested ? [] : all;
+  const warnings = notTested ? allWarnings.filter((e) => e.outcome !== 'error') : allWarnings;
   const commit = results.suite.commit ? ` · commit <code>${h(results.suite.commit.slice(0, 12))}</code>` : '';
   const notes: string[] = [];
   if (r.interrupted) notes.push('The run was interrupted: checks that had not finished are reported as undecided.');

@@ -26,7 +26,11 @@ function list(entries: readonly RequirementResult[], reason: (e: RequirementResu
 }
 
 export function renderMarkdown(results: Results): string {
-  const { violations, undecided, warnings, known, fixed } = findings(results);
+  const { violations, undecided: all, warnings: allWarnings, known, fixed } = findings(results);
+  // Not tested: every requirement is undecided for the one reason in the headline; no list of it.
+  const notTested = results.verdict === 'not-tested';
+  const undecided = notTested ? [] : all;
+  const warnings = notTested ? allWarnings.filter((e) => e.outcome !== 'error') : allWarnings;
   const r = results.run;
   const commit = results.suite.commit ? ` (\`${results.suite.commit.slice(0, 12)}\`)` : '';
   const out = [
@@ -46,6 +50,7 @@ export function renderMarkdown(results: Results): string {
   const levels = r.strict ? 'MUST and SHOULD' : 'MUST';
   if (violations.length) out.push('', `### Violations (${levels})`, '', ...list(violations, (e) => e.message));
   if (undecided.length) out.push('', '### Could not be decided', '', ...list(undecided, (e) => e.message));
+  if (notTested) out.push('', `No check ran: each of the ${results.requirements.length} requirements is not tested, for the reason above (\`conformance.json\` lists them).`);
   if (warnings.length) out.push('', '### Warnings (SHOULD, do not fail the run)', '', ...list(warnings, (e) => e.message));
   if (r.baseline) {
     const gate = gateOf(results);
