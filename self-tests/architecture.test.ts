@@ -1,7 +1,7 @@
-// ARCHITECTURE.md stays true: every path it names exists, and the fault and variant its one-line
-// command names are in the harness.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// ARCHITECTURE.md stays true: every path it names exists, the fault and variant its one-line
+// command names are in the harness, and src/ has no import circle.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { expect, test } from 'vitest';
 import { faults } from './harness/faults/index.js';
 import { variants } from './harness/variants.js';
@@ -20,4 +20,36 @@ test('the fault and the variant its command names exist', () => {
   const variant = /"variant":"([^"]+)"/.exec(doc)?.[1];
   expect(faults.map((f) => f.name)).toContain(fault);
   expect(variants.map((v) => v.name)).toContain(variant);
+});
+
+/** Imports (type-only ones too) of every .ts file under src/, as paths relative to the root. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const files = (readdirSync(join(root, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join(root, 'src', f));
+  for (const file of files) {
+    const deps = [...readFileSync(file, 'utf8').matchAll(/(?:import|export)[^;]*?from '(\.[^']+)'/g)].map((m) =>
+      relative(root, join(dirname(file), (m[1] as string).replace(/\.js$/, '.ts'))),
+    );
+    graph.set(relative(root, file), deps);
+  }
+  return graph;
+}
+
+test('src/ has no import circle', () => {
+  const graph = importGraph();
+  expect(graph.size).toBeGreaterThan(30);
+  const circles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]): void => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      circles.push([...path.slice(path.indexOf(file)), file].join(' -> '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const dep of graph.get(file) ?? []) visit(dep, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) visit(file, []);
+  expect(circles).toEqual([]);
 });

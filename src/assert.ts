@@ -4,7 +4,7 @@ import { GATEWAY_FAILING, TransportError, type ApiResponse } from './client.js';
 import { exchangeOf } from './evidence.js';
 import { detach, show } from './json.js';
 import { wire } from './redact.js';
-import { Violation } from './requirement.js';
+import { Violation } from './outcomes.js';
 import { validate, type SchemaName } from './schemas.js';
 import type { Pet, Error as ErrorBody } from './generated/schema-types.js';
 

@@ -8,32 +8,13 @@ import * as ajvFormats from 'ajv-formats';
 import { readSchemaFile } from './schemas.js';
 import { matches } from './select.js';
 import { sha256 } from './report/manifest.js';
-import { oneLine, REPORT_FORMAT, type Results } from './report/results.js';
+import { oneLine, REPORT_FORMAT, type Baseline, type BaselineEntry, type Results } from './report/results.js';
+
+export type { Baseline, BaselineEntry };
 
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
 
 export const BASELINE_FORMAT = 'petstore-conformance/baseline';
-
-/** One known deviation, as the file states it. */
-export interface BaselineEntry {
-  /** A requirement id, area or glob. */
-  id: string;
-  reason: string;
-  link?: string;
-  /** Last day (UTC, YYYY-MM-DD) the entry holds. */
-  until?: string;
-}
-
-/** A loaded baseline: what the run records and matches requirements against. */
-export interface Baseline {
-  path: string;
-  sha256: string;
-  kind: 'known-deviations' | 'report';
-  /** The entries in force. */
-  entries: BaselineEntry[];
-  /** Entries whose `until` has passed: they count as not in the baseline. */
-  expired: BaselineEntry[];
-}
 
 /** A baseline the run cannot use: one line, exit 2. */
 export class BaselineError extends Error {

@@ -8,7 +8,7 @@ import type { ApiResponse } from './client.js';
 import { curlCommand, exchangeOf, type Exchange } from './evidence.js';
 import { detach, exactInteger, show } from './json.js';
 import { redact } from './redact.js';
-import { Violation } from './requirement.js';
+import { Violation } from './outcomes.js';
 import { validate } from './schemas.js';
 
 export const ERROR_RULES = ['errors.body', 'errors.status-field', 'errors.content-type'] as const;

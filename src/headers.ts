@@ -1,6 +1,8 @@
 // Parsers for the HTTP header fields the suite judges: authentication challenges (RFC 9110 §11),
 // dates (IMF-fixdate, RFC 9110 §5.6.7; Structured Field Date, RFC 9651 §3.3.7) and links (RFC 8288).
 // Each returns undefined (or skips a part) where the value does not follow its grammar.
+// It stands alone on purpose: pure grammar, no suite types, used by the checks that judge those
+// headers (tests/authentication.ts, tests/get-pet.ts), like the JSON reader beneath the client.
 
 export interface Challenge {
   /** As sent; compare case-insensitively (RFC 9110 §11.1). */

@@ -8,7 +8,7 @@
 // run, and so which failure is reported (the earliest), never depends on timing. That failure is
 // then replayed alone by fast-check and shrunk.
 import fc from 'fast-check';
-import { Violation } from './requirement.js';
+import { Violation } from './outcomes.js';
 import { wire } from './redact.js';
 import type { CreateAllowance, RunContext } from './run.js';
 

@@ -2,10 +2,13 @@
 // under vitest, in the broken-server harness and in the reports.
 import type { RunContext } from './run.js';
 import { TransportError, WriteBlocked } from './client.js';
-import type { Exchange } from './evidence.js';
 import { requestOnly } from './evidence.js';
+import { Skip, Violation, type Outcome } from './outcomes.js';
 import { redactMessage, wire } from './redact.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
+
+// The outcome vocabulary lives below the run context and the assertions; checks get it from here too.
+export { OUTCOMES, Skip, Violation, worse, type Outcome, type OutcomeKind } from './outcomes.js';
 
 /** MUST: the interface says it. SHOULD: an HTTP standard it relies on, or sound practice, says it. */
 export type Level = 'MUST' | 'SHOULD';
@@ -54,50 +57,10 @@ export function checksOf(requirements: readonly Requirement[], properties: reado
   return checks;
 }
 
-/** The target broke the rule. */
-export class Violation extends Error {
-  override name = 'Violation';
-  constructor(
-    message: string,
-    readonly evidence: Exchange[] = [],
-  ) {
-    super(message);
-  }
-}
-
-/** The check could not run here (read-only mode, write budget spent, store not provable). */
-export class Skip extends Error {
-  override name = 'Skip';
-}
-
-/**
- * Outcomes on the ordered scale, best first. When several checks speak for one requirement the
- * worse wins, except that a proven violation (failed) stands even where another check could not
- * decide (error).
- */
-export const OUTCOMES = ['passed', 'skipped', 'failed', 'error'] as const;
-export type OutcomeKind = (typeof OUTCOMES)[number];
-
-export interface Outcome {
-  outcome: OutcomeKind;
-  /** Why it failed, errored or was skipped; one line first, details after. */
-  message?: string;
-  evidence: Exchange[];
-  durationMs: number;
-  /** A passed check that left cases out says which, e.g. "2 of 6 cases not run in read-only mode (…)". */
-  note?: string;
-}
-
 export function areaOf(id: string): string {
   return id.split('.')[0] ?? id;
 }
 
-const PRECEDENCE: readonly OutcomeKind[] = ['passed', 'skipped', 'error', 'failed'];
-
-/** The outcome a requirement takes from two of its checks (see OUTCOMES). */
-export function worse(a: OutcomeKind, b: OutcomeKind): OutcomeKind {
-  return PRECEDENCE.indexOf(a) >= PRECEDENCE.indexOf(b) ? a : b;
-}
 
 /** Runs one check and turns how it ended into an outcome; `name` attributes its requests to it (see RunContext.runCheck). */
 export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx: RunContext): Promise<Outcome> {

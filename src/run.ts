@@ -6,7 +6,7 @@ import { ErrorAnswers } from './error-answers.js';
 import { clock, type RunConfig } from './config.js';
 import { exactInteger, type Int64 } from './json.js';
 import { PET_STATUSES } from './schemas.js';
-import { Skip, Violation } from './requirement.js';
+import { Skip, Violation } from './outcomes.js';
 import { expectPet, expectPetList, expectStatus } from './assert.js';
 import type { NewPet, Pet, PetStatus } from './generated/schema-types.js';
 

@@ -4,9 +4,30 @@
 import { addRetries, GATEWAY_FAILING, noRetries, type Retries } from '../client.js';
 import type { Exchange } from '../evidence.js';
 import type { Pacing } from '../pacer.js';
-import type { Baseline, BaselineEntry } from '../baseline.js';
 import { areaOf, worse, type CheckKind, type Level, type OutcomeKind } from '../requirement.js';
 import { matches } from '../select.js';
+
+// What a report knows of a baseline (src/baseline.ts loads one).
+/** One known deviation, as the file states it. */
+export interface BaselineEntry {
+  /** A requirement id, area or glob. */
+  id: string;
+  reason: string;
+  link?: string;
+  /** Last day (UTC, YYYY-MM-DD) the entry holds. */
+  until?: string;
+}
+
+/** A loaded baseline: what the run records and matches requirements against. */
+export interface Baseline {
+  path: string;
+  sha256: string;
+  kind: 'known-deviations' | 'report';
+  /** The entries in force. */
+  entries: BaselineEntry[];
+  /** Entries whose `until` has passed: they count as not in the baseline. */
+  expired: BaselineEntry[];
+}
 
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
