@@ -94,6 +94,14 @@ export function expectPetList(res: ApiResponse): Pet[] {
   return expectBody(res, 'PetList') as Pet[];
 }
 
+/** A 200 with a valid list of at most `max` Pets. */
+export function expectListOf(res: ApiResponse, max: number, what: string): Pet[] {
+  expectStatus(res, 200, what);
+  const pets = expectPetList(res);
+  if (pets.length > max) fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`);
+  return pets;
+}
+
 /** Every error response: application/json Error body, non-empty code, status equal to the HTTP status. */
 export function expectErrorBody(res: ApiResponse): ErrorBody {
   expectJsonContentType(res);

@@ -5,6 +5,7 @@ import { addRetries, Client, noRetries, type ApiResponse, type Retries } from '.
 import { ErrorAnswers } from './error-answers.js';
 import { clock, type RunConfig } from './config.js';
 import { exactInteger, type Int64 } from './json.js';
+import { LIMIT } from './generators.js';
 import { PET_STATUSES } from './schemas.js';
 import { Skip, Violation } from './outcomes.js';
 import { expectPet, expectPetList, expectStatus } from './assert.js';
@@ -262,7 +263,7 @@ export class RunContext {
   }
 
   private async countStatus(status: PetStatus): Promise<number> {
-    const res = await this.api.listPets([['status', status], ['limit', '100']]);
+    const res = await this.api.listPets([['status', status], ['limit', String(LIMIT.max)]]);
     expectStatus(res, 200);
     // Distinct ids only: a list repeating a pet proves no more pets.
     return new Set(expectPetList(res).filter((p) => p.status === status).map((p) => exactInteger(p.id))).size;
@@ -273,7 +274,7 @@ export class RunContext {
     const missing = PET_STATUSES.flatMap((s, i) =>
       Array.from({ length: Math.max(0, POPULATION_PLAN[s as PetStatus] - (counts[i] ?? 0)) }, () => s as PetStatus),
     );
-    const all = await this.api.listPets([['limit', '100']]);
+    const all = await this.api.listPets([['limit', String(LIMIT.max)]]);
     expectStatus(all, 200);
     // Lists stop at 100; pets of different statuses are different pets, so the filtered counts
     // can prove more than 100 in all without creating any (read-only runs on a full store).
@@ -290,7 +291,7 @@ export class RunContext {
     const byStatus = Object.fromEntries(
       await Promise.all(PET_STATUSES.map(async (s) => [s, await this.countStatus(s as PetStatus)] as const)),
     ) as Record<PetStatus, number>;
-    const after = await this.api.listPets([['limit', '100']]);
+    const after = await this.api.listPets([['limit', String(LIMIT.max)]]);
     return { byStatus, total: expectPetList(after).length };
   }
 

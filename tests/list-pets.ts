@@ -1,6 +1,6 @@
 // Interface section "Endpoints › List all animals" (listPets) and its limits.
 import fc from 'fast-check';
-import { expectError, expectErrorBody, expectPetList, expectStatus, fail, isClientError } from '../src/assert.js';
+import { expectError, expectErrorBody, expectListOf, expectPetList, expectStatus, fail, isClientError } from '../src/assert.js';
 import type { ApiResponse } from '../src/client.js';
 import type { Pet, PetStatus } from '../src/generated/schema-types.js';
 import { show } from '../src/json.js';
@@ -56,14 +56,6 @@ const acceptsEnd = (id: string, n: number, end: string): Requirement => ({
       expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n} is the ${end}`);
     }),
 });
-
-/** A 200 with a valid list of at most `max` Pets. */
-function expectListOf(res: ApiResponse, max: number, what: string): Pet[] {
-  expectStatus(res, 200, what);
-  const pets = expectPetList(res);
-  if (pets.length > max) fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`);
-  return pets;
-}
 
 /** A 200 with exactly `n` Pets. */
 function expectExactly(res: ApiResponse, n: number, what: string): Pet[] {

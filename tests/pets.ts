@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { expectPet, expectStatus, fail } from '../src/assert.js';
 import type { ApiResponse } from '../src/client.js';
 import { exactInteger, show } from '../src/json.js';
+import { codePoints } from '../src/generators.js';
 import type { Pet } from '../src/generated/schema-types.js';
 import type { RunContext } from '../src/run.js';
 import { getPetStage } from './operations.js';
@@ -18,13 +19,13 @@ export function samePet(expected: Pet, actual: Pet): string | undefined {
   return undefined;
 }
 
-/**
- * Two pet ids, fixed by the run seed, that are vanishingly unlikely to exist: random int64 values
- * from 2^62 up, far beyond sequential ids and never one this run created.
- */
+/** Where ids vanishingly unlikely to exist are drawn from: int64 values from 2^62 up, far beyond sequential ids. */
+export const UNKNOWN_ID_RANGE = Object.freeze({ min: 2n ** 62n, max: 2n ** 63n - 2n });
+
+/** Two pet ids, fixed by the run seed, from UNKNOWN_ID_RANGE and never one this run created. */
 export function unknownPetIds(ctx: Pick<RunContext, 'config' | 'ledger'>): bigint[] {
   const mine = new Set(ctx.ledger.map((id) => exactInteger(id)));
-  const ids = fc.sample(fc.noBias(fc.bigInt({ min: 2n ** 62n, max: 2n ** 63n - 2n })), { seed: ctx.config.seed, numRuns: 4 });
+  const ids = fc.sample(fc.noBias(fc.bigInt(UNKNOWN_ID_RANGE)), { seed: ctx.config.seed, numRuns: 4 });
   return ids.filter((id) => !mine.has(id.toString())).slice(0, 2);
 }
 
@@ -32,7 +33,7 @@ export function unknownPetIds(ctx: Pick<RunContext, 'config' | 'ledger'>): bigin
 export function codePointDifference(expected: string, actual: string): string | undefined {
   const a = [...expected];
   const b = [...actual];
-  const u = (c: string | undefined) => (c === undefined ? '(end)' : `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+  const u = (c: string | undefined) => (c === undefined ? '(end)' : codePoints(c));
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     if (a[i] !== b[i]) return `code point ${i} is ${u(b[i])} where ${u(a[i])} was expected (${b.length} code points, ${a.length} expected)`;
   }

@@ -1,7 +1,7 @@
 // Properties of listPets over generated query values: allowed limits and filters are obeyed, and
 // any other value gets a 4xx Error or a bounded list, never a server error.
 import fc from 'fast-check';
-import { expectPetList, expectStatus, fail } from '../../src/assert.js';
+import { expectListOf, expectPetList, expectStatus, fail } from '../../src/assert.js';
 import type { PetStatus } from '../../src/generated/schema-types.js';
 import { LIMIT, malformedLimit, outOfRangeLimit, statusFilter, unknownStatusFilter, validLimit } from '../../src/generators.js';
 import { show } from '../../src/json.js';
@@ -18,9 +18,7 @@ const query = (limit: number | string | undefined, status: string | undefined): 
 /** Lists with an allowed limit and filter: 200, valid Pets, at most `limit`, all of the status; returns how many. */
 async function listWithin(ctx: RunContext, limit: number, status: PetStatus | undefined): Promise<number> {
   const res = await ctx.api.listPets(query(limit, status));
-  expectStatus(res, 200, 'an allowed limit and filter');
-  const pets = expectPetList(res);
-  if (pets.length > limit) fail(res, `at most ${limit} Pets`, `${pets.length} Pets`);
+  const pets = expectListOf(res, limit, 'an allowed limit and filter');
   const other = status === undefined ? undefined : pets.find((p) => p.status !== status);
   if (other) fail(res, `only pets with status "${status}"`, `${show(other)} among ${pets.length} Pets`);
   return pets.length;

@@ -6,10 +6,10 @@ import fc from 'fast-check';
 import { expectError, expectPet, expectPetList, expectStatus, fail } from '../../src/assert.js';
 import type { NewPet, Pet, PetStatus } from '../../src/generated/schema-types.js';
 import { invalidBodies, LIMIT, newPet, plainText, statusFilter, validLimit, type InvalidBody } from '../../src/generators.js';
-import { exactInteger, INT64_MAX, show } from '../../src/json.js';
+import { exactInteger, show } from '../../src/json.js';
 import { checkProperty, type Trial } from '../../src/property.js';
 import type { RunContext } from '../../src/run.js';
-import { echoDifference, samePet } from '../pets.js';
+import { echoDifference, samePet, UNKNOWN_ID_RANGE } from '../pets.js';
 import { getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
 
@@ -135,7 +135,7 @@ function commands(): fc.Arbitrary<Iterable<PetCommand>> {
       fc.oneof(...invalidBodies(valid).map((r) => r.arbitrary)).map((i): PetCommand => new CreateInvalidPet(i)),
       get,
       get,
-      fc.bigInt({ min: 2n ** 62n, max: INT64_MAX }).map((id): PetCommand => new GetUnknownPet(id)),
+      fc.bigInt(UNKNOWN_ID_RANGE).map((id): PetCommand => new GetUnknownPet(id)),
       list,
       list,
     ],
