@@ -6,11 +6,15 @@
 // other), and only 429 or 503 with Retry-After is retried, a bounded number of times, after
 // pausing every request (see Pacer). A GET that meets a reused connection the other side had
 // closed is sent again once on a fresh one; a request that may create is never sent twice.
-import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Exchange, flattenHeaders } from './exchange.js';
 import { parseJson, stringifyJson } from './json.js';
 import { Pacer, type Pacing } from './pacer.js';
 import { PLACEHOLDER, redact, registerSecret } from './redact.js';
+import { blameProxy, describeTransportError, envProxy, ExchangeFailure, isStaleClose, type EnvProxy } from './transport.js';
+
+export { describeTransportError };
 
 /** How a request authenticates: the configured key, none, or an exact Authorization value. */
 export type Auth = 'key' | 'none' | { authorization: string };
@@ -478,161 +482,6 @@ export class Client {
 /** Gateway statuses: with a body that is not JSON, the answer is the gateway's, not the service's. */
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
-/** An exchange that got no answer: the error, and whether a resend on a fresh connection is safe for a GET. */
-class ExchangeFailure {
-  constructor(
-    readonly cause: unknown,
-    readonly timedOut: boolean,
-    /** The connection had carried an earlier answer and was closed before any byte of this one. */
-    readonly stale: boolean,
-  ) {}
-}
-
-/**
- * A connection closed or reset before any byte of the answer, on a connection that had already
- * carried an answer (undici's socket info counts the bytes it read): the keep-alive race, where
- * the other side closed an idle connection as the request went out.
- */
-function isStaleClose(err: unknown): boolean {
-  const e = err as { code?: string; socket?: { bytesRead?: number } };
-  if (e.code === 'UND_ERR_SOCKET') return (e.socket?.bytesRead ?? 0) > 0;
-  return e.code === 'ECONNRESET' || e.code === 'EPIPE';
-}
-
-interface EnvProxy {
-  url: URL;
-  /** The variable it came from, as written (HTTP_PROXY or http_proxy...). */
-  variable: string;
-}
-
-/** The proxy the environment names for a scheme, read in the order undici's EnvHttpProxyAgent reads it. */
-function envProxy(protocol: string, env: Readonly<Record<string, string | undefined>> = process.env): EnvProxy | undefined {
-  const names = protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
-  for (const variable of names) {
-    const value = env[variable];
-    if (!value) continue;
-    try {
-      return { url: new URL(value), variable };
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
-/**
- * The failure in words naming the proxy, when it is the proxy's: a refused CONNECT, or a
- * connection error whose address is the proxy's (the target itself is never dialled through a
- * proxy). Undefined when the failure is not the proxy's (e.g. NO_PROXY sent the request direct).
- */
-function blameProxy(err: unknown, proxy: EnvProxy, target: URL): string | undefined {
-  const e = err as { code?: string; message?: string; address?: string; port?: number | string; hostname?: string };
-  // The proxy as a person would write it, without credentials.
-  const name = `the proxy ${proxy.url.protocol}//${proxy.url.host} (${proxy.variable})`;
-  const tunnel = /Proxy response \((\d+)\) !== 200 when HTTP Tunneling/.exec(e.message ?? '');
-  if (tunnel) return `${name} refused to tunnel to ${target.hostname}:${target.port || 443} (${tunnel[1]})`;
-  const defaultPort = (u: URL) => Number(u.port || (u.protocol === 'https:' ? 443 : 80));
-  const proxyPort = defaultPort(proxy.url);
-  const proxyHost = proxy.url.hostname.replace(/^\[|\]$/g, '');
-  const attempted = /attempted address: (.+):(\d+),/.exec(e.message ?? '');
-  const host = e.address ?? e.hostname ?? attempted?.[1];
-  const port = e.port ?? attempted?.[2];
-  const isProxy =
-    e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'
-      ? host === proxyHost
-      : port !== undefined && Number(port) === proxyPort && (host === proxyHost || defaultPort(target) !== proxyPort);
-  if (!isProxy) return undefined;
-  if (e.code === 'ECONNREFUSED') return `${name} refused the connection`;
-  return `${name} could not be reached: ${describeTransportError(err, 0)}`;
-}
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-  truncated: boolean;
-}
-
-/**
- * One exchange, as undici's dispatcher drives it: keeps the status, the headers and the body up
- * to `maxBytes` (then cuts the connection and answers truncated). stop() ends it at once, whether
- * or not the request has reached a connection yet.
- */
-class Exchange implements Dispatcher.DispatchHandler {
-  readonly answer: Promise<Answer>;
-  private settle!: (answer: Answer) => void;
-  private fail!: (err: unknown) => void;
-  private controller: Dispatcher.DispatchController | undefined;
-  private settled = false;
-  private status = 0;
-  /** True once the status line and headers of the answer came. */
-  responded = false;
-  private headers: IncomingHttpHeaders = {};
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-
-  constructor(private readonly maxBytes: number) {
-    this.answer = new Promise<Answer>((resolve, reject) => {
-      this.settle = resolve;
-      this.fail = reject;
-    });
-    // Settled by stop() before anyone awaits it: not an unhandled rejection.
-    this.answer.catch(() => {});
-  }
-
-  stop(reason: Error): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.fail(reason);
-    this.controller?.abort(reason);
-  }
-
-  private end(truncated: boolean): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.settle({ status: this.status, headers: this.headers, text: Buffer.concat(this.chunks).toString('utf8'), truncated });
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.settled) controller.abort(new Error('the exchange was already stopped'));
-  }
-
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
-    this.status = statusCode;
-    this.headers = headers;
-    this.responded = true;
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.settled) return;
-    if (this.size + chunk.length > this.maxBytes) {
-      this.chunks.push(chunk.subarray(0, this.maxBytes - this.size));
-      this.end(true);
-      controller.abort(new Error(`longer than the ${this.maxBytes} bytes the suite reads`));
-      return;
-    }
-    this.size += chunk.length;
-    this.chunks.push(chunk);
-  }
-
-  onResponseEnd(): void {
-    this.end(false);
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.fail(err);
-  }
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
 /** The wait a 429 or 503 asks for with Retry-After (delay-seconds or HTTP-date), in ms. */
 export function retryAfterMs(res: Pick<ApiResponse, 'status' | 'headers'>, now = Date.now()): number | undefined {
   if (res.status !== 429 && res.status !== 503) return undefined;
@@ -641,42 +490,4 @@ export function retryAfterMs(res: Pick<ApiResponse, 'status' | 'headers'>, now =
   if (/^\d+$/.test(value)) return Number(value) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-const TLS_CODES = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE',
-]);
-
-/** One line saying why a request got no answer: DNS, refused, TLS, timeout, or what the error says. */
-export function describeTransportError(err: unknown, timeoutMs: number, signal?: AbortSignal): string {
-  if (signal?.aborted) return `timeout: no complete response within ${timeoutMs} ms`;
-  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e.code ?? e.cause?.code;
-  if (code && TLS_CODES.has(code)) {
-    return `TLS: the server's certificate is not trusted (${code}); for a private CA set NODE_EXTRA_CA_CERTS to its PEM file`;
-  }
-  const reasons: Record<string, string> = {
-    CERT_HAS_EXPIRED: "TLS: the server's certificate has expired",
-    CERT_NOT_YET_VALID: "TLS: the server's certificate is not valid yet",
-    ERR_TLS_CERT_ALTNAME_INVALID: "TLS: the server's certificate does not name this host",
-    ERR_SSL_WRONG_VERSION_NUMBER: 'TLS: the server did not answer in TLS (is it plain http?)',
-    EPROTO: 'TLS: handshake failed',
-    ETIMEDOUT: 'timeout: the connection attempt timed out',
-    UND_ERR_CONNECT_TIMEOUT: 'timeout: the connection attempt timed out',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ECONNREFUSED: 'connection refused',
-    ENOTFOUND: 'DNS: host name not found',
-    EAI_AGAIN: 'DNS: host name lookup failed',
-    ECONNRESET: 'connection reset by the server',
-    UND_ERR_SOCKET: 'connection closed by the server',
-    UND_ERR_HEADERS_TIMEOUT: `timeout: no response headers within ${timeoutMs} ms`,
-    UND_ERR_BODY_TIMEOUT: `timeout: response body stalled for ${timeoutMs} ms`,
-    UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'response body did not match its Content-Length',
-    UND_ERR_INFO: 'invalid HTTP response',
-    HPE_INVALID_CONSTANT: 'invalid HTTP response',
-  };
-  const reason = (code && reasons[code]) ?? e.cause?.message ?? e.message ?? String(err);
-  return code && !reasons[code] ? `${reason} (${code})` : reason;
 }

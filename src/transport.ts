@@ -1,0 +1,109 @@
+// A request that got no answer, in words a person reads: DNS, refused, TLS, timeout, a stale
+// keep-alive connection, or the proxy (named, with the variable it came from) when it is the one
+// failing. Nothing here sends anything.
+
+/** An exchange that got no answer: the error, and whether a resend on a fresh connection is safe for a GET. */
+export class ExchangeFailure {
+  constructor(
+    readonly cause: unknown,
+    readonly timedOut: boolean,
+    /** The connection had carried an earlier answer and was closed before any byte of this one. */
+    readonly stale: boolean,
+  ) {}
+}
+
+/**
+ * A connection closed or reset before any byte of the answer, on a connection that had already
+ * carried an answer (undici's socket info counts the bytes it read): the keep-alive race, where
+ * the other side closed an idle connection as the request went out.
+ */
+export function isStaleClose(err: unknown): boolean {
+  const e = err as { code?: string; socket?: { bytesRead?: number } };
+  if (e.code === 'UND_ERR_SOCKET') return (e.socket?.bytesRead ?? 0) > 0;
+  return e.code === 'ECONNRESET' || e.code === 'EPIPE';
+}
+
+export interface EnvProxy {
+  url: URL;
+  /** The variable it came from, as written (HTTP_PROXY or http_proxy...). */
+  variable: string;
+}
+
+/** The proxy the environment names for a scheme, read in the order undici's EnvHttpProxyAgent reads it. */
+export function envProxy(protocol: string, env: Readonly<Record<string, string | undefined>> = process.env): EnvProxy | undefined {
+  const names = protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+  for (const variable of names) {
+    const value = env[variable];
+    if (!value) continue;
+    try {
+      return { url: new URL(value), variable };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The failure in words naming the proxy, when it is the proxy's: a refused CONNECT, or a
+ * connection error whose address is the proxy's (the target itself is never dialled through a
+ * proxy). Undefined when the failure is not the proxy's (e.g. NO_PROXY sent the request direct).
+ */
+export function blameProxy(err: unknown, proxy: EnvProxy, target: URL): string | undefined {
+  const e = err as { code?: string; message?: string; address?: string; port?: number | string; hostname?: string };
+  // The proxy as a person would write it, without credentials.
+  const name = `the proxy ${proxy.url.protocol}//${proxy.url.host} (${proxy.variable})`;
+  const tunnel = /Proxy response \((\d+)\) !== 200 when HTTP Tunneling/.exec(e.message ?? '');
+  if (tunnel) return `${name} refused to tunnel to ${target.hostname}:${target.port || 443} (${tunnel[1]})`;
+  const defaultPort = (u: URL) => Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  const proxyPort = defaultPort(proxy.url);
+  const proxyHost = proxy.url.hostname.replace(/^\[|\]$/g, '');
+  const attempted = /attempted address: (.+):(\d+),/.exec(e.message ?? '');
+  const host = e.address ?? e.hostname ?? attempted?.[1];
+  const port = e.port ?? attempted?.[2];
+  const isProxy =
+    e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'
+      ? host === proxyHost
+      : port !== undefined && Number(port) === proxyPort && (host === proxyHost || defaultPort(target) !== proxyPort);
+  if (!isProxy) return undefined;
+  if (e.code === 'ECONNREFUSED') return `${name} refused the connection`;
+  return `${name} could not be reached: ${describeTransportError(err, 0)}`;
+}
+
+const TLS_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE',
+]);
+
+/** One line saying why a request got no answer: DNS, refused, TLS, timeout, or what the error says. */
+export function describeTransportError(err: unknown, timeoutMs: number, signal?: AbortSignal): string {
+  if (signal?.aborted) return `timeout: no complete response within ${timeoutMs} ms`;
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (code && TLS_CODES.has(code)) {
+    return `TLS: the server's certificate is not trusted (${code}); for a private CA set NODE_EXTRA_CA_CERTS to its PEM file`;
+  }
+  const reasons: Record<string, string> = {
+    CERT_HAS_EXPIRED: "TLS: the server's certificate has expired",
+    CERT_NOT_YET_VALID: "TLS: the server's certificate is not valid yet",
+    ERR_TLS_CERT_ALTNAME_INVALID: "TLS: the server's certificate does not name this host",
+    ERR_SSL_WRONG_VERSION_NUMBER: 'TLS: the server did not answer in TLS (is it plain http?)',
+    EPROTO: 'TLS: handshake failed',
+    ETIMEDOUT: 'timeout: the connection attempt timed out',
+    UND_ERR_CONNECT_TIMEOUT: 'timeout: the connection attempt timed out',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'DNS: host name not found',
+    EAI_AGAIN: 'DNS: host name lookup failed',
+    ECONNRESET: 'connection reset by the server',
+    UND_ERR_SOCKET: 'connection closed by the server',
+    UND_ERR_HEADERS_TIMEOUT: `timeout: no response headers within ${timeoutMs} ms`,
+    UND_ERR_BODY_TIMEOUT: `timeout: response body stalled for ${timeoutMs} ms`,
+    UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'response body did not match its Content-Length',
+    UND_ERR_INFO: 'invalid HTTP response',
+    HPE_INVALID_CONSTANT: 'invalid HTTP response',
+  };
+  const reason = (code && reasons[code]) ?? e.cause?.message ?? e.message ?? String(err);
+  return code && !reasons[code] ? `${reason} (${code})` : reason;
+}
