@@ -14,8 +14,6 @@ export type { Baseline, BaselineEntry };
 
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
 
-export const BASELINE_FORMAT = 'petstore-conformance/baseline';
-
 /** A baseline the run cannot use: one line, exit 2. */
 export class BaselineError extends Error {
   override name = 'BaselineError';

@@ -48,3 +48,22 @@ export interface Error {
    */
   status: number;
 }
+
+export interface BaselineEntry {
+  /**
+   * A requirement id, an area (e.g. auth) or a glob with * (e.g. getPet.*), as --only takes. Must name at least one requirement.
+   */
+  id: string;
+  /**
+   * Why the deviation is accepted, shown beside it in every report.
+   */
+  reason: string;
+  /**
+   * Where the fix is tracked (an issue, a ticket).
+   */
+  link?: string;
+  /**
+   * Last day (UTC) the entry holds; after it the entry counts as not in the baseline.
+   */
+  until?: string;
+}

@@ -2,7 +2,7 @@
 // asset; the Content-Security-Policy forbids loading any), readable on screen and on paper.
 // Every piece of text from the run passes through h(): a server's response is untrusted input.
 import type { Exchange } from '../evidence.js';
-import { blocks, byArea, describeRetries, describeRunRetries, findings, gateOf, isPartial, oneLine, VERDICT_TITLE, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
+import { baselineSaid, blocks, byArea, describeRetries, describeRunRetries, findings, gateOf, isPartial, oneLine, VERDICT_TITLE, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
 
 export function h(text: string | number): string {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -18,10 +18,6 @@ function shownAs(e: RequirementResult, strict: boolean): Shown {
 }
 
 const BADGE: Readonly<Record<Shown, string>> = { passed: 'passed', skipped: 'skipped', failed: 'failed', error: 'undecided', warning: 'warning', known: 'known' };
-
-/** The baseline's word on an entry: its reason, link and end date. */
-const baselineSaid = (e: RequirementResult) =>
-  e.baseline ? `${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}${e.baseline.until ? `, until ${e.baseline.until}` : ''}` : '';
 
 function duration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;

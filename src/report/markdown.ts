@@ -1,5 +1,5 @@
 // conformance.md: short enough for a pull-request comment or a GitHub job summary.
-import { describeRetries, describeRunRetries, findings, gateOf, isPartial, oneLine, VERDICT_TITLE, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
+import { baselineSaid, describeRetries, describeRunRetries, findings, gateOf, isPartial, oneLine, VERDICT_TITLE, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
 
 const ICON: Readonly<Record<Verdict, string>> = { conformant: '✅', nonconformant: '❌', inconclusive: '⚠️', 'not-tested': '⛔' };
 
@@ -55,9 +55,8 @@ export function renderMarkdown(results: Results): string {
   if (r.baseline) {
     const gate = gateOf(results);
     out.push('', `### Baseline ${code(r.baseline.path)}: ${gate.passed ? '✅ gate passed' : '❌ gate failed'}`, '', md(gate.reason.charAt(0).toUpperCase() + gate.reason.slice(1)));
-    const said = (e: RequirementResult) => `${e.baseline?.reason ?? ''}${e.baseline?.link ? ` (${e.baseline.link})` : ''}`;
-    if (known.length) out.push('', `#### Known deviations (${known.length}; still run, not regressions)`, '', ...list(known, said));
-    if (fixed.length) out.push('', `#### Fixed: remove them from the baseline (${fixed.length})`, '', ...list(fixed, said));
+    if (known.length) out.push('', `#### Known deviations (${known.length}; still run, not regressions)`, '', ...list(known, baselineSaid));
+    if (fixed.length) out.push('', `#### Fixed: remove them from the baseline (${fixed.length})`, '', ...list(fixed, baselineSaid));
     if (r.baseline.expired.length) out.push('', ...r.baseline.expired.map((x) => `> Baseline entry ${code(x.id)} expired on ${x.until ?? '?'}: counted as not in the baseline.`));
   }
   const skipped = results.requirements.filter((e) => e.outcome === 'skipped');

@@ -6,19 +6,11 @@ import type { Exchange } from '../evidence.js';
 import type { Pacing } from '../pacer.js';
 import { areaOf, worse, type CheckKind, type Level, type OutcomeKind } from '../requirement.js';
 import { matches } from '../select.js';
+import type { BaselineEntry } from '../generated/schema-types.js';
 
-// What a report knows of a baseline (src/baseline.ts loads one).
-/** One known deviation, as the file states it. */
-export interface BaselineEntry {
-  /** A requirement id, area or glob. */
-  id: string;
-  reason: string;
-  link?: string;
-  /** Last day (UTC, YYYY-MM-DD) the entry holds. */
-  until?: string;
-}
+export type { BaselineEntry };
 
-/** A loaded baseline: what the run records and matches requirements against. */
+/** A loaded baseline, as a report knows it (src/baseline.ts loads one): what the run records and matches requirements against. */
 export interface Baseline {
   path: string;
   sha256: string;
@@ -435,6 +427,11 @@ export function findings(results: Results): {
  * the suite itself, and with --strict on a fixed entry still in the baseline. The verdict stays
  * what the service deserves; the gate is what the exit code follows.
  */
+/** The baseline's word on an entry: its reason, link and end date ('' when it has none). */
+export function baselineSaid(e: RequirementResult): string {
+  return e.baseline ? `${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}${e.baseline.until ? `, until ${e.baseline.until}` : ''}` : '';
+}
+
 export function gateOf(results: Results): { passed: boolean; regressions: RequirementResult[]; fixed: RequirementResult[]; reason: string } {
   const { violations, undecided, fixed } = findings(results);
   const regressions = [...violations, ...undecided];

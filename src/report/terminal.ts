@@ -1,5 +1,5 @@
 // The compact summary printed at the end of every run.
-import { findings, gateOf, gatewayFailed, isPartial, oneLine, TARGET_FAILED, VERDICT_TITLE, type RequirementResult, type Results, type Tally } from './results.js';
+import { baselineSaid, findings, gateOf, gatewayFailed, isPartial, oneLine, TARGET_FAILED, VERDICT_TITLE, type RequirementResult, type Results, type Tally } from './results.js';
 
 export interface Paint {
   red(s: string): string;
@@ -48,9 +48,8 @@ export function renderTerminal(results: Results, { paint = PLAIN, width = 120, r
   if (fellOver.length && !results.verdictReason.includes(TARGET_FAILED)) out.push(` ${paint.yellow('?')} ${TARGET_FAILED}: ${fellOver.length} requirement(s) could not be decided`);
   for (const e of warnings) if (!fellOver.includes(e)) out.push(item(paint.yellow('⚠'), e, ` (SHOULD, warning${e.outcome === 'error' ? ', could not check' : ''})`, e.message));
   // --baseline: known deviations apart from the findings (with the baseline's reason), then the gate.
-  const said = (e: RequirementResult) => `${e.baseline?.reason ?? ''}${e.baseline?.link ? ` (${e.baseline.link})` : ''}`;
-  for (const e of known) out.push(item(paint.dim('≈'), e, ` (known ${e.level} ${e.outcome === 'failed' ? 'failure' : 'undecided'}, baseline)`, said(e)));
-  for (const e of fixed) out.push(item(paint.yellow('⚠'), e, ' (fixed: remove it from the baseline)', said(e)));
+  for (const e of known) out.push(item(paint.dim('≈'), e, ` (known ${e.level} ${e.outcome === 'failed' ? 'failure' : 'undecided'}, baseline)`, baselineSaid(e)));
+  for (const e of fixed) out.push(item(paint.yellow('⚠'), e, ' (fixed: remove it from the baseline)', baselineSaid(e)));
   if (r.baseline) {
     const gate = gateOf(results);
     out.push(line('baseline', `${r.baseline.path}: ${gate.passed ? paint.green('gate passed') : paint.red('gate FAILED')}: ${gate.reason}`));
