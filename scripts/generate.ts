@@ -1,5 +1,6 @@
-// Derives src/generated/schema-types.ts from schemas/*.json, and .env.example from the settings
-// table in src/config.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
+// Derives src/generated/schema-types.ts from schemas/*.json, src/generated/report-types.ts from
+// schemas/conformance-report.schema.json, and .env.example from the settings table in
+// src/config.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
@@ -7,6 +8,7 @@ import { envExample } from '../src/config.js';
 import { readSchemaFile, SCHEMA_NAMES, schemaDir, schemaFiles } from '../src/schemas.js';
 
 export const typesFile = new URL('../src/generated/schema-types.ts', import.meta.url);
+export const reportTypesFile = new URL('../src/generated/report-types.ts', import.meta.url);
 
 /** int64 values are parsed as number | bigint (see src/json.ts); tell the generator so. */
 function markInt64(node: unknown): unknown {
@@ -16,13 +18,14 @@ function markInt64(node: unknown): unknown {
   return out.format === 'int64' ? { ...out, tsType: 'Int64' } : out;
 }
 
+const options = { bannerComment: '', cwd: fileURLToPath(schemaDir), additionalProperties: false, format: true };
+
 export async function generateTypes(): Promise<string> {
-  const options = { bannerComment: '', cwd: fileURLToPath(schemaDir), declareExternallyReferenced: false, additionalProperties: false, format: true };
   const parts: string[] = [];
-  for (const name of SCHEMA_NAMES) parts.push(await compile(markInt64(schemaFiles[name]) as JSONSchema, name, options));
+  for (const name of SCHEMA_NAMES) parts.push(await compile(markInt64(schemaFiles[name]) as JSONSchema, name, { ...options, declareExternallyReferenced: false }));
   // One entry of the known-deviations file given to --baseline.
   const baseline = readSchemaFile('baseline.schema.json') as { $defs: { entry: JSONSchema } };
-  parts.push(await compile(baseline.$defs.entry, 'BaselineEntry', options));
+  parts.push(await compile(baseline.$defs.entry, 'BaselineEntry', { ...options, declareExternallyReferenced: false }));
   return [
     '// Generated from schemas/*.json by scripts/generate.ts. Do not edit by hand.',
     "import type { Int64 } from '../json.js';",
@@ -31,8 +34,61 @@ export async function generateTypes(): Promise<string> {
   ].join('\n');
 }
 
+type Node = Record<string, unknown>;
+/** The report's $defs, by the names the code knows them by. */
+const REPORT_DEFS: Record<string, string> = { requirement: 'RequirementResult', exchange: 'ReportExchange', retries: 'Retries', tally: 'Tally' };
+/** $defs that are types of their own elsewhere: a $ref to one is written as that type. */
+const REPORT_TS_TYPES: Record<string, string> = { headers: 'Record<string, string>', baselineEntry: 'BaselineEntry', outcome: 'OutcomeKind' };
+
+/**
+ * The report schema as json-schema-to-typescript reads it best: a $ref's sibling annotations
+ * dropped (with them it declares a copy of the type, Retries1), $defs named as the code names
+ * them, and titles on the inline objects the code passes around.
+ */
+function reportSchemaForTypes(): JSONSchema {
+  const prepare = (n: unknown): unknown => {
+    if (Array.isArray(n)) return n.map(prepare);
+    if (n === null || typeof n !== 'object') return n;
+    const node = n as Node;
+    if (typeof node.$ref === 'string') {
+      const def = node.$ref.replace('#/$defs/', '');
+      if (def in REPORT_TS_TYPES) return { tsType: REPORT_TS_TYPES[def] };
+      const more = Object.keys(node).filter((k) => !['$ref', 'description', 'type', 'unevaluatedProperties'].includes(k));
+      if (more.length === 0) return { $ref: `#/$defs/${REPORT_DEFS[def] ?? def}` };
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, prepare(v)]));
+  };
+  const s = prepare(readSchemaFile('conformance-report.schema.json')) as Node & { $defs: Record<string, Node>; properties: Record<string, Node> };
+  s.$defs = Object.fromEntries(Object.entries(s.$defs).filter(([k]) => !(k in REPORT_TS_TYPES)).map(([k, v]) => [REPORT_DEFS[k] ?? k, v]));
+  const run = s.properties.run as Node & { properties: Record<string, Node> };
+  // run.retries: null, or the Retries with the pacing (an allOf reads as Retries & { pacing }).
+  const [none, withPacing] = (run.properties.retries as { oneOf: Node[] }).oneOf as [Node, Node];
+  const { $ref: _ref, unevaluatedProperties: _closed, ...pacing } = withPacing;
+  run.properties.retries = { ...run.properties.retries, oneOf: [none, { title: 'RunRetries', allOf: [{ $ref: '#/$defs/Retries' }, { ...pacing, additionalProperties: false }] }] };
+  s.title = 'Results';
+  (s.properties.verdict as Node).title = 'Verdict';
+  run.title = 'RunRecord';
+  (run.properties.baseline as Node).title = 'RunBaseline';
+  const requirement = s.$defs.RequirementResult as { properties: Record<string, Node & { items?: Node }> };
+  (requirement.properties.baseline as Node).title = 'BaselineMark';
+  (requirement.properties.checks?.items as Node).title = 'CheckResult';
+  return s as JSONSchema;
+}
+
+export async function generateReportTypes(): Promise<string> {
+  const types = await compile(reportSchemaForTypes(), 'Results', { ...options, declareExternallyReferenced: true, ignoreMinAndMaxItems: true });
+  return [
+    '// Generated from schemas/conformance-report.schema.json by scripts/generate.ts. Do not edit by hand.',
+    "import type { OutcomeKind } from '../outcomes.js';",
+    "import type { BaselineEntry } from './schema-types.js';",
+    '',
+    types,
+  ].join('\n');
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(typesFile, await generateTypes());
+  writeFileSync(reportTypesFile, await generateReportTypes());
   writeFileSync(new URL('../.env.example', import.meta.url), envExample());
-  console.log('wrote src/generated/schema-types.ts and .env.example');
+  console.log('wrote src/generated/schema-types.ts, src/generated/report-types.ts and .env.example');
 }

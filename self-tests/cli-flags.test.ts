@@ -89,6 +89,7 @@ describe('where each setting comes from: a flag wins over the environment, the e
     rate: ['5', '10/s', ['--rate', '600/m'], ['5', '10', '10']],
     only: ['auth', 'listPets', ['--only', 'getPet', '--only', 'errors'], ['auth', 'listPets', 'getPet,errors']],
     skip: ['auth.challenge', 'listPets.ok', ['--skip', 'getPet.removal'], ['auth.challenge', 'listPets.ok', 'getPet.removal']],
+    label: ['dotenv-label', 'env-label', ['--label', 'flag label'], ['dotenv-label', 'env-label', 'flag label']],
     baseline: ['dotenv-known.json', 'env-known.json', ['--baseline', 'flag-known.json'], ['dotenv-known.json', 'env-known.json', 'flag-known.json']],
   };
 

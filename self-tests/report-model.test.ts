@@ -64,6 +64,13 @@ function run(extra: Partial<RunInput> = {}): RunInput {
   };
 }
 
+test("a run names its implementation: --label, else the target's host, else the reference server", () => {
+  const label = (extra: Partial<RunInput>) => buildResults([check('auth.x', 'passed')], run(extra)).target.label;
+  expect(label({})).toBe('staging.example.com');
+  expect(label({ target: { baseUrl: 'http://127.0.0.1:8080/v1', embedded: false, label: 'petstore-go 2.1' } })).toBe('petstore-go 2.1');
+  expect(label({ target: { baseUrl: 'http://127.0.0.1:41234/v1', embedded: true } })).toBe('reference server');
+});
+
 describe('the verdict', () => {
   test.each([
     ['every MUST passed, a SHOULD failed', [check('a.x', 'passed'), check('a.s', 'failed', 'SHOULD')], {}, 'conformant'],

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { parseJson } from '../src/json.js';
 import { LIMIT } from '../src/reference-server/handler.js';
 import { PET_STATUSES, SCHEMA_NAMES, schemaDir, schemaFiles, validate } from '../src/schemas.js';
-import { generateTypes, typesFile } from '../scripts/generate.js';
+import { generateReportTypes, generateTypes, reportTypesFile, typesFile } from '../scripts/generate.js';
 
 const openapi = JSON.parse(readFileSync(new URL('openapi.json', schemaDir), 'utf8'));
 
@@ -87,5 +87,9 @@ describe('schemas/', () => {
 
   test('src/generated/schema-types.ts is what scripts/generate.ts derives (run npm run generate)', async () => {
     expect(readFileSync(typesFile, 'utf8')).toBe(await generateTypes());
+  });
+
+  test('src/generated/report-types.ts is what scripts/generate.ts derives from the report schema (run npm run generate)', async () => {
+    expect(readFileSync(reportTypesFile, 'utf8')).toBe(await generateReportTypes());
   });
 });

@@ -151,6 +151,11 @@ export const SETTINGS = {
     env: 'PETSTORE_SKIP', flag: '--skip', arg: 'IDS', parse: list, default: Object.freeze([]) as readonly string[],
     example: '', doc: 'Leave out these requirement ids or areas (comma-separated, globs allowed).',
   } satisfies Setting<readonly string[]>,
+  label: {
+    env: 'PETSTORE_LABEL', flag: '--label', arg: 'TEXT', parse: text, default: undefined as string | undefined,
+    example: '',
+    doc: "The implementation's name in the reports and in a matrix of several runs (`matrix`). Unset: the target's host.",
+  } satisfies Setting<string | undefined>,
   baseline: {
     env: 'PETSTORE_BASELINE', flag: '--baseline', arg: 'FILE', parse: text, default: undefined as string | undefined,
     example: '',

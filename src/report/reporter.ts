@@ -232,6 +232,7 @@ export class ConformanceReporter implements Reporter {
       target: {
         baseUrl: redact(runConfig?.baseUrl ?? this.config.baseUrl ?? '(bundled reference server, not started)'),
         embedded: runConfig?.embedded ?? this.config.baseUrl === undefined,
+        ...(this.config.label ? { label: redact(this.config.label) } : {}),
       },
       startedAt: this.startedAt,
       finishedAt,

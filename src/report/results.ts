@@ -3,12 +3,15 @@
 // verdict follows from the entries (see verdictOf).
 import { addRetries, GATEWAY_FAILING, noRetries, type Retries } from '../client.js';
 import type { Exchange } from '../evidence.js';
-import type { Pacing } from '../pacer.js';
 import { areaOf, worse, type CheckKind, type Level, type OutcomeKind } from '../requirement.js';
 import { matches } from '../select.js';
 import type { BaselineEntry } from '../generated/schema-types.js';
+import type { RequirementResult, Results, RunRetries, Tally, Verdict } from '../generated/report-types.js';
 
-export type { BaselineEntry };
+// The tree's types are generated from schemas/conformance-report.schema.json (npm run generate);
+// the schema's descriptions say what each field means and since which format version.
+export type { BaselineEntry, RequirementResult, Results, RunRetries, Tally, Verdict };
+export type { BaselineMark, CheckResult, RunBaseline } from '../generated/report-types.js';
 
 /** A loaded baseline, as a report knows it (src/baseline.ts loads one): what the run records and matches requirements against. */
 export interface Baseline {
@@ -24,26 +27,10 @@ export interface Baseline {
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
 /** Semantic version of the format: a new optional field is a minor bump, anything else major. */
-export const REPORT_FORMAT_VERSION = '1.3.0';
+export const REPORT_FORMAT_VERSION = '1.4.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
-/**
- * - conformant: no MUST requirement failed, and every MUST requirement that ran was decided.
- * - nonconformant: at least one MUST requirement failed: the target broke a rule (with
- *   PETSTORE_STRICT=1, a SHOULD requirement too). A proven violation stands even if the run
- *   was interrupted or other checks could not decide.
- * - inconclusive: nothing was proven violated, but the run cannot vouch for the target: a MUST
- *   requirement ended in `error` (the suite or the network could not decide), the run was
- *   interrupted, the suite itself failed, or no requirement ran.
- * - not-tested: no check ran because the target was not there to test (unreachable, the wrong
- *   key, a base URL without its version segment, a login page or a failing gateway in front);
- *   the reason is the one-line diagnosis. Never "nonconformant": the user's setup, or the
- *   infrastructure, failed, not the service. Since format 1.2.0.
- * Skipped requirements (read-only mode, write budget, a date) leave the verdict alone; they are
- * counted and listed with their reasons, and a partial selection (--only/--skip) is stated.
- */
-export type Verdict = 'conformant' | 'nonconformant' | 'inconclusive' | 'not-tested';
 
 /** How a verdict reads in a heading. */
 export const VERDICT_TITLE: Readonly<Record<Verdict, string>> = {
@@ -72,12 +59,10 @@ export interface CheckInput {
   retries?: Retries;
 }
 
-/** The run's retries and resends, with how the client paced its requests. Since 1.2.0. */
-export type RunRetries = Retries & { pacing: Pacing };
 
 export interface RunInput {
   suite: { name: string; version: string; commit: string | null };
-  target: { baseUrl: string; embedded: boolean };
+  target: { baseUrl: string; embedded: boolean; label?: string };
   startedAt: Date;
   finishedAt: Date;
   seed: number | null;
@@ -103,104 +88,7 @@ export interface RunInput {
   baseline?: Baseline | null;
 }
 
-/**
- * A requirement the baseline names. known: it failed or could not be decided, as the baseline
- * expects (its outcome stays as it was; it is no regression). fixed: it passed, so its entry
- * should be removed from the baseline. Since 1.3.0.
- */
-export interface BaselineMark {
-  status: 'known' | 'fixed';
-  /** The entry's id, area or glob that covers the requirement. */
-  entry: string;
-  reason: string;
-  link?: string;
-  until?: string;
-}
 
-/** The baseline a run used. Since 1.3.0. */
-export interface RunBaseline {
-  path: string;
-  sha256: string;
-  /** A hand-written known-deviations file, or an earlier conformance.json. */
-  kind: Baseline['kind'];
-  /** Entries in force. */
-  entries: number;
-  /** Entries past their `until` date: they counted as not in the baseline. */
-  expired: BaselineEntry[];
-}
-
-export interface CheckResult {
-  name: string;
-  kind: 'requirement' | 'property';
-  outcome: OutcomeKind;
-  durationMs: number;
-  message?: string;
-  note?: string;
-}
-
-export interface RequirementResult {
-  id: string;
-  level: Level;
-  section: string;
-  statement: string;
-  area: string;
-  outcome: OutcomeKind;
-  /** Sum over its checks. */
-  durationMs: number;
-  /** When skipped: why. */
-  skipReason?: string;
-  /** When passed: the cases its checks left out, e.g. "2 of 6 cases not run in read-only mode (…)". Since 1.2.0. */
-  note?: string;
-  /** When failed or error: what was sent, what came back, what was expected. */
-  message?: string;
-  /** The exchanges that showed the failure (at most MAX_EVIDENCE). */
-  evidence?: Exchange[];
-  evidenceOmitted?: number;
-  /** The first exchange's reproduction; the key is written $PETSTORE_API_KEY. */
-  reproduce?: string;
-  /** Summed over its checks, when their requests were retried, resent or given up on after 429/503. Since 1.2.0. */
-  retries?: Retries;
-  /** When the baseline names it: known (failed as expected) or fixed (passed). Since 1.3.0. */
-  baseline?: BaselineMark;
-  checks: CheckResult[];
-}
-
-export type Tally = { requirements: number } & Record<OutcomeKind, number>;
-
-export interface Results {
-  format: typeof REPORT_FORMAT;
-  formatVersion: string;
-  suite: { name: string; version: string; commit: string | null };
-  interface: { name: string; version: string };
-  target: { baseUrl: string; embedded: boolean };
-  run: {
-    startedAt: string;
-    finishedAt: string;
-    durationMs: number;
-    seed: number | null;
-    replay: string | null;
-    node: string;
-    strict: boolean;
-    readOnly: boolean;
-    clock: string | null;
-    selection: { only: string[]; skip: string[] };
-    interrupted: boolean;
-    errors: string[];
-    /** Since 1.1.0. */
-    requests: number | null;
-    /** Since 1.2.0: why the target was not tested (verdict not-tested), else null. */
-    diagnosis: string | null;
-    /** Since 1.2.0: the requests sent again and the pacing, null when the run never started its checks. */
-    retries: RunRetries | null;
-    /** Since 1.3.0: the --baseline used, when one was. */
-    baseline?: RunBaseline;
-  };
-  verdict: Verdict;
-  verdictReason: string;
-  counts: Record<Level, Tally>;
-  createdPets: { count: number; runTag: string | null; ledger: string };
-  requirements: RequirementResult[];
-}
 
 export const MAX_EVIDENCE = 10;
 export const LEDGER_FILE = 'created-pets.json';
@@ -296,6 +184,16 @@ export function gatewayFailed(entries: readonly RequirementResult[]): Requiremen
 /** Said once for every requirement the failing gateway left undecided, instead of once per requirement. */
 export const TARGET_FAILED = `the target failed during the run (${GATEWAY_FAILING})`;
 
+/**
+ * - conformant: no MUST requirement failed, and every MUST requirement that ran was decided.
+ * - nonconformant: at least one MUST requirement failed (with PETSTORE_STRICT=1, a SHOULD one
+ *   too). A proven violation stands even if the run was interrupted or other checks could not decide.
+ * - inconclusive: nothing was proven violated, but the run cannot vouch for the target: a MUST
+ *   requirement ended in `error`, the run was interrupted, the suite itself failed, or nothing ran.
+ * - not-tested: no check ran because the target was not there to test (the probe's or the
+ *   preflight's diagnosis): the user's setup or the infrastructure failed, not the service.
+ * Skipped requirements leave the verdict alone; they are counted and listed with their reasons.
+ */
 export function verdictOf(
   entries: readonly RequirementResult[],
   run: Pick<RunInput, 'strict' | 'interrupted' | 'errors' | 'diagnosis'>,
@@ -334,6 +232,16 @@ export function replayCommand(seed: number, target: RunInput['target']): string 
   return `${where}npx petstore-conformance --seed${seed < 0 ? '=' : ' '}${seed}`;
 }
 
+/** The name of an implementation when --label gave none: the target's host, or "reference server". */
+export function defaultLabel(target: { baseUrl: string; embedded: boolean }): string {
+  if (target.embedded) return 'reference server';
+  try {
+    return new URL(target.baseUrl).host;
+  } catch {
+    return target.baseUrl;
+  }
+}
+
 /** Builds the tree from the checks in catalogue order; checks of one requirement are merged. */
 export function buildResults(checks: readonly CheckInput[], run: RunInput): Results {
   const byId = new Map<string, CheckInput[]>();
@@ -351,7 +259,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
     formatVersion: REPORT_FORMAT_VERSION,
     suite: { ...run.suite },
     interface: { ...INTERFACE },
-    target: { ...run.target },
+    target: { ...run.target, label: run.target.label ?? defaultLabel(run.target) },
     run: {
       startedAt: run.startedAt.toISOString(),
       finishedAt: run.finishedAt.toISOString(),
@@ -460,7 +368,7 @@ export function describeRetries(r: Retries): string | undefined {
 }
 
 /** The run's retries and the pauses and slowdown they caused, in words; undefined when there were none. */
-export function describeRunRetries(r: RunRetries | null): string | undefined {
+export function describeRunRetries(r: RunRetries | null | undefined): string | undefined {
   if (!r) return undefined;
   const parts = [describeRetries(r)];
   if (r.pacing.pausedMs > 0) parts.push(`every request paused ${(r.pacing.pausedMs / 1000).toFixed(1)} s in all`);
