@@ -15,7 +15,9 @@ import { renderMarkdown } from '../src/report/markdown.js';
 import { DIGEST_COMMAND, suiteDigest } from '../src/report/manifest.js';
 import { renderLedger } from '../src/report/reporter.js';
 import { checks } from '../tests/catalogue.js';
-import { buildResults, GATEWAY_FAILING, oneLine, type CheckInput, type RunInput } from '../src/report/results.js';
+import { buildResults, type CheckInput, type RunInput } from '../src/report/results.js';
+import { GATEWAY_FAILING } from '../src/client.js';
+import { oneLine } from '../src/report/words.js';
 import { renderTerminal } from '../src/report/terminal.js';
 
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;

@@ -8,7 +8,8 @@ import * as ajvFormats from 'ajv-formats';
 import { readSchemaFile } from './schemas.js';
 import { matches } from './select.js';
 import { sha256 } from './report/manifest.js';
-import { oneLine, REPORT_FORMAT, type Baseline, type BaselineEntry, type Results } from './report/results.js';
+import { REPORT_FORMAT, type Baseline, type BaselineEntry, type Results } from './report/results.js';
+import { oneLine } from './report/words.js';
 
 export type { Baseline, BaselineEntry };
 

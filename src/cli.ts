@@ -516,7 +516,7 @@ async function runSuite(config: Config): Promise<number> {
     if (interrupts.signal) return exitCodeFor(interrupts.signal);
     if (config.baseline) {
       // With a baseline, the gate decides: known deviations fail no test of the release.
-      const { gateOf } = await import('./report/results.js');
+      const { gateOf } = await import('./report/verdict.js');
       const results = reporters.find((r): r is InstanceType<typeof ConformanceReporter> => r instanceof ConformanceReporter)?.results;
       if (results) return gateOf(results).passed ? EXIT.conformant : EXIT.violations;
     }

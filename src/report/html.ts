@@ -2,7 +2,9 @@
 // asset; the Content-Security-Policy forbids loading any), readable on screen and on paper.
 // Every piece of text from the run passes through h(): a server's response is untrusted input.
 import type { Exchange } from '../evidence.js';
-import { baselineSaid, blocks, byArea, describeRetries, describeRunRetries, findings, gateOf, isPartial, oneLine, VERDICT_TITLE, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
+import { byArea, isPartial, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
+import { baselineSaid, blocks, findings, gateOf, VERDICT_TITLE } from './verdict.js';
+import { describeRetries, describeRunRetries, oneLine } from './words.js';
 
 export function h(text: string | number): string {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -3,7 +3,9 @@
 // A SHOULD finding outside strict mode does not fail the build, so its testcase passes and
 // carries the finding as a `warning` property and in <system-out>, where CI viewers show it.
 import type { Exchange } from '../evidence.js';
-import { blocks, byArea, oneLine, type RequirementResult, type Results } from './results.js';
+import { byArea, type RequirementResult, type Results } from './results.js';
+import { blocks } from './verdict.js';
+import { oneLine } from './words.js';
 
 /** Text safe in XML 1.0: escaped, with characters XML cannot carry replaced by U+FFFD. */
 export function xml(text: string): string {

@@ -1,5 +1,7 @@
 // conformance.md: short enough for a pull-request comment or a GitHub job summary.
-import { baselineSaid, describeRetries, describeRunRetries, findings, gateOf, isPartial, oneLine, VERDICT_TITLE, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
+import { isPartial, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
+import { baselineSaid, findings, gateOf, VERDICT_TITLE } from './verdict.js';
+import { describeRetries, describeRunRetries, oneLine } from './words.js';
 
 const ICON: Readonly<Record<Verdict, string>> = { conformant: '✅', nonconformant: '❌', inconclusive: '⚠️', 'not-tested': '⛔' };
 

@@ -1,17 +1,18 @@
-// The one results tree of a run: every report file and the terminal summary render from it.
-// One entry per requirement; its outcome comes from its checks (see requirementOutcome), and the
-// verdict follows from the entries (see verdictOf).
-import { addRetries, GATEWAY_FAILING, noRetries, type Retries } from '../client.js';
+// The one results tree of a run, built from its checks: every report file and the terminal
+// summary render from it. One entry per requirement; its outcome comes from its checks (see
+// requirementOutcome); the verdict follows from the entries (src/report/verdict.ts).
+import { addRetries, noRetries, type Retries } from '../client.js';
 import type { Exchange } from '../evidence.js';
 import { areaOf, worse, type CheckKind, type Level, type OutcomeKind } from '../requirement.js';
 import { matches } from '../select.js';
+import { tally, verdictOf } from './verdict.js';
 import type { BaselineEntry } from '../generated/schema-types.js';
-import type { RequirementResult, Results, RunRetries, Tally, Verdict } from '../generated/report-types.js';
+import type { RequirementResult, Results, RunRetries } from '../generated/report-types.js';
 
 // The tree's types are generated from schemas/conformance-report.schema.json (npm run generate);
 // the schema's descriptions say what each field means and since which format version.
-export type { BaselineEntry, RequirementResult, Results, RunRetries, Tally, Verdict };
-export type { BaselineMark, CheckResult, RunBaseline } from '../generated/report-types.js';
+export type { BaselineEntry, RequirementResult, Results, RunRetries };
+export type { BaselineMark, CheckResult, RunBaseline, Tally, Verdict } from '../generated/report-types.js';
 
 /** A loaded baseline, as a report knows it (src/baseline.ts loads one): what the run records and matches requirements against. */
 export interface Baseline {
@@ -31,18 +32,6 @@ export const REPORT_FORMAT_VERSION = '1.4.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
-
-/** How a verdict reads in a heading. */
-export const VERDICT_TITLE: Readonly<Record<Verdict, string>> = {
-  conformant: 'Conformant',
-  nonconformant: 'Not conformant',
-  inconclusive: 'Inconclusive',
-  'not-tested': 'Not tested',
-};
-
-// How a check's message begins when its answers came from a gateway whose backend is failing.
-export { GATEWAY_FAILING };
-
 /** One finished (or unfinished) test, as the vitest adapter or the harness reports it. */
 export interface CheckInput {
   requirement: { id: string; level: Level; section: string; statement: string };
@@ -58,7 +47,6 @@ export interface CheckInput {
   /** What its requests took beyond one send (retries after 429/503, resends), when anything. */
   retries?: Retries;
 }
-
 
 export interface RunInput {
   suite: { name: string; version: string; commit: string | null };
@@ -88,26 +76,8 @@ export interface RunInput {
   baseline?: Baseline | null;
 }
 
-
-
 export const MAX_EVIDENCE = 10;
 export const LEDGER_FILE = 'created-pets.json';
-
-/** Does a failure or error at this level decide the verdict (else it is a warning)? */
-export function blocks(level: Level, strict: boolean): boolean {
-  return level === 'MUST' || strict;
-}
-
-/**
- * The one-line reason: the first line of a message, cut to `max` characters. A summary line
- * such as "2 of 12 cases failed:" is joined with the first case, so the line says what broke.
- */
-export function oneLine(message: string | undefined, max = 200): string {
-  const lines = (message ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
-  let line = lines[0] ?? '';
-  if (line.endsWith(':') && lines[1]) line = `${line} ${lines[1].replace(/^- /, '')}${lines.length > 2 ? ' …' : ''}`;
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
 
 /**
  * A requirement's outcome from its checks (its own and any properties), a three-valued "and": a
@@ -156,70 +126,6 @@ function requirementResult(checks: readonly CheckInput[]): RequirementResult {
     }
   }
   return entry;
-}
-
-export function tally(entries: readonly RequirementResult[], level: Level): Tally {
-  const t: Tally = { requirements: 0, passed: 0, skipped: 0, failed: 0, error: 0 };
-  for (const e of entries) {
-    if (e.level !== level) continue;
-    t.requirements++;
-    t[e.outcome]++;
-  }
-  return t;
-}
-
-/** Ids in a verdict's one-line reason: all of a few, the first of many (every report lists them all below). */
-const REASON_IDS = 8;
-const ids = (entries: readonly RequirementResult[]) =>
-  entries.length <= REASON_IDS
-    ? entries.map((e) => e.id).join(', ')
-    : `${entries.slice(0, REASON_IDS - 2).map((e) => e.id).join(', ')} and ${entries.length - (REASON_IDS - 2)} more`;
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** Undecided requirements whose answers came from a failing gateway: the target failed during the run. */
-export function gatewayFailed(entries: readonly RequirementResult[]): RequirementResult[] {
-  return entries.filter((e) => e.outcome === 'error' && (e.message ?? '').includes(GATEWAY_FAILING));
-}
-
-/** Said once for every requirement the failing gateway left undecided, instead of once per requirement. */
-export const TARGET_FAILED = `the target failed during the run (${GATEWAY_FAILING})`;
-
-/**
- * - conformant: no MUST requirement failed, and every MUST requirement that ran was decided.
- * - nonconformant: at least one MUST requirement failed (with PETSTORE_STRICT=1, a SHOULD one
- *   too). A proven violation stands even if the run was interrupted or other checks could not decide.
- * - inconclusive: nothing was proven violated, but the run cannot vouch for the target: a MUST
- *   requirement ended in `error`, the run was interrupted, the suite itself failed, or nothing ran.
- * - not-tested: no check ran because the target was not there to test (the probe's or the
- *   preflight's diagnosis): the user's setup or the infrastructure failed, not the service.
- * Skipped requirements leave the verdict alone; they are counted and listed with their reasons.
- */
-export function verdictOf(
-  entries: readonly RequirementResult[],
-  run: Pick<RunInput, 'strict' | 'interrupted' | 'errors' | 'diagnosis'>,
-): { verdict: Verdict; reason: string } {
-  if (run.diagnosis) return { verdict: 'not-tested', reason: run.diagnosis };
-  const deciding = entries.filter((e) => blocks(e.level, run.strict));
-  const levels = run.strict ? 'MUST or SHOULD' : 'MUST';
-  const failed = deciding.filter((e) => e.outcome === 'failed');
-  const undecided = deciding.filter((e) => e.outcome === 'error');
-  const fellOver = gatewayFailed(undecided);
-  if (failed.length > 0) {
-    const also = fellOver.length > 0 ? `; ${TARGET_FAILED}, ${fellOver.length} more could not be decided` : '';
-    return { verdict: 'nonconformant', reason: `${plural(failed.length, `${levels} requirement`)} violated: ${ids(failed)}${also}` };
-  }
-  if (fellOver.length > 0) {
-    return { verdict: 'inconclusive', reason: `${TARGET_FAILED}: ${plural(undecided.length, `${levels} requirement`)} could not be decided` };
-  }
-  if (undecided.length > 0) {
-    return { verdict: 'inconclusive', reason: `${plural(undecided.length, `${levels} requirement`)} could not be decided: ${ids(undecided)}` };
-  }
-  if (run.interrupted) return { verdict: 'inconclusive', reason: 'the run was interrupted before every check finished' };
-  if (run.errors.length > 0) return { verdict: 'inconclusive', reason: `the suite itself failed: ${oneLine(run.errors[0], 160)}` };
-  if (entries.length === 0) return { verdict: 'inconclusive', reason: 'no requirement was checked' };
-  const must = tally(entries, 'MUST');
-  const skipped = must.skipped > 0 ? `; ${plural(must.skipped, 'MUST requirement')} skipped` : '';
-  return { verdict: 'conformant', reason: `every MUST requirement checked was met (${must.passed} of ${must.requirements})${skipped}` };
 }
 
 /**
@@ -305,83 +211,10 @@ function markBaseline(e: RequirementResult, baseline: Baseline): void {
   };
 }
 
-/**
- * Requirements that kept the run from a clean result, worst first: violations, undecided,
- * warnings; then those the baseline names: known deviations (apart from the others, whatever
- * their level) and fixed ones (passed: remove them from the baseline).
- */
-export function findings(results: Results): {
-  violations: RequirementResult[];
-  undecided: RequirementResult[];
-  warnings: RequirementResult[];
-  known: RequirementResult[];
-  fixed: RequirementResult[];
-} {
-  const strict = results.run.strict;
-  const bad = (e: RequirementResult) => e.outcome === 'failed' || e.outcome === 'error';
-  const open = results.requirements.filter((e) => e.baseline?.status !== 'known');
-  return {
-    violations: open.filter((e) => e.outcome === 'failed' && blocks(e.level, strict)),
-    undecided: open.filter((e) => e.outcome === 'error' && blocks(e.level, strict)),
-    warnings: open.filter((e) => bad(e) && !blocks(e.level, strict)),
-    known: results.requirements.filter((e) => e.baseline?.status === 'known'),
-    fixed: results.requirements.filter((e) => e.baseline?.status === 'fixed'),
-  };
-}
-
-/**
- * The release gate of a run with a baseline: it fails on a regression (a MUST requirement, with
- * --strict a SHOULD too, that failed or could not be decided and is not known), on a failure of
- * the suite itself, and with --strict on a fixed entry still in the baseline. The verdict stays
- * what the service deserves; the gate is what the exit code follows.
- */
-/** The baseline's word on an entry: its reason, link and end date ('' when it has none). */
-export function baselineSaid(e: RequirementResult): string {
-  return e.baseline ? `${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}${e.baseline.until ? `, until ${e.baseline.until}` : ''}` : '';
-}
-
-export function gateOf(results: Results): { passed: boolean; regressions: RequirementResult[]; fixed: RequirementResult[]; reason: string } {
-  const { violations, undecided, fixed } = findings(results);
-  const regressions = [...violations, ...undecided];
-  const strict = results.run.strict;
-  const passed = regressions.length === 0 && results.run.errors.length === 0 && !results.run.interrupted && !(strict && fixed.length > 0);
-  const parts: string[] = [];
-  if (regressions.length) parts.push(`${plural(regressions.length, 'regression')} (not in the baseline): ${ids(regressions)}`);
-  if (results.run.errors.length) parts.push('the suite itself failed');
-  if (fixed.length) parts.push(`${plural(fixed.length, 'baseline entry', 'baseline entries')} fixed${strict ? ' (fails with --strict)' : ''}: remove ${ids(fixed)} from the baseline`);
-  const known = results.requirements.filter((e) => e.baseline?.status === 'known').length;
-  if (passed && regressions.length === 0) parts.unshift(`no regression against the baseline (${plural(known, 'known deviation')})`);
-  return { passed, regressions, fixed, reason: parts.join('; ') };
-}
-
-/**
- * Retries in words, e.g. "429 ×3, 503 ×1 with Retry-After, 3 retried after 2.0 s of waits asked;
- * 1 resent after a stale connection". Undefined when there were none.
- */
-export function describeRetries(r: Retries): string | undefined {
-  const parts: string[] = [];
-  const statuses = Object.entries(r.statuses).map(([status, n]) => `${status} ×${n}`);
-  const waits = r.retryAfterMs > 0 ? ` after ${(r.retryAfterMs / 1000).toFixed(1)} s of waits asked` : '';
-  if (statuses.length > 0) parts.push(`${statuses.join(', ')} with Retry-After, ${r.count > 0 ? `${r.count} retried${waits}` : 'none retried'}`);
-  if (r.resent > 0) parts.push(`${r.resent} resent after a stale connection`);
-  return parts.length > 0 ? parts.join('; ') : undefined;
-}
-
-/** The run's retries and the pauses and slowdown they caused, in words; undefined when there were none. */
-export function describeRunRetries(r: RunRetries | null | undefined): string | undefined {
-  if (!r) return undefined;
-  const parts = [describeRetries(r)];
-  if (r.pacing.pausedMs > 0) parts.push(`every request paused ${(r.pacing.pausedMs / 1000).toFixed(1)} s in all`);
-  if (r.pacing.slowestRate !== undefined) parts.push(`the pace slowed to ~${r.pacing.slowestRate} req/s`);
-  const said = parts.filter(Boolean);
-  return said.length > 0 ? said.join('; ') : undefined;
-}
-
 /** True when --only or --skip left requirements out. */
 export function isPartial(results: Results): boolean {
   return results.run.selection.only.length > 0 || results.run.selection.skip.length > 0;
 }
-
 
 /** Headings for the areas (id prefixes), in the order the catalogue lists them. */
 export const AREA_TITLES: Readonly<Record<string, string>> = {

@@ -1,5 +1,7 @@
 // The compact summary printed at the end of every run.
-import { baselineSaid, findings, gateOf, gatewayFailed, isPartial, oneLine, TARGET_FAILED, VERDICT_TITLE, type RequirementResult, type Results, type Tally } from './results.js';
+import { isPartial, type RequirementResult, type Results, type Tally } from './results.js';
+import { baselineSaid, findings, gateOf, gatewayFailed, TARGET_FAILED, VERDICT_TITLE } from './verdict.js';
+import { oneLine } from './words.js';
 
 export interface Paint {
   red(s: string): string;

@@ -1,0 +1,131 @@
+// What a run's requirement entries add up to: the verdict and its one-line reason, the findings
+// that kept it from a clean result, and the release gate of a run with a baseline.
+import { GATEWAY_FAILING } from '../client.js';
+import type { RequirementResult, Results, Tally, Verdict } from '../generated/report-types.js';
+import type { Level } from '../requirement.js';
+import { oneLine, plural } from './words.js';
+
+/** How a verdict reads in a heading. */
+export const VERDICT_TITLE: Readonly<Record<Verdict, string>> = {
+  conformant: 'Conformant',
+  nonconformant: 'Not conformant',
+  inconclusive: 'Inconclusive',
+  'not-tested': 'Not tested',
+};
+
+/** Does a failure or error at this level decide the verdict (else it is a warning)? */
+export function blocks(level: Level, strict: boolean): boolean {
+  return level === 'MUST' || strict;
+}
+
+/** Ids in a verdict's one-line reason: all of a few, the first of many (every report lists them all below). */
+const REASON_IDS = 8;
+const ids = (entries: readonly RequirementResult[]) =>
+  entries.length <= REASON_IDS
+    ? entries.map((e) => e.id).join(', ')
+    : `${entries.slice(0, REASON_IDS - 2).map((e) => e.id).join(', ')} and ${entries.length - (REASON_IDS - 2)} more`;
+
+/** Undecided requirements whose answers came from a failing gateway: the target failed during the run. */
+export function gatewayFailed(entries: readonly RequirementResult[]): RequirementResult[] {
+  return entries.filter((e) => e.outcome === 'error' && (e.message ?? '').includes(GATEWAY_FAILING));
+}
+
+/** Said once for every requirement the failing gateway left undecided, instead of once per requirement. */
+export const TARGET_FAILED = `the target failed during the run (${GATEWAY_FAILING})`;
+
+/**
+ * - conformant: no MUST requirement failed, and every MUST requirement that ran was decided.
+ * - nonconformant: at least one MUST requirement failed (with PETSTORE_STRICT=1, a SHOULD one
+ *   too). A proven violation stands even if the run was interrupted or other checks could not decide.
+ * - inconclusive: nothing was proven violated, but the run cannot vouch for the target: a MUST
+ *   requirement ended in `error`, the run was interrupted, the suite itself failed, or nothing ran.
+ * - not-tested: no check ran because the target was not there to test (the probe's or the
+ *   preflight's diagnosis): the user's setup or the infrastructure failed, not the service.
+ * Skipped requirements leave the verdict alone; they are counted and listed with their reasons.
+ */
+export function verdictOf(
+  entries: readonly RequirementResult[],
+  run: { strict: boolean; interrupted: boolean; errors: readonly string[]; diagnosis?: string | null | undefined },
+): { verdict: Verdict; reason: string } {
+  if (run.diagnosis) return { verdict: 'not-tested', reason: run.diagnosis };
+  const deciding = entries.filter((e) => blocks(e.level, run.strict));
+  const levels = run.strict ? 'MUST or SHOULD' : 'MUST';
+  const failed = deciding.filter((e) => e.outcome === 'failed');
+  const undecided = deciding.filter((e) => e.outcome === 'error');
+  const fellOver = gatewayFailed(undecided);
+  if (failed.length > 0) {
+    const also = fellOver.length > 0 ? `; ${TARGET_FAILED}, ${fellOver.length} more could not be decided` : '';
+    return { verdict: 'nonconformant', reason: `${plural(failed.length, `${levels} requirement`)} violated: ${ids(failed)}${also}` };
+  }
+  if (fellOver.length > 0) {
+    return { verdict: 'inconclusive', reason: `${TARGET_FAILED}: ${plural(undecided.length, `${levels} requirement`)} could not be decided` };
+  }
+  if (undecided.length > 0) {
+    return { verdict: 'inconclusive', reason: `${plural(undecided.length, `${levels} requirement`)} could not be decided: ${ids(undecided)}` };
+  }
+  if (run.interrupted) return { verdict: 'inconclusive', reason: 'the run was interrupted before every check finished' };
+  if (run.errors.length > 0) return { verdict: 'inconclusive', reason: `the suite itself failed: ${oneLine(run.errors[0], 160)}` };
+  if (entries.length === 0) return { verdict: 'inconclusive', reason: 'no requirement was checked' };
+  const must = tally(entries, 'MUST');
+  const skipped = must.skipped > 0 ? `; ${plural(must.skipped, 'MUST requirement')} skipped` : '';
+  return { verdict: 'conformant', reason: `every MUST requirement checked was met (${must.passed} of ${must.requirements})${skipped}` };
+}
+
+/**
+ * Requirements that kept the run from a clean result, worst first: violations, undecided,
+ * warnings; then those the baseline names: known deviations (apart from the others, whatever
+ * their level) and fixed ones (passed: remove them from the baseline).
+ */
+export function findings(results: Results): {
+  violations: RequirementResult[];
+  undecided: RequirementResult[];
+  warnings: RequirementResult[];
+  known: RequirementResult[];
+  fixed: RequirementResult[];
+} {
+  const strict = results.run.strict;
+  const bad = (e: RequirementResult) => e.outcome === 'failed' || e.outcome === 'error';
+  const open = results.requirements.filter((e) => e.baseline?.status !== 'known');
+  return {
+    violations: open.filter((e) => e.outcome === 'failed' && blocks(e.level, strict)),
+    undecided: open.filter((e) => e.outcome === 'error' && blocks(e.level, strict)),
+    warnings: open.filter((e) => bad(e) && !blocks(e.level, strict)),
+    known: results.requirements.filter((e) => e.baseline?.status === 'known'),
+    fixed: results.requirements.filter((e) => e.baseline?.status === 'fixed'),
+  };
+}
+
+/** The baseline's word on an entry: its reason, link and end date ('' when it has none). */
+export function baselineSaid(e: RequirementResult): string {
+  return e.baseline ? `${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}${e.baseline.until ? `, until ${e.baseline.until}` : ''}` : '';
+}
+
+/**
+ * The release gate of a run with a baseline: it fails on a regression (a MUST requirement, with
+ * --strict a SHOULD too, that failed or could not be decided and is not known), on a failure of
+ * the suite itself, and with --strict on a fixed entry still in the baseline. The verdict stays
+ * what the service deserves; the gate is what the exit code follows.
+ */
+export function gateOf(results: Results): { passed: boolean; regressions: RequirementResult[]; fixed: RequirementResult[]; reason: string } {
+  const { violations, undecided, fixed } = findings(results);
+  const regressions = [...violations, ...undecided];
+  const strict = results.run.strict;
+  const passed = regressions.length === 0 && results.run.errors.length === 0 && !results.run.interrupted && !(strict && fixed.length > 0);
+  const parts: string[] = [];
+  if (regressions.length) parts.push(`${plural(regressions.length, 'regression')} (not in the baseline): ${ids(regressions)}`);
+  if (results.run.errors.length) parts.push('the suite itself failed');
+  if (fixed.length) parts.push(`${plural(fixed.length, 'baseline entry', 'baseline entries')} fixed${strict ? ' (fails with --strict)' : ''}: remove ${ids(fixed)} from the baseline`);
+  const known = results.requirements.filter((e) => e.baseline?.status === 'known').length;
+  if (passed && regressions.length === 0) parts.unshift(`no regression against the baseline (${plural(known, 'known deviation')})`);
+  return { passed, regressions, fixed, reason: parts.join('; ') };
+}
+
+export function tally(entries: readonly RequirementResult[], level: Level): Tally {
+  const t: Tally = { requirements: 0, passed: 0, skipped: 0, failed: 0, error: 0 };
+  for (const e of entries) {
+    if (e.level !== level) continue;
+    t.requirements++;
+    t[e.outcome]++;
+  }
+  return t;
+}

@@ -1,0 +1,40 @@
+// Findings in words: a message's one-line reason, and the retries and pacing of a run.
+import type { Retries } from '../client.js';
+import type { RunRetries } from '../generated/report-types.js';
+
+/**
+ * The one-line reason: the first line of a message, cut to `max` characters. A summary line
+ * such as "2 of 12 cases failed:" is joined with the first case, so the line says what broke.
+ */
+export function oneLine(message: string | undefined, max = 200): string {
+  const lines = (message ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  let line = lines[0] ?? '';
+  if (line.endsWith(':') && lines[1]) line = `${line} ${lines[1].replace(/^- /, '')}${lines.length > 2 ? ' …' : ''}`;
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** "1 requirement", "2 requirements". */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Retries in words, e.g. "429 ×3, 503 ×1 with Retry-After, 3 retried after 2.0 s of waits asked;
+ * 1 resent after a stale connection". Undefined when there were none.
+ */
+export function describeRetries(r: Retries): string | undefined {
+  const parts: string[] = [];
+  const statuses = Object.entries(r.statuses).map(([status, n]) => `${status} ×${n}`);
+  const waits = r.retryAfterMs > 0 ? ` after ${(r.retryAfterMs / 1000).toFixed(1)} s of waits asked` : '';
+  if (statuses.length > 0) parts.push(`${statuses.join(', ')} with Retry-After, ${r.count > 0 ? `${r.count} retried${waits}` : 'none retried'}`);
+  if (r.resent > 0) parts.push(`${r.resent} resent after a stale connection`);
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+/** The run's retries and the pauses and slowdown they caused, in words; undefined when there were none. */
+export function describeRunRetries(r: RunRetries | null | undefined): string | undefined {
+  if (!r) return undefined;
+  const parts = [describeRetries(r)];
+  if (r.pacing.pausedMs > 0) parts.push(`every request paused ${(r.pacing.pausedMs / 1000).toFixed(1)} s in all`);
+  if (r.pacing.slowestRate !== undefined) parts.push(`the pace slowed to ~${r.pacing.slowestRate} req/s`);
+  const said = parts.filter(Boolean);
+  return said.length > 0 ? said.join('; ') : undefined;
+}
