@@ -4,9 +4,12 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { firstError, readJsonFile, schemaValidators } from './baseline.js';
+import { loadSetting } from './config.js';
 import type { Level } from './requirement.js';
 import { code, md } from './report/markdown.js';
-import { LEVELS, oneLine, VERDICT_TITLE, type RequirementResult, type Results } from './report/results.js';
+import { LEVELS, type RequirementResult, type Results } from './report/results.js';
+import { oneLine } from './report/words.js';
+import { VERDICT_TITLE } from './report/verdict.js';
 
 /** Bad usage or a file that is no report: one line, exit 2. */
 export class DiffError extends Error {
@@ -137,7 +140,7 @@ export function renderDiffMarkdown(d: ReportDiff): string {
 }
 
 /** The command: returns the exit code (DiffError, exit 2, for bad usage or files). */
-export async function diffCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function diffCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options: { md: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
@@ -154,7 +157,8 @@ export async function diffCommand(argv: readonly string[], env: NodeJS.ProcessEn
   process.stdout.write(renderDiffText(d));
   const markdown = renderDiffMarkdown(d);
   if (values.md) writeFileSync(values.md, markdown);
-  // A CI convention, not a suite setting (read as src/report/index.ts reads it).
-  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
+  // This setting alone: a bad value of another setting does not concern a diff.
+  const summary = loadSetting('stepSummary', env);
+  if (summary) appendFileSync(summary, `${markdown}\n`);
   return d.regressions.length > 0 ? 1 : 0;
 }
