@@ -20,8 +20,8 @@ describe('--help', CHILD_TIMEOUT, () => {
     // A broken environment must not stand between a user and the help.
     const { code, stdout } = await runBin(['--help'], { env: { PETSTORE_TIMEOUT_MS: 'soon' } });
     expect(code).toBe(EXIT.conformant);
-    for (const s of Object.values(SETTINGS)) {
-      expect(stdout).toContain(typeof s.default === 'boolean' ? s.flag.replace('--', '--[no-]') : s.flag);
+    for (const s of Object.values(SETTINGS) as { env: string; flag?: string; default: unknown }[]) {
+      if (s.flag) expect(stdout).toContain(typeof s.default === 'boolean' ? s.flag.replace('--', '--[no-]') : s.flag);
       expect(stdout).toContain(s.env);
     }
     for (const flag of ['--list', '--show-config', '--version', '--help']) expect(stdout).toContain(flag);
@@ -71,7 +71,10 @@ describe('--list', CHILD_TIMEOUT, () => {
 });
 
 describe('where each setting comes from: a flag wins over the environment, the environment over .env', CHILD_TIMEOUT, () => {
-  /** For every setting: what .env, the environment and a flag say, and how --show-config shows each. */
+  /**
+   * For every setting: what .env, the environment and a flag say, and how --show-config shows each.
+   * A setting without a flag (a convention of the surroundings) keeps the environment's value.
+   */
   const samples: Record<Key, [dotenv: string, env: string, flag: string[], shown: [string, string, string]]> = {
     baseUrl: ['http://dotenv.test/v1', 'http://env.test/v1', ['--base-url', 'http://flag.test/v1'], ['http://dotenv.test/v1', 'http://env.test/v1', 'http://flag.test/v1']],
     apiKey: ['dotenv-key', 'env-key', ['--api-key-env', 'OTHER_KEY'], ['(set; never shown)', '(set; never shown)', '(set; never shown)']],
@@ -91,6 +94,8 @@ describe('where each setting comes from: a flag wins over the environment, the e
     skip: ['auth.challenge', 'listPets.ok', ['--skip', 'getPet.removal'], ['auth.challenge', 'listPets.ok', 'getPet.removal']],
     label: ['dotenv-label', 'env-label', ['--label', 'flag label'], ['dotenv-label', 'env-label', 'flag label']],
     baseline: ['dotenv-known.json', 'env-known.json', ['--baseline', 'flag-known.json'], ['dotenv-known.json', 'env-known.json', 'flag-known.json']],
+    noColor: ['yes', '0', [], ['on', 'on', 'on']], // any non-empty value, 0 too
+    stepSummary: ['dotenv-summary.md', 'env-summary.md', [], ['dotenv-summary.md', 'env-summary.md', 'env-summary.md']],
   };
 
   test('the samples cover every setting', () => {
@@ -101,7 +106,8 @@ describe('where each setting comes from: a flag wins over the environment, the e
     const cwd = tempDir('precedence');
     const entries = Object.entries(samples) as [Key, (typeof samples)[Key]][];
     if (layers.dotenv) writeFileSync(join(cwd, '.env'), entries.map(([k, [v]]) => `${SETTINGS[k].env}=${v}`).join('\n'));
-    const env: Record<string, string> = { OTHER_KEY: 'flag-key' };
+    // runBin sets NO_COLOR for every child; here it is one of the samples (undefined: unset).
+    const env: Record<string, string | undefined> = { OTHER_KEY: 'flag-key', NO_COLOR: undefined };
     if (layers.env) for (const [k, [, v]] of entries) env[SETTINGS[k].env] = v;
     const args = layers.flags ? entries.flatMap(([, [, , flag]]) => flag) : [];
     const run = await runBin(['--show-config', ...args], { cwd, env });
@@ -117,10 +123,10 @@ describe('where each setting comes from: a flag wins over the environment, the e
   ] as const)('%s', async (_what, layers, index, from) => {
     const { rows, run } = await showConfig(layers);
     for (const [key, [, , flag, shown]] of Object.entries(samples) as [Key, (typeof samples)[Key]][]) {
-      const s = SETTINGS[key];
+      const s: { env: string; flag?: string } = SETTINGS[key];
       const line = rows.get(s.env) ?? '';
-      const source = from === 'flag' ? (key === 'apiKey' ? `${s.flag} OTHER_KEY` : s.flag) : from;
-      expect(line, `${s.env} in:\n${run.stdout}`).toMatch(new RegExp(`^${s.env} +${s.flag} +${shown[index].replace(/[()]/g, '\\$&')} +${source}$`));
+      const source = from !== 'flag' ? from : s.flag === undefined ? 'environment' : key === 'apiKey' ? `${s.flag} OTHER_KEY` : s.flag;
+      expect(line, `${s.env} in:\n${run.stdout}`).toMatch(new RegExp(`^${s.env} +${s.flag ?? '-'} +${shown[index].replace(/[()]/g, '\\$&')} +${source}$`));
       expect(flag[0]?.replace(/=.*/, '').replace('--no-', '--')).toBe(s.flag);
     }
     for (const secret of ['dotenv-key', 'env-key', 'flag-key']) expect(run.out).not.toContain(secret);

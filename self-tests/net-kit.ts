@@ -1,7 +1,7 @@
-// Local network pieces for the CLI and client self-tests: the real bin as a child process, the
-// reference server behind counters, TLS and proxies, and targets that cannot be reached. All on
-// 127.0.0.1; every server is closed by the test that made it.
-import { spawn, execFileSync } from 'node:child_process';
+// Local network pieces for the CLI and client self-tests: the real bin as a child process (the one
+// helper that spawns it), the reference server behind counters, TLS and proxies, and targets that
+// cannot be reached. All on 127.0.0.1; every server is closed by the test that made it.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
@@ -23,8 +23,11 @@ export function tempDir(label = 'cli'): string {
   return mkdtempSync(join(tmpdir(), `petstore-${label}-`));
 }
 
-/** The caller's environment without anything that would steer the suite or its network. */
-export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/**
+ * The caller's environment without anything that would steer the suite or its network; `extra`
+ * on top (a value of undefined leaves the variable unset, NO_COLOR too).
+ */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const steering = /^(PETSTORE_|VITEST|NODE_EXTRA_CA_CERTS$|https?_proxy$|no_proxy$|GITHUB_STEP_SUMMARY$)/i;
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !steering.test(k)));
   return { ...env, NO_COLOR: '1', ...extra };
@@ -32,33 +35,67 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 
 export interface BinRun {
   code: number | null;
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  /** stdout and stderr together. */
+  /** stdout and stderr interleaved as they arrived. */
   out: string;
   ms: number;
+  cwd: string;
+}
+
+export interface StartedBin<Run = BinRun> {
+  child: ChildProcess;
+  /** Milliseconds since the child was spawned. */
+  elapsed(): number;
+  /** Resolves with the first output chunk matching `pattern`. */
+  waitFor(pattern: RegExp): Promise<void>;
+  done: Promise<Run>;
+}
+
+export interface BinOptions {
+  /** Over cleanEnv(). */
+  env?: Record<string, string | undefined>;
+  /** Default: a fresh temp folder (where the reports land). */
+  cwd?: string;
+  /** Node's own flags, before the bin. */
+  nodeFlags?: string[];
+}
+
+/** The one place the real bin is spawned: a child process to watch, signal or wait for. */
+export function startBin(args: string[], { env = {}, cwd = tempDir('run'), nodeFlags = [] }: BinOptions = {}): StartedBin {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeFlags, bin, ...args], { cwd, env: cleanEnv(env) });
+  let out = '';
+  let stdout = '';
+  let stderr = '';
+  const watchers: { pattern: RegExp; resolve: () => void }[] = [];
+  const seen = (chunk: string) => {
+    out += chunk;
+    for (const w of [...watchers]) if (w.pattern.test(out)) (watchers.splice(watchers.indexOf(w), 1), w.resolve());
+  };
+  child.stdout.setEncoding('utf8').on('data', (d: string) => ((stdout += d), seen(d)));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => ((stderr += d), seen(d)));
+  const done = new Promise<BinRun>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, out, stdout, stderr, ms: Math.round(performance.now() - started), cwd })),
+  );
+  return {
+    child,
+    elapsed: () => performance.now() - started,
+    waitFor: (pattern) => new Promise((resolve) => (pattern.test(out) ? resolve() : watchers.push({ pattern, resolve }))),
+    done,
+  };
 }
 
 /**
- * Runs the real bin as a child process, by default in a fresh temp folder (where its reports land).
- * Properties run 5 cases unless `env` or a flag says otherwise: what these runs prove is the
- * command, and the properties are proven at the default 50 by the kill matrix, in-process.
+ * Runs the real bin to its end. Properties run 5 cases unless `env` or a flag says otherwise:
+ * what these runs prove is the command, and the properties are proven at the default 50 by the
+ * kill matrix, in-process.
  */
-export function runBin(args: string[], { env = {}, cwd }: { env?: Record<string, string>; cwd?: string } = {}): Promise<BinRun> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: cwd ?? tempDir('run'),
-      // (--show-config shows where each setting comes from: there the default must stay unset.)
-      env: cleanEnv({ ...(args.includes('--show-config') ? {} : { PETSTORE_RUNS: '5' }), ...env }),
-    });
-    let stdout = '';
-    let stderr = '';
-    let out = '';
-    child.stdout.on('data', (d) => ((stdout += d), (out += d)));
-    child.stderr.on('data', (d) => ((stderr += d), (out += d)));
-    child.on('close', (code) => resolve({ code, stdout, stderr, out, ms: Math.round(performance.now() - started) }));
-  });
+export function runBin(args: string[], { env = {}, cwd }: { env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<BinRun> {
+  // (--show-config shows where each setting comes from: there the default must stay unset.)
+  const runs = args.includes('--show-config') ? {} : { PETSTORE_RUNS: '5' };
+  return startBin(args, { env: { ...runs, ...env }, ...(cwd === undefined ? {} : { cwd }) }).done;
 }
 
 /** What a server saw, for proving what the suite sent. */

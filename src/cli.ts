@@ -24,8 +24,10 @@ export const SUITE_VERSION = String(readJson('package.json').version);
 export const INTERFACE_VERSION = String((readJson('schemas/openapi.json').info as { version: string }).version);
 
 type Key = keyof typeof SETTINGS;
-type AnySetting = (typeof SETTINGS)[Key] & { arg?: string };
+type AnySetting = (typeof SETTINGS)[Key] & { arg?: string; flag?: string };
 const settings = Object.entries(SETTINGS) as [Key, AnySetting][];
+/** The settings a flag sets; the others (NO_COLOR, GITHUB_STEP_SUMMARY) come from the surroundings. */
+const flagged = settings.filter((e): e is [Key, AnySetting & { flag: string }] => e[1].flag !== undefined);
 const isSwitch = (s: AnySetting) => typeof s.default === 'boolean';
 const isList = (s: AnySetting) => Array.isArray(s.default);
 
@@ -72,7 +74,7 @@ function distance(a: string, b: string): number {
 }
 
 function allFlags(): string[] {
-  return [...settings.map(([, s]) => s.flag), ...Object.keys(COMMANDS).map((c) => `--${c}`)];
+  return [...flagged.map(([, s]) => s.flag), ...Object.keys(COMMANDS).map((c) => `--${c}`)];
 }
 
 function unknownOption(option: string): UsageError {
@@ -113,7 +115,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   // The one subcommand, with positional arguments of its own: `diff OLD.json NEW.json`.
   if (argv[0] === 'diff') return { command: 'diff', flags: {}, args: argv.slice(1) };
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
-  for (const [, s] of settings) options[s.flag.slice(2)] = { type: isSwitch(s) ? 'boolean' : 'string', ...(isList(s) ? { multiple: true } : {}) };
+  for (const [, s] of flagged) options[s.flag.slice(2)] = { type: isSwitch(s) ? 'boolean' : 'string', ...(isList(s) ? { multiple: true } : {}) };
   for (const c of Object.keys(COMMANDS)) options[c] = { type: 'boolean', ...(c === 'help' ? { short: 'h' } : {}) };
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
@@ -124,7 +126,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   for (const c of Object.keys(COMMANDS)) if (values[c] === false) throw unknownOption(`--no-${c}`);
   const command = (['help', 'version', 'list', 'show-config'] as const).find((c) => values[c] === true) ?? 'run';
   const inv: Invocation = { command, flags: {} };
-  for (const [key, s] of settings) {
+  for (const [key, s] of flagged) {
     const value = values[s.flag.slice(2)];
     if (value === undefined) continue;
     if (key === 'apiKey') {
@@ -147,7 +149,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
  * .env): each flag sets its setting's variable. The key named by --api-key-env is copied into
  * PETSTORE_API_KEY of this process only.
  */
-export function applyFlags(inv: Invocation, env: NodeJS.ProcessEnv = process.env): void {
+export function applyFlags(inv: Invocation, env: NodeJS.ProcessEnv): void {
   for (const [key, raw] of Object.entries(inv.flags) as [Key, string][]) env[SETTINGS[key].env] = raw;
   if (inv.apiKeyEnv !== undefined) {
     const key = env[inv.apiKeyEnv] || readDotenv()[inv.apiKeyEnv];
@@ -157,11 +159,11 @@ export function applyFlags(inv: Invocation, env: NodeJS.ProcessEnv = process.env
 }
 
 /** Where each setting's value comes from, for --show-config. */
-export function sources(inv: Invocation, env: NodeJS.ProcessEnv = process.env): Record<Key, string> {
+export function sources(inv: Invocation, env: NodeJS.ProcessEnv): Record<Key, string> {
   const dotenv = readDotenv();
   const out = {} as Record<Key, string>;
   for (const [key, s] of settings) {
-    if (key in inv.flags || (key === 'apiKey' && inv.apiKeyEnv)) out[key] = key === 'apiKey' ? `${s.flag} ${inv.apiKeyEnv}` : s.flag;
+    if (key in inv.flags || (key === 'apiKey' && inv.apiKeyEnv)) out[key] = key === 'apiKey' ? `${s.flag} ${inv.apiKeyEnv}` : (s.flag ?? '');
     else if (env[s.env]?.trim()) out[key] = 'environment';
     else if (dotenv[s.env]?.trim()) out[key] = '.env';
     else out[key] = 'default';
@@ -222,7 +224,7 @@ function shownDefault(s: AnySetting): string {
 }
 
 export function helpText(): string {
-  const options = settings.map(([key, s]) => {
+  const options = flagged.map(([key, s]) => {
     if (key === 'apiKey') {
       return entry(
         `${s.flag} ${s.arg ?? 'NAME'}`,
@@ -261,6 +263,7 @@ export function helpText(): string {
     ]),
     section('Exit codes', [
       '  0  conformant: no MUST requirement failed (SHOULD findings are printed as warnings)',
+    section('Set by the surroundings (no flag; read from the environment or .env)', settings.filter(([, s]) => !s.flag).map(([, s]) => entry(s.env, s.doc))),
       '  1  not conformant: a MUST requirement failed or could not be decided; with --strict, a SHOULD too.',
       '     With --baseline: only a regression (a failure not in the baseline) fails; with --strict also',
       '     a baseline entry that now passes (fixed). diff: NEW has a MUST failure OLD had not',
@@ -309,7 +312,7 @@ function table(rows: string[][]): string {
 export function showConfig(config: Config, source: Record<Key, string>): string {
   return table([
     ['VARIABLE', 'FLAG', 'VALUE', 'FROM'],
-    ...settings.map(([key, s]) => [s.env, s.flag, formatValue(key, config[key]), source[key]]),
+    ...settings.map(([key, s]) => [s.env, s.flag ?? '-', formatValue(key, config[key]), source[key]]),
   ]);
 }
 

@@ -8,6 +8,7 @@
 // closed is sent again once on a fresh one; a request that may create is never sent twice.
 import { STATUS_CODES } from 'node:http';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { proxyEnv } from './config.js';
 import { Exchange, flattenHeaders } from './exchange.js';
 import { parseJson, stringifyJson } from './json.js';
 import { Pacer, type Pacing } from './pacer.js';
@@ -267,7 +268,7 @@ export class Client {
     this.dispatcher.on('disconnect', (_origin, _targets, err) => {
       if ((err as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET') this.closesIdle = true;
     });
-    this.proxy = direct ? undefined : envProxy(new URL(this.baseUrl).protocol);
+    this.proxy = direct ? undefined : envProxy(new URL(this.baseUrl).protocol, proxyEnv());
     this.pool = new Pool(options.concurrency);
     this.pacer = new Pacer(options.rate, (options.retries ?? 0) + 1);
     registerSecret(options.apiKey);

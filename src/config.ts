@@ -17,7 +17,12 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 interface Setting<T> {
   env: string;
-  flag: string;
+  /**
+   * The command-line flag. Absent for a convention of the surroundings (set by CI or the user's
+   * terminal, e.g. NO_COLOR): read from the environment and .env like the rest, shown by
+   * --show-config and in .env.example, but no flag of the suite's own.
+   */
+  flag?: string;
   doc: string;
   /** Shown in .env.example and --help. */
   example: string;
@@ -25,6 +30,8 @@ interface Setting<T> {
   arg?: string;
   parse: (raw: string, env: string) => T;
   default: T;
+  /** A value of white space alone is a value, not "unset" (NO_COLOR: any non-empty value counts). */
+  blankIsSet?: true;
 }
 
 function integer(min: number, max: number) {
@@ -69,6 +76,7 @@ function instant(raw: string, env: string): Date | undefined {
 }
 
 const text = (raw: string) => raw;
+
 
 /** A request rate `N`, `N/s` or `N/m`, in requests per second. */
 function rate(raw: string, env: string): number | undefined {
@@ -161,6 +169,15 @@ export const SETTINGS = {
     example: '',
     doc: 'Known deviations (a file as schemas/baseline.schema.json, or an earlier conformance.json whose failed and undecided requirements are known). They still run and are reported as known; the run fails only on a regression, and an entry that now passes is reported fixed (fails with --strict).',
   } satisfies Setting<string | undefined>,
+  // Conventions of the surroundings: no flag (see Setting.flag).
+  noColor: {
+    env: 'NO_COLOR', parse: (raw: string) => raw !== '', default: false as boolean, blankIsSet: true,
+    example: '', doc: 'Any non-empty value (even 0) turns colour off in the terminal summary, as no-color.org has it; colour is used only on a terminal, never in a report file.',
+  } satisfies Setting<boolean>,
+  stepSummary: {
+    env: 'GITHUB_STEP_SUMMARY', parse: text, default: undefined as string | undefined,
+    example: '', doc: "Set by GitHub Actions: conformance.md, and the diff command's Markdown, are appended to this file.",
+  } satisfies Setting<string | undefined>,
 } as const;
 
 type Settings = typeof SETTINGS;
@@ -174,14 +191,34 @@ export function loadConfig(env: Env = process.env, { dotenv = true } = {}): Conf
   const merged: Record<string, string | undefined> = { ...env };
   if (dotenv) for (const [k, v] of Object.entries(readDotenv())) merged[k] ??= v;
   const out: Record<string, unknown> = {};
-  for (const [key, s] of Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][]) {
-    const raw = merged[s.env];
-    out[key] = raw === undefined || raw.trim() === '' ? s.default : s.parse(raw, s.env);
-  }
+  for (const [key, s] of Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][]) out[key] = valueOf(s, merged[s.env]);
   if (out.baseUrl !== undefined && !out.apiKey) {
     throw new ConfigError('PETSTORE_API_KEY', 'must be set when PETSTORE_BASE_URL is set');
   }
   return Object.freeze(out) as Config;
+}
+
+function valueOf(s: Setting<unknown>, raw: string | undefined): unknown {
+  return raw === undefined || (!s.blankIsSet && raw.trim() === '') ? s.default : s.parse(raw, s.env);
+}
+
+/**
+ * One setting alone, read as loadConfig reads it: for a command that needs no other (diff), so
+ * that a bad value of another setting cannot stop it.
+ */
+export function loadSetting<K extends keyof Settings>(key: K, env: Env, { dotenv = true } = {}): Config[K] {
+  const s: Setting<unknown> = SETTINGS[key];
+  return valueOf(s, env[s.env] ?? (dotenv ? readDotenv()[s.env] : undefined)) as Config[K];
+}
+
+/**
+ * The forward-proxy variables, lower case first as undici's EnvHttpProxyAgent reads them. No rows
+ * of the table: undici's agent reads them itself (so .env does not set them), NO_PROXY included;
+ * the suite reads them only to name the proxy when it is the one failing (src/transport.ts).
+ */
+export function proxyEnv(env: Env = process.env): Env {
+  const names = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY'];
+  return Object.freeze(Object.fromEntries(names.filter((n) => env[n] !== undefined).map((n) => [n, env[n]])));
 }
 
 /** The variables `.env` in the working directory sets (empty when there is none). */
@@ -219,8 +256,10 @@ export function clock(config: Pick<RunConfig, 'now'>): Date {
 /** Lines of .env.example, derived from SETTINGS (a self-test keeps the file in step). */
 export function envExample(): string {
   const lines = ['# petstore-conformance configuration. Copy to .env; the environment wins over this file.', ''];
-  for (const s of Object.values(SETTINGS)) {
-    lines.push(`# ${s.doc}`, `# ${s.env}=${s.example}`, '');
-  }
+  const settings: Setting<unknown>[] = Object.values(SETTINGS);
+  const entry = (s: Setting<unknown>) => lines.push(`# ${s.doc}`, `# ${s.env}=${s.example}`, '');
+  settings.filter((s) => s.flag).forEach(entry);
+  lines.push('# Conventions of the surroundings (CI, terminal): read the same way, with no flag.', '');
+  settings.filter((s) => !s.flag).forEach(entry);
   return lines.join('\n');
 }

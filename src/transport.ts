@@ -29,8 +29,11 @@ export interface EnvProxy {
   variable: string;
 }
 
-/** The proxy the environment names for a scheme, read in the order undici's EnvHttpProxyAgent reads it. */
-export function envProxy(protocol: string, env: Readonly<Record<string, string | undefined>> = process.env): EnvProxy | undefined {
+/**
+ * The proxy the environment names for a scheme, read in the order undici's EnvHttpProxyAgent
+ * reads it; `env` holds the proxy variables (proxyEnv() in src/config.ts).
+ */
+export function envProxy(protocol: string, env: Readonly<Record<string, string | undefined>>): EnvProxy | undefined {
   const names = protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
   for (const variable of names) {
     const value = env[variable];

@@ -11,8 +11,8 @@ export type { Results, Verdict } from './results.js';
 
 export function conformanceReporters(
   config: Config,
-  // CI and terminal conventions, not suite configuration: they are no setting of config.ts.
-  { stepSummary = process.env.GITHUB_STEP_SUMMARY, color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR } = {},
+  // GITHUB_STEP_SUMMARY and NO_COLOR are settings of src/config.ts like the rest (without a flag).
+  { stepSummary = config.stepSummary, color = Boolean(process.stdout.isTTY) && !config.noColor } = {},
 ): Reporter[] {
   return [new ConformanceReporter(config, { stepSummary: stepSummary || undefined, color })];
 }
