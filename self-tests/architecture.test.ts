@@ -1,7 +1,7 @@
 // ARCHITECTURE.md stays true: every path it names exists, the fault and variant its one-line
-// command names are in the harness, and src/ has no import circle.
+// command names are in the harness, src/ has no import circle and no file a reader cannot hold.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { expect, test } from 'vitest';
 import { faults } from './harness/faults/index.js';
 import { variants } from './harness/variants.js';
@@ -22,11 +22,13 @@ test('the fault and the variant its command names exist', () => {
   expect(variants.map((v) => v.name)).toContain(variant);
 });
 
+/** Every .ts file under src/, as an absolute path. */
+const sourceFiles = () => (readdirSync(join(root, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join(root, 'src', f));
+
 /** Imports (type-only ones too) of every .ts file under src/, as paths relative to the root. */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  const files = (readdirSync(join(root, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join(root, 'src', f));
-  for (const file of files) {
+  for (const file of sourceFiles()) {
     const deps = [...readFileSync(file, 'utf8').matchAll(/(?:import|export)[^;]*?from '(\.[^']+)'/g)].map((m) =>
       relative(root, join(dirname(file), (m[1] as string).replace(/\.js$/, '.ts'))),
     );
@@ -52,4 +54,18 @@ test('src/ has no import circle', () => {
   };
   for (const file of graph.keys()) visit(file, []);
   expect(circles).toEqual([]);
+});
+
+const MAX_LINES = 350;
+/**
+ * Files over MAX_LINES that are being split right now. No file may join this list; it must
+ * shrink to empty (the lead empties it once the splits land), and then go.
+ */
+const ALLOWED_FOR_NOW = ['src/client.ts', 'src/report/html.ts'];
+
+test(`no file under src/ (src/generated/ aside) is over ${MAX_LINES} lines`, () => {
+  const over = sourceFiles()
+    .map((file) => ({ file: relative(root, file).split(sep).join('/'), lines: readFileSync(file, 'utf8').replace(/\n$/, '').split('\n').length }))
+    .filter(({ file, lines }) => !file.startsWith('src/generated/') && lines > MAX_LINES);
+  expect(over.filter(({ file }) => !ALLOWED_FOR_NOW.includes(file)).map(({ file, lines }) => `${file}: ${lines} lines`)).toEqual([]);
 });

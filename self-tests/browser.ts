@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFile
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 const PACKAGE = '@sparticuz/chromium';
 
@@ -81,6 +81,19 @@ export async function launchBundledChromium(): Promise<BundledBrowser> {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`the bundled browser did not start (${executablePath}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
   }
+}
+
+/** What a page must not do, collected as it happens: console errors and warnings, uncaught errors, any request off the file system. */
+export function pageProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:')) problems.push(`network request: ${r.url()}`);
+  });
+  return problems;
 }
 
 /** Shared libraries mapped by a process (Linux /proc). */

@@ -1,16 +1,17 @@
 // The README's CI recipes hold: every file it points to exists, every workflow parses and does
 // what the README says (key from a secret, reports uploaded, step summary), and every command
 // line in them is one the CLI accepts, with areas that exist.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { parse } from 'yaml';
-import { parseCommandLine } from '../src/cli.js';
-import { SETTINGS } from '../src/config.js';
+import { parseCommandLine } from '../src/cli/args.js';
+import { loadConfig, SETTINGS } from '../src/config.js';
+import { ConformanceReporter, conformanceReporters } from '../src/report/index.js';
 import { areaOf } from '../src/requirement.js';
 import { selectRequirements } from '../src/select.js';
 import { catalogue } from '../tests/catalogue.js';
-import { root } from './net-kit.js';
+import { root, tempDir } from './net-kit.js';
 
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const areas = [...new Set(catalogue.map((r) => areaOf(r.id)))].sort();
@@ -113,7 +114,17 @@ test('the sharded workflow covers every area, once', () => {
 test('the step summary is written: by the suite, and by the workflow when the suite stopped before a report', () => {
   const steps = Object.values(workflow('conformance.yml').jobs).flatMap((j) => j.steps);
   expect(steps.some((s) => s.run?.includes('>> "$GITHUB_STEP_SUMMARY"') && s.if?.includes('failure()'))).toBe(true);
-  expect(readFileSync(join(root, 'src/report/index.ts'), 'utf8')).toContain('GITHUB_STEP_SUMMARY');
+  // The suite's part: GITHUB_STEP_SUMMARY is a setting, and the reports append conformance.md to its file.
+  expect(SETTINGS.stepSummary.env).toBe('GITHUB_STEP_SUMMARY');
+  const dir = tempDir('step-summary');
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const summary = join(dir, 'summary.md');
+  writeFileSync(summary, 'an earlier step\n');
+  const config = loadConfig({ GITHUB_STEP_SUMMARY: summary, PETSTORE_REPORT_DIR: join(dir, 'reports') }, { dotenv: false });
+  for (const r of conformanceReporters(config)) if (r instanceof ConformanceReporter) r.writeUnreachable(catalogue.slice(0, 2), 'cannot reach the target');
+  const markdown = readFileSync(join(dir, 'reports/conformance.md'), 'utf8');
+  expect(markdown).toContain('Pet Store conformance: Not tested');
+  expect(readFileSync(summary, 'utf8')).toBe(`an earlier step\n${markdown}\n`);
 });
 
 test('every command line in the README is accepted by the CLI and names real ids or areas', () => {

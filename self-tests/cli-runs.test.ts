@@ -4,7 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { EXIT, helpText } from '../src/cli.js';
+import { EXIT } from '../src/cli.js';
+import { helpText } from '../src/cli/help.js';
 import { errorResponse, type Handler } from '../src/reference-server/handler.js';
 import { runTagOf } from '../src/run.js';
 import { catalogue, checks } from '../tests/catalogue.js';

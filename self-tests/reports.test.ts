@@ -13,7 +13,7 @@ import { serve, type RunningServer } from '../src/reference-server/http.js';
 import { MANIFEST_FILE, REPORT_FILES } from '../src/report/reporter.js';
 import { sha256 } from '../src/report/manifest.js';
 import type { Results } from '../src/report/results.js';
-import { launchBundledChromium, mappedLibraries, processesIn } from './browser.js';
+import { launchBundledChromium, mappedLibraries, pageProblems, processesIn } from './browser.js';
 import { compose, isOp, mapResponse, authenticated } from './harness/faults-kit.js';
 import { root, runBin } from './net-kit.js';
 
@@ -212,14 +212,7 @@ describe('conformance.html in headless Chromium (the browser bundled by @spartic
       expect([...new Set(foreign)], 'system libraries the bundled browser needs beyond what Node loads').toEqual([]);
 
       const page = await bundled.browser.newPage({ viewport: { width: 1200, height: 900 } });
-      const problems: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-      page.on('request', (r) => {
-        if (!r.url().startsWith('file:')) problems.push(`network request: ${r.url()}`);
-      });
+      const problems = pageProblems(page);
       await page.goto(`file://${join(brokenRun.dir, 'conformance.html')}`);
 
       await expect.poll(() => page.locator('#verdict').textContent()).toBe('Not conformant');

@@ -157,18 +157,8 @@ ${entries.map((e) => row(e, strict)).join('\n')}
 </section>`;
     })
     .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<meta name="generator" content="petstore-conformance ${h(results.suite.version)}">
-<title>${h(VERDICT_TITLE[results.verdict])}: ${h(results.target.baseUrl)} · Pet Store conformance</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
+  const title = `${VERDICT_TITLE[results.verdict]}: ${results.target.baseUrl} · Pet Store conformance`;
+  return htmlPage({ title, generator: `petstore-conformance ${results.suite.version}`, style: STYLE, script: SCRIPT }, `<main>
 <header class="verdict v-${results.verdict}">
   <div class="eyebrow">${h(results.interface.name)} ${h(results.interface.version)} · conformance report</div>
   <h1><span class="seal" aria-hidden="true">${results.verdict === 'conformant' ? '✓' : results.verdict === 'nonconformant' ? '✗' : '?'}</span><span id="verdict">${h(VERDICT_TITLE[results.verdict])}</span></h1>
@@ -208,8 +198,23 @@ ${areas}
   <p>Report format <code>${h(results.format)}</code> ${h(results.formatVersion)} (schema: <code>schemas/conformance-report.schema.json</code>). The SHA-256 of this file and of the other reports is in <code>manifest.json</code>.</p>
   <p>The API key never appears in this report: reproductions read it from <code>$PETSTORE_API_KEY</code>.</p>
 </footer>
-</main>
-<script>${SCRIPT}</script>
+</main>`);
+}
+
+/** A whole self-contained page: inline style and script only, and a Content-Security-Policy that forbids loading anything. */
+export function htmlPage(page: { title: string; generator?: string; style: string; script: string }, main: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+${page.generator ? `<meta name="generator" content="${h(page.generator)}">\n` : ''}<title>${h(page.title)}</title>
+<style>${page.style}</style>
+</head>
+<body>
+${main}
+<script>${page.script}</script>
 </body>
 </html>
 `;
@@ -242,7 +247,8 @@ const SCRIPT = `
 })();
 `;
 
-const STYLE = `
+/** The palette and the rules every page of the suite starts from (the matrix too: src/matrix/html.ts). */
+export const BASE_STYLE = `
 :root {
   --ink: #1c2430; --muted: #5f6b7a; --line: #e3e7ed; --bg: #f4f6f9; --card: #fff;
   --passed: #1e7f4f; --passed-bg: #e6f4ec; --failed: #c0262d; --failed-bg: #fdecec;
@@ -252,6 +258,9 @@ const STYLE = `
 }
 * { box-sizing: border-box; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+`;
+
+const STYLE = `${BASE_STYLE}
 body { margin: 0; background: var(--bg); color: var(--ink); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
 main { max-width: 1120px; margin: 0 auto; padding: 28px 24px 48px; }
 code, pre { font-family: var(--mono); font-size: 12.5px; }
