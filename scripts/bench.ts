@@ -3,8 +3,8 @@
 //
 // 1. Full default run against the bundled server, RUNS times: the real CLI as a child process
 //    (node, tsx, vitest start-up and reports included). Wall time from spawn to exit; peak RSS
-//    of the whole process tree, sampled from /proc every few ms; requests sent, as the run
-//    itself counted them (conformance.json, run.requests).
+//    and processor time of the whole process tree, sampled from /proc every few ms; requests
+//    sent, as the run itself counted them (conformance.json, run.requests).
 // 2. The limit: the same suite against a reference server this script serves (fresh store), its
 //    request rate taken by the server from the first request after the CLI's probe and preflight
 //    to the last answer; then, against that same server, a plain undici loop (a child process)
@@ -19,11 +19,17 @@
 //    server's arrival and departure times) is the chain. With nothing queued, only a dependency
 //    makes a request wait for another's answer.
 //
+// 4. --har: runs 1 and 2 are each paired with the same run writing a HAR (--har FILE), in turn, so
+//    drift on the machine hits both alike; the cost of the HAR is the ratio of the medians (wall
+//    time of the whole run; the suite's request rate), and its entries are counted against
+//    run.requests.
+//
 // `npm run bench -- --cost-model` instead measures how a run's time grows with PETSTORE_RUNS,
-// latency and concurrency (the table in the README).
+// latency and concurrency (the table in the README); `npm run bench -- --har` measures only the
+// cost of the HAR (steps 1 and 2 with and without it, no plain loop, no latency).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -48,19 +54,22 @@ const MAX_CONCURRENCY = 256;
 const SEED = 20261121;
 const SAMPLE_MS = 10;
 
-const TARGETS = { wallMs: 5_000, requests: 1_500, throughputRatio: 0.5, latencyFactor: 2, peakRssMb: 300 } as const;
+const TARGETS = { wallMs: 5_000, requests: 1_500, throughputRatio: 0.5, latencyFactor: 2, peakRssMb: 300, harOverhead: 0.1 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Measuring a child process
 
-/** Sums the resident memory of `root` and all its descendants (Linux /proc; 0 elsewhere). */
-function treeRss(root: number): number {
+/**
+ * Sums the resident memory and the processor time so far (user + system, ms; 100 ticks a second,
+ * Linux's USER_HZ) of `root` and all its descendants (Linux /proc; 0 elsewhere).
+ */
+function treeUsage(root: number): { bytes: number; cpuMs: number } {
   const children = new Map<number, number[]>();
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   } catch {
-    return 0;
+    return { bytes: 0, cpuMs: 0 };
   }
   for (const d of pids) {
     try {
@@ -72,35 +81,43 @@ function treeRss(root: number): number {
     }
   }
   let bytes = 0;
+  let ticks = 0;
   const tree = [root];
   for (let i = 0; i < tree.length; i++) {
     const pid = tree[i] as number;
     tree.push(...(children.get(pid) ?? []));
     try {
       bytes += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // utime, stime, cutime, cstime: fields 14 to 17, the 12th to 15th after the name.
+      ticks += stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).reduce((a, b) => a + Number(b), 0);
     } catch {
       // ended
     }
   }
-  return bytes;
+  return { bytes, cpuMs: ticks * 10 };
 }
 
 interface CliRun {
   wallMs: number;
   peakRssMb: number;
+  /** Processor time of the process tree, as last sampled (up to SAMPLE_MS before its end). */
+  cpuMs: number;
   exitCode: number | null;
   /** run.requests from conformance.json. */
   requests: number | null;
   verdict: string | null;
   stderr: string;
+  /** With --har: the entries of the HAR it wrote and its size. */
+  har?: { entries: number; bytes: number } | null;
 }
 
 /** The real CLI as a child process, with a clean PETSTORE_* environment and no .env (cwd is a temporary folder). */
-async function runCli(env: Record<string, string>, label: string): Promise<CliRun> {
+async function runCli(env: Record<string, string>, label: string, { har = false } = {}): Promise<CliRun> {
   const dir = mkdtempSync(join(tmpdir(), `petstore-bench-${label}-`));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PETSTORE_')));
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, '--report-dir', join(dir, 'reports')], {
+  const child = spawn(process.execPath, [BIN, '--report-dir', join(dir, 'reports'), ...(har ? ['--har', join(dir, 'run.har')] : [])], {
     cwd: dir,
     env: { ...clean, PETSTORE_SEED: String(SEED), NO_COLOR: '1', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -108,8 +125,12 @@ async function runCli(env: Record<string, string>, label: string): Promise<CliRu
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   let peak = 0;
+  let cpuMs = 0;
   const sampler = setInterval(() => {
-    if (child.pid) peak = Math.max(peak, treeRss(child.pid));
+    if (!child.pid) return;
+    const usage = treeUsage(child.pid);
+    peak = Math.max(peak, usage.bytes);
+    cpuMs = Math.max(cpuMs, usage.cpuMs);
   }, SAMPLE_MS);
   const exitCode = await new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   const wallMs = performance.now() - started;
@@ -123,8 +144,14 @@ async function runCli(env: Record<string, string>, label: string): Promise<CliRu
   } catch {
     // no report: the failure is in stderr
   }
+  let harFile: CliRun['har'] = null;
+  try {
+    if (har) harFile = { entries: (JSON.parse(readFileSync(join(dir, 'run.har'), 'utf8')) as { log: { entries: unknown[] } }).log.entries.length, bytes: statSync(join(dir, 'run.har')).size };
+  } catch {
+    // no HAR: said as null
+  }
   rmSync(dir, { recursive: true, force: true });
-  return { wallMs, peakRssMb: peak / 1e6, exitCode, requests, verdict, stderr };
+  return { wallMs, peakRssMb: peak / 1e6, cpuMs, exitCode, requests, verdict, stderr, ...(har ? { har: harFile } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,37 +264,110 @@ async function againstServer(latencyMs: number, env: Record<string, string> = {}
   }
 }
 
-async function bench(): Promise<void> {
+/** The suite's request rate against a fresh reference server, as that server measured it. */
+async function suiteRate(har: boolean): Promise<{ server: BenchServer; rate: ReturnType<typeof rateOf>; run: CliRun }> {
+  const server = await benchServer(0);
+  try {
+    const run = await runCli({ PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey }, har ? 'throughput-har' : 'throughput', { har });
+    check(run, `the throughput run${har ? ' with --har' : ''}`);
+    return { server, rate: rateOf(suiteRequests(server.log)), run };
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+}
+
+/** The HAR's cost: paired runs with and without it (steps 1 and 2), and its entries against run.requests. */
+function harFigures(embedded: readonly CliRun[], embeddedHar: readonly CliRun[], rounds: readonly { suiteRps: number; harRps: number }[]) {
+  const wall = median(embedded.map((r) => r.wallMs));
+  const wallHar = median(embeddedHar.map((r) => r.wallMs));
+  const cpu = median(embedded.map((r) => r.cpuMs));
+  const cpuHar = median(embeddedHar.map((r) => r.cpuMs));
+  const rps = median(rounds.map((r) => r.suiteRps));
+  const rpsHar = median(rounds.map((r) => r.harRps));
+  const last = embeddedHar[embeddedHar.length - 1];
+  return {
+    runs: embeddedHar.length,
+    medianWallMs: round(wallHar),
+    medianWallMsWithout: round(wall),
+    wallOverhead: round(wallHar / wall - 1, 3),
+    medianCpuMs: round(cpuHar),
+    medianCpuMsWithout: round(cpu),
+    cpuOverhead: round(cpuHar / cpu - 1, 3),
+    medianSuiteRps: round(rpsHar),
+    medianSuiteRpsWithout: round(rps),
+    rateOverhead: round(rps / rpsHar - 1, 3),
+    wallMs: embeddedHar.map((r) => round(r.wallMs)),
+    peakRssMb: embeddedHar.map((r) => round(r.peakRssMb)),
+    entries: last?.har?.entries ?? null,
+    requests: last?.requests ?? null,
+    entriesEqualRequests: embeddedHar.every((r) => r.har !== null && r.har !== undefined && r.har.entries === r.requests),
+    bytes: last?.har?.bytes ?? null,
+  };
+}
+
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+
+function harRows(har: ReturnType<typeof harFigures>): string[][] {
+  const mark = (x: number) => (x <= TARGETS.harOverhead ? 'ok  ' : 'MISS');
+  return [
+    [`With --har: full run (median of ${har.runs}; without: ${(har.medianWallMsWithout / 1000).toFixed(2)} s)`, `${(har.medianWallMs / 1000).toFixed(2)} s, ${signed(har.wallOverhead)}`, `<= +${TARGETS.harOverhead * 100}%`, mark(har.wallOverhead)],
+    [`  its processor time (without: ${(har.medianCpuMsWithout / 1000).toFixed(2)} s)`, `${(har.medianCpuMs / 1000).toFixed(2)} s, ${signed(har.cpuOverhead)}`, `<= +${TARGETS.harOverhead * 100}%`, mark(har.cpuOverhead)],
+    [`With --har: suite request rate (without: ${har.medianSuiteRpsWithout} req/s)`, `${har.medianSuiteRps} req/s, time per request ${signed(har.rateOverhead)}`, `<= +${TARGETS.harOverhead * 100}%`, mark(har.rateOverhead)],
+    ['  HAR entries / run.requests; size', `${har.entries} / ${har.requests}${har.entriesEqualRequests ? ' (equal in every run)' : ' (DIFFER)'}; ${round((har.bytes ?? 0) / 1e6, 1)} MB`, '', ''],
+  ];
+}
+
+function printRows(title: string, rows: string[][], file: string): void {
+  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  console.log(`\n${title}`);
+  for (const r of rows) console.log(`  ${(r[0] ?? '').padEnd(w[0] as number)}  ${(r[1] ?? '').padEnd(w[1] as number)}  ${(r[2] ?? '').padEnd(w[2] as number)}  ${r[3]}`.trimEnd());
+  console.log(`  written to ${file}`);
+}
+
+async function bench(harOnly = false): Promise<void> {
   // The default: the runs get a clean PETSTORE_* environment.
   const concurrency = loadConfig({}, { dotenv: false }).concurrency;
   const load = loadavg();
   say(`${cpus().length} cores, load average ${load.map((l) => l.toFixed(2)).join(' ')} (other processes skew every figure)`);
 
-  say(`1/3 full default run against the bundled server, ${RUNS} times`);
+  say(`1/3 full default run against the bundled server, ${RUNS} times, each followed by the same run writing a HAR (--har)`);
   const embedded: CliRun[] = [];
+  const embeddedHar: CliRun[] = [];
   for (let i = 0; i < RUNS; i++) {
     const run = await runCli({}, 'embedded');
     check(run, 'the embedded run');
     embedded.push(run);
-    say(`  run ${i + 1}: ${round(run.wallMs)} ms, ${round(run.peakRssMb)} MB, ${run.requests} requests`);
+    const withHar = await runCli({}, 'embedded-har', { har: true });
+    check(withHar, 'the embedded run with --har');
+    embeddedHar.push(withHar);
+    say(`  run ${i + 1}: ${round(run.wallMs)} ms (${run.cpuMs} ms processor), ${round(run.peakRssMb)} MB, ${run.requests} requests; with --har ${round(withHar.wallMs)} ms (${withHar.cpuMs} ms), ${round(withHar.peakRssMb)} MB, ${withHar.har?.entries} entries`);
   }
 
-  say(`2/3 request throughput against a reference server, and a plain undici loop against it (median of ${LOOPS}), ${THROUGHPUT_RUNS} times`);
-  const rounds: { suiteRps: number; suiteSpanMs: number; loopRps: number; requests: number }[] = [];
+  say(`2/3 request throughput against a reference server, ${harOnly ? 'with and without --har' : `and a plain undici loop against it (median of ${LOOPS}); then with --har`}, ${THROUGHPUT_RUNS} times`);
+  const rounds: { suiteRps: number; suiteSpanMs: number; loopRps: number; requests: number; harRps: number }[] = [];
   for (let i = 0; i < THROUGHPUT_RUNS; i++) {
-    const server = await benchServer(0);
+    const { server, rate: suite } = await suiteRate(false);
+    let loopRps = NaN;
     try {
-      const run = await runCli({ PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey }, 'throughput');
-      check(run, 'the throughput run');
-      const suite = rateOf(suiteRequests(server.log));
       const loops: { rps: number }[] = [];
-      for (let j = 0; j < LOOPS; j++) loops.push(await runLoop(server, suite.requests, concurrency));
-      const loop = { rps: median(loops.map((l) => l.rps)) };
-      rounds.push({ suiteRps: suite.rps, suiteSpanMs: suite.spanMs, loopRps: loop.rps, requests: suite.requests });
-      say(`  round ${i + 1}: suite ${round(suite.rps)} req/s (${suite.requests} in ${round(suite.spanMs)} ms), loop ${round(loop.rps)} req/s, ratio ${round(suite.rps / loop.rps, 2)}`);
+      for (let j = 0; !harOnly && j < LOOPS; j++) loops.push(await runLoop(server, suite.requests, concurrency));
+      loopRps = median(loops.map((l) => l.rps));
     } finally {
       await server.close();
     }
+    const withHar = await suiteRate(true);
+    await withHar.server.close();
+    rounds.push({ suiteRps: suite.rps, suiteSpanMs: suite.spanMs, loopRps, requests: suite.requests, harRps: withHar.rate.rps });
+    say(`  round ${i + 1}: suite ${round(suite.rps)} req/s (${suite.requests} in ${round(suite.spanMs)} ms)${harOnly ? '' : `, loop ${round(loopRps)} req/s, ratio ${round(suite.rps / loopRps, 2)}`}; with --har ${round(withHar.rate.rps)} req/s`);
+  }
+  const har = harFigures(embedded, embeddedHar, rounds);
+  if (harOnly) {
+    const dir = resolve(loadConfig(process.env).reportDir);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'bench-har.json'), `${JSON.stringify({ loadAverage: load.map((l) => round(l, 2)), seed: SEED, har, target: TARGETS.harOverhead }, null, 2)}\n`);
+    printRows(`Pet Store conformance suite: cost of --har (${cpus().length} cores, load ${load[0]?.toFixed(2)}, seed ${SEED})`, harRows(har), join(dir, 'bench-har.json'));
+    return;
   }
 
   say(`3/3 against the reference server with ${LATENCY_MS} ms on every answer, ${LATENCY_RUNS} times, and the longest dependent chain (${CHAIN_LATENCY_MS} ms, ${MAX_CONCURRENCY} in flight)`);
@@ -307,6 +407,7 @@ async function bench(): Promise<void> {
       medianRatio: round(median(rounds.map((r) => r.suiteRps / r.loopRps)), 3),
       each: rounds.map((r) => ({ suiteRps: round(r.suiteRps), suiteSpanMs: round(r.suiteSpanMs), loopRps: round(r.loopRps), requests: r.requests })),
     },
+    har,
     latency: {
       latencyMs: LATENCY_MS,
       runs: LATENCY_RUNS,
@@ -326,6 +427,7 @@ async function bench(): Promise<void> {
     throughput: figures.throughput.medianRatio >= TARGETS.throughputRatio,
     latency: figures.latency.factor <= TARGETS.latencyFactor,
     rss: figures.embedded.maxPeakRssMb <= TARGETS.peakRssMb,
+    har: har.wallOverhead <= TARGETS.harOverhead,
   };
   const dir = resolve(loadConfig(process.env).reportDir);
   mkdirSync(dir, { recursive: true });
@@ -341,11 +443,9 @@ async function bench(): Promise<void> {
     [`Run with ${LATENCY_MS} ms per answer (median of ${LATENCY_RUNS})`, `${(figures.latency.medianWallMs / 1000).toFixed(2)} s`, '', ''],
     ['  lower bound', `${(bound / 1000).toFixed(2)} s = max(${chain} x ${LATENCY_MS} ms, ${latencyRequests} x ${LATENCY_MS} ms / ${concurrency})`, '', ''],
     ['  wall / lower bound', `${figures.latency.factor}x`, `<= ${TARGETS.latencyFactor}x`, mark(met.latency)],
+    ...harRows(har),
   ];
-  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  console.log(`\nPet Store conformance suite: bench (${cpus().length} cores, load ${load[0]?.toFixed(2)}, seed ${SEED}, concurrency ${concurrency})`);
-  for (const r of rows) console.log(`  ${(r[0] ?? '').padEnd(w[0] as number)}  ${(r[1] ?? '').padEnd(w[1] as number)}  ${(r[2] ?? '').padEnd(w[2] as number)}  ${r[3]}`.trimEnd());
-  console.log(`  written to ${join(dir, 'bench.json')}`);
+  printRows(`Pet Store conformance suite: bench (${cpus().length} cores, load ${load[0]?.toFixed(2)}, seed ${SEED}, concurrency ${concurrency})`, rows, join(dir, 'bench.json'));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -382,4 +482,4 @@ async function costModel(): Promise<void> {
 const args = process.argv.slice(2);
 if (args[0] === '--loop') await loopMain(args[1] as string, args[2] as string, Number(args[3]), Number(args[4]));
 else if (args[0] === '--cost-model') await costModel();
-else await bench();
+else await bench(args[0] === '--har');

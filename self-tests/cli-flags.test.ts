@@ -94,6 +94,7 @@ describe('where each setting comes from: a flag wins over the environment, the e
     skip: ['auth.challenge', 'listPets.ok', ['--skip', 'getPet.removal'], ['auth.challenge', 'listPets.ok', 'getPet.removal']],
     label: ['dotenv-label', 'env-label', ['--label', 'flag label'], ['dotenv-label', 'env-label', 'flag label']],
     baseline: ['dotenv-known.json', 'env-known.json', ['--baseline', 'flag-known.json'], ['dotenv-known.json', 'env-known.json', 'flag-known.json']],
+    har: ['dotenv.har', 'env.har', ['--har', 'flag.har'], ['dotenv.har', 'env.har', 'flag.har']],
     noColor: ['yes', '0', [], ['on', 'on', 'on']], // any non-empty value, 0 too
     stepSummary: ['dotenv-summary.md', 'env-summary.md', [], ['dotenv-summary.md', 'env-summary.md', 'env-summary.md']],
   };

@@ -43,6 +43,8 @@ export interface SentRequest {
   /** Headers as sent. Like the URL and the body, redacted: the API key is written $PETSTORE_API_KEY. */
   headers: Record<string, string>;
   body?: string;
+  /** With --har: the index in the HAR's log.entries of this request's latest send (see ClientOptions.onSend). */
+  harEntry?: number;
 }
 
 export interface ApiResponse {
@@ -122,6 +124,11 @@ export interface ClientOptions {
    * Retry-After, when it ends, in the caller's async context (so the run can tell which check sent it).
    */
   onRetried?: (retried: Retries) => void;
+  /**
+   * Called once per send on the wire (each retry and resend too) when it ends, answered or not, in
+   * the caller's async context; returns its index in the record (--har), kept as request.harEntry.
+   */
+  onSend?: (send: SendRecord) => number | undefined;
   /** Retries of a 429 or 503 answer carrying Retry-After (default 0: none). */
   retries?: number;
   /** Longest Retry-After wait honoured; a server asking more is not retried (default 60 s). */
@@ -130,6 +137,18 @@ export interface ClientOptions {
   proxy?: 'env' | 'none';
   /** Most requests per second (--rate): for a gateway whose limit is known in advance. */
   rate?: number;
+}
+
+/** One send of a request, as it went (for the HAR); times are performance.now(). */
+export interface SendRecord {
+  request: SentRequest;
+  startedAt: number;
+  /** When the status line and headers came; 0: they never did. */
+  respondedAt: number;
+  endedAt: number;
+  response?: ApiResponse;
+  /** Why no answer came (timeout, reset...), in words. */
+  error?: string;
 }
 
 /** Retries the client made, for the run's summary. */
@@ -429,7 +448,7 @@ export class Client {
       // Asked of a kept-alive connection (a fresh one asks for close, and gets it).
       if (dispatcher !== this.fresh && /\bkeep-alive\b/i.test(flat.connection ?? '')) this.keepsAlive = true;
       const infrastructure = jsonError !== undefined && GATEWAY_STATUSES.has(status) ? `${status} ${STATUS_CODES[status]} from ${flat.server ?? 'a gateway that names no Server'}` : undefined;
-      return {
+      const res: ApiResponse = {
         request: sent,
         status,
         headers: flat,
@@ -440,13 +459,25 @@ export class Client {
         durationMs: Math.round(performance.now() - started),
         ...(infrastructure === undefined ? {} : { infrastructure }),
       };
+      this.recordSend(sent, started, exchange, res);
+      return res;
     } catch (err) {
       exchange.stop(err instanceof Error ? err : new Error(String(err)));
-      throw new ExchangeFailure(err, timedOut, !timedOut && !this.stopped.signal.aborted && !exchange.responded && isStaleClose(err));
+      const failure = new ExchangeFailure(err, timedOut, !timedOut && !this.stopped.signal.aborted && !exchange.responded && isStaleClose(err));
+      if (this.options.onSend) this.recordSend(sent, started, exchange, undefined, this.transportError(failure, sent).message);
+      throw failure;
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(exchange);
     }
+  }
+
+  /** Hands one send to onSend (--har; nothing when it is off); the request keeps the index it got. */
+  private recordSend(sent: SentRequest, startedAt: number, exchange: Exchange, response?: ApiResponse, error?: string): void {
+    if (!this.options.onSend) return;
+    const send: SendRecord = { request: sent, startedAt, respondedAt: exchange.respondedAt, endedAt: performance.now(), ...(response ? { response } : {}), ...(error === undefined ? {} : { error }) };
+    const index = this.options.onSend(send);
+    if (index !== undefined) sent.harEntry = index;
   }
 
   listPets(query: ApiRequest['query'] = [], extra: Partial<ApiRequest> = {}): Promise<ApiResponse> {

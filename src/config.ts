@@ -1,6 +1,8 @@
 // The one place configuration is read. Every setting is declared once (env name, flag,
 // parser, default, doc); .env.example, the CLI's --help and the report derive from this table.
 import { randomInt } from 'node:crypto';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 
 export class ConfigError extends Error {
@@ -77,6 +79,20 @@ function instant(raw: string, env: string): Date | undefined {
 
 const text = (raw: string) => raw;
 
+/** A file the run will write (--har): not a folder, and its folder writable or creatable. Nothing is written here. */
+function fileToWrite(raw: string, env: string): string {
+  const path = resolve(raw.trim());
+  if (existsSync(path) && statSync(path).isDirectory()) throw new ConfigError(env, `"${raw}" is a folder; name a file, e.g. reports/run.har`);
+  let folder = dirname(path);
+  while (!existsSync(folder)) folder = dirname(folder);
+  try {
+    if (!statSync(folder).isDirectory()) throw new Error('not a folder');
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new ConfigError(env, `cannot write "${raw}": ${folder} is not a folder this process may write in`);
+  }
+  return raw.trim();
+}
 
 /** A request rate `N`, `N/s` or `N/m`, in requests per second. */
 function rate(raw: string, env: string): number | undefined {
@@ -168,6 +184,11 @@ export const SETTINGS = {
     env: 'PETSTORE_BASELINE', flag: '--baseline', arg: 'FILE', parse: text, default: undefined as string | undefined,
     example: '',
     doc: 'Known deviations (a file as schemas/baseline.schema.json, or an earlier conformance.json whose failed and undecided requirements are known). They still run and are reported as known; the run fails only on a regression, and an entry that now passes is reported fixed (fails with --strict).',
+  } satisfies Setting<string | undefined>,
+  har: {
+    env: 'PETSTORE_HAR', flag: '--har', arg: 'FILE', parse: fileToWrite, default: undefined as string | undefined,
+    example: '',
+    doc: 'Write every request the run sends, with its answer and timings, to FILE as a HAR 1.2 archive (opens in browser developer tools and HAR viewers): each entry names the requirement and check that sent it, bodies are cut at 64 KiB, the API key is written $PETSTORE_API_KEY.',
   } satisfies Setting<string | undefined>,
   // Conventions of the surroundings: no flag (see Setting.flag).
   noColor: {

@@ -27,6 +27,8 @@ export interface Exchange {
   request: SentRequest;
   response?: { status: number; headers: Record<string, string>; body: string };
   reproduce: string;
+  /** With --har: the index in the HAR's log.entries of the send this exchange shows. */
+  harEntry?: number;
 }
 
 const MAX_BODY_IN_EVIDENCE = 2000;
@@ -48,6 +50,7 @@ function redactRequest(req: SentRequest): SentRequest {
 }
 
 export function requestOnly(sent: SentRequest, response?: Exchange['response']): Exchange {
-  const request = redactRequest(sent);
-  return { request, ...(response ? { response } : {}), reproduce: curlCommand(request) };
+  const { harEntry, ...wire } = sent;
+  const request = redactRequest(wire);
+  return { request, ...(response ? { response } : {}), reproduce: curlCommand(request), ...(harEntry === undefined ? {} : { harEntry }) };
 }

@@ -24,6 +24,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private status = 0;
   /** True once the status line and headers of the answer came. */
   responded = false;
+  /** When they came (performance.now()), for the HAR's wait and receive timings. */
+  respondedAt = 0;
   private headers: IncomingHttpHeaders = {};
   private readonly chunks: Buffer[] = [];
   private size = 0;
@@ -59,6 +61,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.status = statusCode;
     this.headers = headers;
     this.responded = true;
+    this.respondedAt = performance.now();
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {

@@ -1,8 +1,10 @@
 // One run's shared state: configuration, the client, the write budget, the ledger of pets the
 // run created, and the store population that some checks need. Checks see only this.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { addRetries, Client, noRetries, type ApiResponse, type Retries } from './client.js';
+import { addRetries, Client, noRetries, type ApiResponse, type Retries, type SendRecord } from './client.js';
 import { ErrorAnswers } from './error-answers.js';
+import { HarWriter } from './har.js';
+import { redact } from './redact.js';
 import { clock, type RunConfig } from './config.js';
 import { exactInteger, type Int64 } from './json.js';
 import { LIMIT } from './generators.js';
@@ -96,6 +98,8 @@ export class RunContext {
   private nameCounter = 0;
   /** Every error answer of the run, judged by the Error rules as it arrives (see src/error-answers.ts). */
   readonly errorAnswers = new ErrorAnswers();
+  /** With --har: every send of the run, written as it ends, with the check that sent it. */
+  private readonly har: HarWriter | undefined;
   /** Requests of the run sent again or given up on (429/503 with Retry-After, stale connections), in all and per check. */
   readonly retries: Retries = noRetries();
   private readonly retriesByCheck = new Map<string, Retries>();
@@ -107,6 +111,8 @@ export class RunContext {
 
   constructor(readonly config: RunConfig) {
     this.runTag = runTagOf(config.seed);
+    const har = config.har ? new HarWriter(config.har, { title: `petstore-conformance against ${redact(config.baseUrl)}, seed ${config.seed}` }) : undefined;
+    this.har = har;
     this.api = new Client({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
@@ -119,6 +125,7 @@ export class RunContext {
       proxy: config.embedded ? 'none' : 'env',
       onResponse: (res) => this.record(res),
       onRetried: (retried) => this.recordRetries(retried),
+      ...(har ? { onSend: (send: SendRecord) => har.add(send, sender.getStore()?.check) } : {}),
     });
   }
 
@@ -297,5 +304,6 @@ export class RunContext {
 
   async close(): Promise<void> {
     await this.api.close();
+    this.har?.close();
   }
 }

@@ -100,7 +100,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label and an exchange's harEntry (--har).
    */
   formatVersion: string;
   /**
@@ -304,6 +304,10 @@ export interface ReportExchange {
    * A curl command; the key is written $PETSTORE_API_KEY.
    */
   reproduce: string;
+  /**
+   * Since 1.4.0. Present when the run wrote a HAR (--har, PETSTORE_HAR; manifest.json names the file): the index in its log.entries of the send this exchange shows (the last, when the request was retried or resent).
+   */
+  harEntry?: number;
 }
 /**
  * Since 1.3.0. Present when an entry of run.baseline covers the requirement and it ran. known: it failed or could not be decided, as the baseline expects (outcome keeps what happened; no regression). fixed: it passed; the entry should be removed from the baseline.

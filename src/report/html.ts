@@ -35,7 +35,14 @@ function headers(prefix: string, hs: Record<string, string>): string {
     .join('\n');
 }
 
-function exchange(ex: Exchange, i: number, total: number): string {
+/** Where the HAR holds this exchange's send (--har): the file, relative to this page, and the entry. */
+function harEntry(ex: Exchange, har: string | undefined): string {
+  if (ex.harEntry === undefined) return '';
+  const file = har ? `<a href="${h(encodeURI(har))}">${h(har)}</a>` : 'the HAR file';
+  return `<div class="cap">In the HAR</div><p class="har">Entry ${ex.harEntry} of ${file} (<code>log.entries[${ex.harEntry}]</code>)</p>`;
+}
+
+function exchange(ex: Exchange, i: number, total: number, har: string | undefined): string {
   const req = ex.request;
   const reqText = [`<b>${h(req.method)} ${h(req.url)}</b>`, headers('', req.headers), req.body === undefined ? '' : `\n${h(req.body)}`].filter(Boolean).join('\n');
   const res = ex.response;
@@ -50,6 +57,7 @@ function exchange(ex: Exchange, i: number, total: number): string {
   </div>
   <div class="cap">Reproduce</div>
   <pre class="curl" title="The key is read from the environment variable PETSTORE_API_KEY">${h(ex.reproduce)}</pre>
+  ${harEntry(ex, har)}
 </div>`;
 }
 
@@ -69,7 +77,7 @@ function rowHead(e: RequirementResult, shown: Shown, expandable: boolean): strin
     <span class="dur">${duration(e.durationMs)}</span>`;
 }
 
-function row(e: RequirementResult, strict: boolean): string {
+function row(e: RequirementResult, strict: boolean, har: string | undefined): string {
   const shown = shownAs(e, strict);
   const id = `req-${h(e.id)}`;
   if (shown === 'passed' || shown === 'skipped') {
@@ -86,7 +94,7 @@ function row(e: RequirementResult, strict: boolean): string {
     <div class="cap">${shown === 'known' ? `Known deviation (baseline): ${h(baselineSaid(e))}` : shown === 'warning' ? 'Warning: SHOULD not met' : e.outcome === 'error' ? 'Could not be decided' : `${e.level} violated`}</div>
     <pre class="msg">${h(e.message ?? '')}</pre>
     ${checks}
-    ${evidence.map((ex, i) => exchange(ex, i, evidence.length)).join('\n')}
+    ${evidence.map((ex, i) => exchange(ex, i, evidence.length, har)).join('\n')}
     ${e.evidenceOmitted ? `<p class="note">${e.evidenceOmitted} more exchanges omitted; conformance.json has the first ${evidence.length}.</p>` : ''}
   </div>
 </details>`;
@@ -120,7 +128,8 @@ function findingList(title: string, cls: string, entries: readonly RequirementRe
     .join('')}</ul></div>`;
 }
 
-export function renderHtml(results: Results): string {
+/** `har`: the HAR file of the run (--har), relative to the page, which each exchange links to. */
+export function renderHtml(results: Results, { har }: { har?: string } = {}): string {
   const r = results.run;
   const strict = r.strict;
   const { violations, undecided: all, warnings: allWarnings, known, fixed } = findings(results);
@@ -152,7 +161,7 @@ export function renderHtml(results: Results): string {
       return `<section class="area" id="area-${h(area)}">
   <h2>${h(title)}<span class="chips">${chips}</span></h2>
   <div class="rows">
-${entries.map((e) => row(e, strict)).join('\n')}
+${entries.map((e) => row(e, strict, har)).join('\n')}
   </div>
 </section>`;
     })
@@ -343,6 +352,7 @@ pre { margin: 0; padding: 10px 12px; border-radius: 6px; white-space: pre-wrap; 
 .http { background: #fff; border: 1px solid var(--line); max-height: 320px; overflow: auto; }
 .http .hk { color: var(--muted); }
 .curl { background: #1f2733; color: #e9eef5; user-select: all; }
+.har { margin: 0; font-size: 13px; }
 .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
 .exn { margin-top: 14px; font-size: 13px; font-weight: 600; }
 .checks { margin: 0; padding-left: 0; list-style: none; font-size: 13px; }

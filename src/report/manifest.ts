@@ -78,6 +78,8 @@ export function buildManifest(
   root: string,
   written: readonly { file: string; content: string }[],
   commit: { commit: string | null; dirty: boolean | null },
+  /** Report files written elsewhere (the HAR, streamed during the run), already digested. */
+  digested: Manifest['reports'] = [],
 ): Manifest {
   const openapi = join(root, 'schemas', 'openapi.json');
   return {
@@ -95,7 +97,7 @@ export function buildManifest(
       digestCommand: DIGEST_COMMAND,
     },
     openapi: { path: relative(root, openapi).split(sep).join('/'), sha256: sha256(readFileSync(openapi)) },
-    reports: written.map(({ file, content }) => ({ file, bytes: Buffer.byteLength(content), sha256: sha256(content) })),
+    reports: [...written.map(({ file, content }) => ({ file, bytes: Buffer.byteLength(content), sha256: sha256(content) })), ...digested],
     ...(results.run.baseline ? { baseline: { path: results.run.baseline.path, sha256: results.run.baseline.sha256 } } : {}),
   };
 }

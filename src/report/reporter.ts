@@ -1,7 +1,7 @@
 // The vitest reporter: reads what the adapter put on task meta (requirement, outcome, created
 // pets), builds the one results tree, writes every report file and prints the summary.
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
@@ -12,6 +12,7 @@ import { renderJunit } from './junit.js';
 import { buildManifest, suiteCommit } from './manifest.js';
 import { renderMarkdown } from './markdown.js';
 import { addRetries, noRetries } from '../client.js';
+import { digestFile, writeEmptyHar } from '../har.js';
 import { loadBaseline, type Baseline } from '../baseline.js';
 import { buildResults, LEDGER_FILE, type CheckInput, type Results, type RunInput, type RunRetries } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
@@ -59,12 +60,12 @@ export function renderLedger(results: Results, ids: readonly string[]): string {
  * configuration was redacted where it entered the tree (evidence, messages, the target), and the
  * suite's own words must reach the page as written (see src/redact.ts).
  */
-export function renderReports(results: Results, ledger: readonly string[]): { file: string; content: string }[] {
+export function renderReports(results: Results, ledger: readonly string[], { har }: { har?: string } = {}): { file: string; content: string }[] {
   const contents: Record<(typeof REPORT_FILES)[number], string> = {
     'conformance.json': `${JSON.stringify(results, null, 2)}\n`,
     'junit.xml': renderJunit(results),
     'conformance.md': renderMarkdown(results),
-    'conformance.html': renderHtml(results),
+    'conformance.html': renderHtml(results, har === undefined ? {} : { har }),
     [LEDGER_FILE]: renderLedger(results, ledger),
   };
   return REPORT_FILES.map((file) => ({ file, content: contents[file] }));
@@ -147,6 +148,8 @@ export class ConformanceReporter implements Reporter {
     { interrupted = false, evidence = [] }: { interrupted?: boolean; evidence?: CheckInput['evidence'] } = {},
   ): Results {
     reason = redactMessage(reason); // its quotes of the URL and the wire are marked with wire()
+    // No check ran, so no request is recorded (the probe and preflight are not the checks' requests).
+    if (this.config.har) writeEmptyHar(resolve(this.config.har), { title: `petstore-conformance against ${redact(this.config.baseUrl ?? 'the bundled reference server')}`, note: `No check ran: ${reason}` });
     const checks = requirements.map(({ id, level, section, statement }): CheckInput => ({
       requirement: { id, level, section, statement },
       name: `${id} ${statement}`,
@@ -257,9 +260,13 @@ export class ConformanceReporter implements Reporter {
 
     const dir = resolve(this.config.reportDir);
     mkdirSync(dir, { recursive: true });
-    const files = renderReports(results, created);
+    // The HAR was streamed by the checks' worker, which closed it when they ended; its path as seen from the reports.
+    const har = this.config.har ? resolve(this.config.har) : undefined;
+    const harFile = har && relative(dir, har).split(sep).join('/');
+    const files = renderReports(results, created, harFile ? { har: harFile } : {});
     for (const { file, content } of files) writeAtomic(join(dir, file), content);
-    const manifest = `${JSON.stringify(buildManifest(results, root, files, commit), null, 2)}\n`;
+    const digested = har && harFile && existsSync(har) ? [{ file: harFile, ...digestFile(har) }] : [];
+    const manifest = `${JSON.stringify(buildManifest(results, root, files, commit, digested), null, 2)}\n`;
     writeAtomic(join(dir, MANIFEST_FILE), manifest);
     if (this.options.stepSummary) appendFileSync(this.options.stepSummary, `${files.find((f) => f.file === 'conformance.md')?.content ?? ''}\n`);
     if (!print) return results;

@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig, resolveRunConfig, type RunConfig } from '../config.js';
 import { createReferenceHandler } from '../reference-server/handler.js';
 import { serve } from '../reference-server/http.js';
+import { writeEmptyHar } from '../har.js';
 import { redact, registerSecret } from '../redact.js';
 import { replayCommand } from '../report/results.js';
 import { runTagOf } from '../run.js';
@@ -34,6 +35,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const replay = replayCommand(run.seed, { baseUrl: redact(run.baseUrl), embedded: run.embedded });
   const what = run.embedded ? 'the bundled reference server (set PETSTORE_BASE_URL to test another)' : redact(run.baseUrl);
   console.log(`petstore-conformance: testing ${what}${run.embedded ? ` at ${redact(run.baseUrl)}` : ''}; seed ${run.seed} (replay: ${replay}); pets this run creates are named "${runTagOf(run.seed)} …"${run.readOnly ? '; read-only: nothing is created' : ''}`);
+  // Whole from the start: the checks' worker writes it anew, so a run stopped before it leaves a valid, empty HAR.
+  if (run.har) writeEmptyHar(run.har, { title: `petstore-conformance against ${redact(run.baseUrl)}`, note: 'No request was recorded: the run stopped before its checks started.' });
   project.provide('runConfig', run);
   return close;
 }
