@@ -1,6 +1,6 @@
-// Derives src/generated/schema-types.ts from schemas/*.json, src/generated/report-types.ts from
-// schemas/conformance-report.schema.json, and .env.example from the settings table in
-// src/config.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
+// Derives src/generated/schema-types.ts from the Pet schemas and the baseline's, the report types
+// (src/generated/report-types.ts) from schemas/conformance-report.schema.json and
+// schemas/har-extension.schema.json, and .env.example from the settings table in src/config.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
@@ -76,13 +76,19 @@ function reportSchemaForTypes(): JSONSchema {
 }
 
 export async function generateReportTypes(): Promise<string> {
-  const types = await compile(reportSchemaForTypes(), 'Results', { ...options, declareExternallyReferenced: true, ignoreMinAndMaxItems: true });
+  const report = { ...options, declareExternallyReferenced: true, ignoreMinAndMaxItems: true };
+  const types = await compile(reportSchemaForTypes(), 'Results', report);
+  // The HAR's custom fields: one type per $def, named by its title.
+  const har = readSchemaFile('har-extension.schema.json') as { $defs: Record<string, JSONSchema & { title: string }> };
+  const harTypes = await Promise.all(Object.values(har.$defs).map((def) => compile(def, def.title, report)));
   return [
-    '// Generated from schemas/conformance-report.schema.json by scripts/generate.ts. Do not edit by hand.',
+    '// Generated from schemas/conformance-report.schema.json and schemas/har-extension.schema.json by',
+    '// scripts/generate.ts. Do not edit by hand.',
     "import type { OutcomeKind } from '../outcomes.js';",
     "import type { BaselineEntry } from './schema-types.js';",
     '',
     types,
+    ...harTypes,
   ].join('\n');
 }
 

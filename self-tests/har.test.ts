@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { afterAll, describe, expect, test } from 'vitest';
 import { Client, TransportError, type SendRecord } from '../src/client.js';
@@ -30,6 +31,12 @@ for (const schema of Object.values(harSchemas)) ajv.addSchema(schema);
 // on purpose (errors.malformed-percent), is not an RFC 3986 URI but is a URL all of them open.
 ajv.addFormat('uri', (url: string) => URL.canParse(url));
 const validHar = ajv.getSchema('har.json#');
+// The suite's own fields, as schemas/har-extension.schema.json defines them (2020-12).
+const extension = JSON.parse(readFileSync(new URL('../schemas/har-extension.schema.json', import.meta.url), 'utf8')) as { $id: string };
+const ajv2020 = new Ajv2020({ allErrors: true, strict: true });
+ajv2020.addSchema(extension);
+const field = (def: string) => ajv2020.getSchema(`${extension.$id}#/$defs/${def}`) as ValidateFunction;
+const [validSender, validCut, validError] = [field('petstore'), field('truncated'), field('error')];
 
 interface HarFile {
   log: {
@@ -64,6 +71,11 @@ function chromiumReads(har: HarFile): void {
 function readHar(path: string): HarFile {
   const har = JSON.parse(readFileSync(path, 'utf8')) as HarFile;
   expect(validHar?.(har), JSON.stringify(validHar?.errors?.slice(0, 3))).toBe(true);
+  for (const e of har.log.entries) {
+    expect(validSender(e._petstore), JSON.stringify(validSender.errors)).toBe(true);
+    for (const cut of [e.request.postData?._truncated, e.response.content._truncated]) if (cut !== undefined) expect(validCut(cut), JSON.stringify(cut)).toBe(true);
+    if (e.response._error !== undefined) expect(validError(e.response._error)).toBe(true);
+  }
   chromiumReads(har);
   expect(har.log.version).toBe('1.2');
   expect(har.log.creator.name).toBe('petstore-conformance');

@@ -1,9 +1,11 @@
 // The HAR 1.2 record of every request a run sends (--har): written as the requests end, a whole HAR after every write.
+// Its custom fields (_petstore, _truncated, _error) are defined in schemas/har-extension.schema.json.
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
 import type { ApiResponse, SendRecord } from './client.js';
+import type { HarCut, HarError, HarSender } from './generated/report-types.js';
 import { redact } from './redact.js';
 
 /** Each body, request and response, is kept up to this many bytes; a cut is noted in the entry. */
@@ -38,7 +40,7 @@ export type Sender = string | undefined;
 interface Kept {
   text: string;
   size: number;
-  cut?: { originalSize: number; cap: number };
+  cut?: HarCut;
 }
 
 /** Cuts a body to HAR_BODY_CAP bytes of UTF-8, at a character boundary; `wireSize`: its bytes on the wire, when redacting the key changed them. */
@@ -100,7 +102,7 @@ function noAnswer(error: string | undefined) {
     redirectURL: '',
     headersSize: -1,
     bodySize: -1,
-    _error: redact(error ?? 'no answer'),
+    _error: redact(error ?? 'no answer') satisfies HarError,
   };
 }
 
@@ -130,10 +132,10 @@ export function harEntry(send: SendRecord, sender: Sender) {
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive },
     _petstore: {
-      ...(sender === undefined ? { requirements: [], check: null, note: 'sent outside any check' } : { requirements: [sender.split(' ', 1)[0]], check: sender }),
+      ...(sender === undefined ? { requirements: [], check: null, note: 'sent outside any check' } : { requirements: [sender.split(' ', 1)[0] as string], check: sender }),
       // The request's previous send: this one is its retry (429/503 with Retry-After) or resend (stale connection).
       ...(req.harEntry === undefined ? {} : { retryOf: req.harEntry }),
-    },
+    } satisfies HarSender,
   };
 }
 

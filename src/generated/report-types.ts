@@ -1,4 +1,5 @@
-// Generated from schemas/conformance-report.schema.json by scripts/generate.ts. Do not edit by hand.
+// Generated from schemas/conformance-report.schema.json and schemas/har-extension.schema.json by
+// scripts/generate.ts. Do not edit by hand.
 import type { OutcomeKind } from '../outcomes.js';
 import type { BaselineEntry } from './schema-types.js';
 
@@ -336,3 +337,46 @@ export interface CheckResult {
    */
   note?: string;
 }
+
+/**
+ * entry._petstore: who sent the request.
+ */
+export interface HarSender {
+  /**
+   * The requirement whose check sent it; empty when it was sent outside any check.
+   *
+   * @maxItems 1
+   */
+  requirements: string[];
+  /**
+   * The name of the check (it starts with the requirement id); null outside any check.
+   */
+  check: string | null;
+  /**
+   * Why no check is named.
+   */
+  note?: string;
+  /**
+   * The index in log.entries of this request's previous send: this one is its retry (429 or 503 with Retry-After) or its resend (a stale connection).
+   */
+  retryOf?: number;
+}
+
+/**
+ * postData._truncated and content._truncated: the body was cut; `comment` says so in words.
+ */
+export interface HarCut {
+  /**
+   * The body's size in bytes.
+   */
+  originalSize: number;
+  /**
+   * The bytes kept (64 KiB).
+   */
+  cap: number;
+}
+
+/**
+ * response._error: why no answer came (timeout, reset, interrupted); the response's status is then 0.
+ */
+export type HarError = string;
