@@ -61,7 +61,7 @@ const MAX_LINES = 350;
  * Files over MAX_LINES that are being split right now. No file may join this list; it must
  * shrink to empty (the lead empties it once the splits land), and then go.
  */
-const ALLOWED_FOR_NOW = ['src/client.ts', 'src/report/html.ts'];
+const ALLOWED_FOR_NOW = ['src/report/html.ts'];
 
 test(`no file under src/ (src/generated/ aside) is over ${MAX_LINES} lines`, () => {
   const over = sourceFiles()

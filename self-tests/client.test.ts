@@ -4,7 +4,9 @@
 // with their Location; read-only mode sends nothing that could create.
 import { afterEach, describe, expect, test } from 'vitest';
 import { fail } from '../src/assert.js';
-import { Client, describeTransportError, RetriesExhausted, retryAfterMs, WriteBlocked } from '../src/client.js';
+import { Client } from '../src/client.js';
+import { describeTransportError } from '../src/transport.js';
+import { RetriesExhausted, retryAfterMs, WriteBlocked } from '../src/wire.js';
 import { json, type ServerResponse } from '../src/reference-server/handler.js';
 import { serve, type RunningServer } from '../src/reference-server/http.js';
 import { execute, Violation } from '../src/requirement.js';

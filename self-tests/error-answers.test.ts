@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import type { ApiResponse } from '../src/client.js';
+import type { ApiResponse } from '../src/wire.js';
 import { loadConfig, resolveRunConfig } from '../src/config.js';
 import { compactExchange, ErrorAnswers } from '../src/error-answers.js';
 import { Violation } from '../src/requirement.js';

@@ -5,7 +5,8 @@
 // named when they are the ones failing.
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { fail } from '../src/assert.js';
-import { Client, GATEWAY_FAILING, TransportError, type ClientOptions } from '../src/client.js';
+import { Client, type ClientOptions } from '../src/client.js';
+import { GATEWAY_FAILING, TransportError } from '../src/wire.js';
 import { describePacing } from '../src/pacer.js';
 import { ConfigError, loadConfig, resolveRunConfig, type RunConfig } from '../src/config.js';
 import { createReferenceHandler, json } from '../src/reference-server/handler.js';

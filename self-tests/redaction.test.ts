@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectBody, expectHeader, expectJsonContentType, expectNoHeader, expectStatus, fail } from '../src/assert.js';
-import { TransportError, type ApiResponse } from '../src/client.js';
+import { TransportError, type ApiResponse } from '../src/wire.js';
 import { curlCommand } from '../src/evidence.js';
 import { parseJson, show } from '../src/json.js';
 import { forgetSecrets, PLACEHOLDER, redact, registerSecret } from '../src/redact.js';

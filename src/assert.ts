@@ -1,6 +1,6 @@
 // The small vocabulary of assertions checks are written in. Each failure says what was sent,
 // what came back and what the interface expects; the exchange carries the reproduction.
-import { GATEWAY_FAILING, TransportError, type ApiResponse } from './client.js';
+import { GATEWAY_FAILING, TransportError, type ApiResponse } from './wire.js';
 import { exchangeOf } from './evidence.js';
 import { detach, show } from './json.js';
 import { wire } from './redact.js';

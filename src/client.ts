@@ -6,107 +6,15 @@
 // other), and only 429 or 503 with Retry-After is retried, a bounded number of times, after
 // pausing every request (see Pacer). A GET that meets a reused connection the other side had
 // closed is sent again once on a fresh one; a request that may create is never sent twice.
-import { STATUS_CODES } from 'node:http';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { proxyEnv } from './config.js';
 import { Exchange, flattenHeaders } from './exchange.js';
 import { parseJson, stringifyJson } from './json.js';
 import { Pacer, type Pacing } from './pacer.js';
+import { Pool } from './pool.js';
 import { PLACEHOLDER, redact, registerSecret } from './redact.js';
 import { blameProxy, describeTransportError, envProxy, ExchangeFailure, isStaleClose, type EnvProxy } from './transport.js';
-
-export { describeTransportError };
-
-/** How a request authenticates: the configured key, none, or an exact Authorization value. */
-export type Auth = 'key' | 'none' | { authorization: string };
-
-export interface ApiRequest {
-  method: string;
-  /** Path below the base URL, e.g. `/pets` or `/pets/12`. */
-  path: string;
-  /** Query string pairs, sent in order; values are sent as given (encoded). */
-  query?: ReadonlyArray<readonly [string, string]>;
-  /** A value to serialise as JSON, or the exact raw body text. */
-  body?: { json: unknown } | { raw: string };
-  auth?: Auth;
-  headers?: Readonly<Record<string, string>>;
-  /**
-   * Goes ahead of the requests waiting for a connection: for a request that others wait on (a
-   * create that holds the write guard of a property's cases). Queued requests are otherwise FIFO.
-   */
-  urgent?: boolean;
-}
-
-export interface SentRequest {
-  method: string;
-  url: string;
-  /** Headers as sent. Like the URL and the body, redacted: the API key is written $PETSTORE_API_KEY. */
-  headers: Record<string, string>;
-  body?: string;
-  /** With --har: the index in the HAR's log.entries of this request's latest send (see ClientOptions.onSend). */
-  harEntry?: number;
-}
-
-export interface ApiResponse {
-  request: SentRequest;
-  status: number;
-  /** Lower-case header names; repeated headers joined with ", ". */
-  headers: Record<string, string>;
-  text: string;
-  /** The body parsed losslessly; undefined when it is not JSON (see jsonError). */
-  json: unknown;
-  jsonError?: string;
-  /** True when the body exceeded the read bound and was cut. */
-  truncated: boolean;
-  durationMs: number;
-  /** Times the request was retried (429 or 503 with Retry-After) before this answer. */
-  retries?: number;
-  /** Set when it took more than one send to get this answer: what was retried or resent (see Retries). */
-  retried?: Retries;
-  /**
-   * Set when the answer is attributed to infrastructure in front of the service (e.g. a gateway
-   * whose backend is down), with the reason in plain words: such an answer is not the service's
-   * and is never judged against the interface's rules.
-   */
-  infrastructure?: string;
-  /**
-   * Set when the request was sent twice: the reused connection it first went on was closed
-   * before any byte of the answer came, and this answer came on a fresh connection. Says why.
-   */
-  resent?: string;
-}
-
-export class TransportError extends Error {
-  override name = 'TransportError';
-  constructor(
-    message: string,
-    readonly request: SentRequest,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * The server kept answering 429 or 503 with Retry-After until the retries ran out, or asked to
- * wait longer than the suite waits: the suite could not decide.
- */
-export class RetriesExhausted extends TransportError {
-  override name = 'RetriesExhausted';
-  constructor(
-    message: string,
-    request: SentRequest,
-    readonly response: ApiResponse,
-    /** What was retried or resent before the suite gave up; its statuses count the last answer too. */
-    readonly retried: Retries,
-  ) {
-    super(message, request);
-  }
-}
-
-/** Thrown instead of sending a request that could create data in read-only mode. */
-export class WriteBlocked extends Error {
-  override name = 'WriteBlocked';
-}
+import { gatewayPage, INTERRUPTED, noRetries, RetriesExhausted, retryAfterMs, TransportError, WriteBlocked, type ApiRequest, type ApiResponse, type Retries, type SendRecord, type SentRequest } from './wire.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -139,54 +47,10 @@ export interface ClientOptions {
   rate?: number;
 }
 
-/** One send of a request, as it went (for the HAR); times are performance.now(). */
-export interface SendRecord {
-  request: SentRequest;
-  startedAt: number;
-  /** When the status line and headers came; 0: they never did. */
-  respondedAt: number;
-  endedAt: number;
-  response?: ApiResponse;
-  /** Why no answer came (timeout, reset...), in words. */
-  error?: string;
-}
-
 /** Retries the client made, for the run's summary. */
 export interface RetryStats {
   count: number;
 }
-
-/**
- * What it took, beyond one send, to get answers: evidence of the infrastructure (a rate limit, a
- * closing keep-alive), never of the service's conformance. For one request, or summed over many.
- */
-export interface Retries {
-  /** Sends again after a 429 or 503 with Retry-After. */
-  count: number;
-  /** Answers that asked to wait (429 or 503 with Retry-After), by status: those retried and any the suite gave up on. */
-  statuses: Record<string, number>;
-  /** The waits the retried answers asked for, summed (ms); the pool paused for them, overlapping waits once. */
-  retryAfterMs: number;
-  /** GETs sent again on a fresh connection: the reused one was closed before any byte of the answer. */
-  resent: number;
-}
-
-export const noRetries = (): Retries => ({ count: 0, statuses: {}, retryAfterMs: 0, resent: 0 });
-
-/** Adds `more` into `into` (and returns it). */
-export function addRetries<T extends Retries>(into: T, more: Retries): T {
-  into.count += more.count;
-  into.retryAfterMs += more.retryAfterMs;
-  into.resent += more.resent;
-  for (const [status, n] of Object.entries(more.statuses)) into.statuses[status] = (into.statuses[status] ?? 0) + n;
-  return into;
-}
-
-/**
- * Why a gateway error mid-run is no violation: an answer 502/503/504 that is not JSON came from
- * infrastructure in front of the service (assert.ts's fail() starts its "could not decide" with this).
- */
-export const GATEWAY_FAILING = 'the service behind the gateway is failing';
 
 /**
  * Idle keep-alive connections are dropped after 4 s, below the idle timeouts of common servers
@@ -200,41 +64,6 @@ const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
 
 /** Longest a keep-alive connection for POSTs sits idle (see Client.posts). */
 const POST_IDLE_MS = 500;
-
-/** Why a request stopped by Client.abort() got no answer. */
-export const INTERRUPTED = 'interrupted: the run was stopped before the answer came';
-
-/** A counting semaphore bounding requests in flight; urgent ones wait ahead of the others. */
-class Pool {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  private urgentWaiting = 0;
-  constructor(private readonly size: number) {}
-  async run<T>(task: () => Promise<T>, urgent = false): Promise<T> {
-    if (this.active >= this.size) {
-      // Woken with the slot of the request that ended: it is handed over, never freed in between,
-      // so a newcomer cannot take it too and exceed the bound.
-      await new Promise<void>((resolve) => {
-        if (urgent) this.waiting.splice(this.urgentWaiting++, 0, resolve);
-        else this.waiting.push(resolve);
-      });
-    } else {
-      this.active++;
-    }
-    try {
-      return await task();
-    } finally {
-      // Urgent waiters are the first urgentWaiting of the queue.
-      const next = this.waiting.shift();
-      if (next) {
-        if (this.urgentWaiting > 0) this.urgentWaiting--;
-        next();
-      } else {
-        this.active--;
-      }
-    }
-  }
-}
 
 export class Client {
   readonly baseUrl: string;
@@ -447,7 +276,6 @@ export class Client {
       const flat = flattenHeaders(received);
       // Asked of a kept-alive connection (a fresh one asks for close, and gets it).
       if (dispatcher !== this.fresh && /\bkeep-alive\b/i.test(flat.connection ?? '')) this.keepsAlive = true;
-      const infrastructure = jsonError !== undefined && GATEWAY_STATUSES.has(status) ? `${status} ${STATUS_CODES[status]} from ${flat.server ?? 'a gateway that names no Server'}` : undefined;
       const res: ApiResponse = {
         request: sent,
         status,
@@ -457,8 +285,9 @@ export class Client {
         ...(jsonError === undefined ? {} : { jsonError }),
         truncated,
         durationMs: Math.round(performance.now() - started),
-        ...(infrastructure === undefined ? {} : { infrastructure }),
       };
+      const infrastructure = gatewayPage(res);
+      if (infrastructure !== undefined) res.infrastructure = infrastructure;
       this.recordSend(sent, started, exchange, res);
       return res;
     } catch (err) {
@@ -509,17 +338,4 @@ export class Client {
     if (this.stopped.signal.aborted) await Promise.all(all.map((d) => d.destroy()));
     else await Promise.all(all.map((d) => d.close()));
   }
-}
-
-/** Gateway statuses: with a body that is not JSON, the answer is the gateway's, not the service's. */
-const GATEWAY_STATUSES = new Set([502, 503, 504]);
-
-/** The wait a 429 or 503 asks for with Retry-After (delay-seconds or HTTP-date), in ms. */
-export function retryAfterMs(res: Pick<ApiResponse, 'status' | 'headers'>, now = Date.now()): number | undefined {
-  if (res.status !== 429 && res.status !== 503) return undefined;
-  const value = res.headers['retry-after']?.trim();
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

@@ -4,7 +4,7 @@
 // grouped by status and body shape, so that a framework's default page makes one finding with a
 // few examples (and the check that sent each), however many answers it spoiled.
 import { isJsonMediaType } from './assert.js';
-import type { ApiResponse } from './client.js';
+import type { ApiResponse } from './wire.js';
 import { curlCommand, exchangeOf, type Exchange } from './evidence.js';
 import { detach, exactInteger, show } from './json.js';
 import { redact } from './redact.js';

@@ -1,5 +1,5 @@
 // What a failure shows: the exchange that revealed it and a one-line reproduction.
-import type { ApiResponse, SentRequest } from './client.js';
+import type { ApiResponse, SentRequest } from './wire.js';
 import { detach } from './json.js';
 import { PLACEHOLDER, redact } from './redact.js';
 

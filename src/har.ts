@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
-import type { ApiResponse, SendRecord } from './client.js';
+import type { ApiResponse, SendRecord } from './wire.js';
 import type { HarCut, HarError, HarSender } from './generated/report-types.js';
 import { redact } from './redact.js';
 

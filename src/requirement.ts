@@ -1,7 +1,7 @@
 // A requirement is data: id, level, section, statement, and its check. The same list runs
 // under vitest, in the broken-server harness and in the reports.
 import type { RunContext } from './run.js';
-import { TransportError, WriteBlocked } from './client.js';
+import { TransportError, WriteBlocked } from './wire.js';
 import { requestOnly } from './evidence.js';
 import { Skip, Violation, type Outcome } from './outcomes.js';
 import { redactMessage, wire } from './redact.js';

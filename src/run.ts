@@ -1,7 +1,8 @@
 // One run's shared state: configuration, the client, the write budget, the ledger of pets the
 // run created, and the store population that some checks need. Checks see only this.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { addRetries, Client, noRetries, type ApiResponse, type Retries, type SendRecord } from './client.js';
+import { Client } from './client.js';
+import { addRetries, noRetries, type ApiResponse, type Retries, type SendRecord } from './wire.js';
 import { ErrorAnswers } from './error-answers.js';
 import { HarWriter } from './har.js';
 import { redact } from './redact.js';

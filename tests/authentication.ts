@@ -1,7 +1,7 @@
 // Interface section "Authentication": bearer key on every operation, 401 with an Error body.
 // Every check runs on each operation the server still offers (getPet until its removal day).
 import { expectError, expectHeader, expectStatus } from '../src/assert.js';
-import type { ApiResponse, Auth } from '../src/client.js';
+import type { ApiResponse, Auth } from '../src/wire.js';
 import { parseChallenges, type Challenge } from '../src/headers.js';
 import { show } from '../src/json.js';
 import type { Requirement } from '../src/requirement.js';

@@ -1,6 +1,6 @@
 // Consistency across operations: what createPet stores, listPets and getPet show.
 import { expectPetList, expectStatus, fail } from '../src/assert.js';
-import type { ApiResponse } from '../src/client.js';
+import type { ApiResponse } from '../src/wire.js';
 import type { Pet, PetStatus } from '../src/generated/schema-types.js';
 import { LIMIT } from '../src/generators.js';
 import { exactInteger, show } from '../src/json.js';

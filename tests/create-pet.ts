@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describeRequest, expectError, expectErrorBody, expectNotServerError, fail } from '../src/assert.js';
-import type { ApiRequest, ApiResponse } from '../src/client.js';
+import type { ApiRequest, ApiResponse } from '../src/wire.js';
 import { exchangeOf } from '../src/evidence.js';
 import type { NewPet, Pet, PetStatus } from '../src/generated/schema-types.js';
 import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/json.js';

@@ -4,7 +4,7 @@
 // error paths beyond the three operations are provoked here: unknown paths, methods the interface
 // does not define, bodies the server may refuse, malformed URIs.
 import { expectErrorBody, expectNotServerError } from '../src/assert.js';
-import type { ApiRequest, ApiResponse } from '../src/client.js';
+import type { ApiRequest, ApiResponse } from '../src/wire.js';
 import { compactExchange, type ErrorRule } from '../src/error-answers.js';
 import { INT64_MAX, INT64_MIN } from '../src/json.js';
 import type { Requirement } from '../src/requirement.js';

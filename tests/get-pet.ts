@@ -2,7 +2,7 @@
 // ("Versioning"): removal is scheduled for 5 December 2030, the replacement is GET /pets.
 // Retrieval checks run while getPet is live (by the suite's clock); getPet.removal covers after.
 import { expectError, expectHeader, expectNoHeader, expectPet, expectStatus, fail } from '../src/assert.js';
-import type { ApiResponse } from '../src/client.js';
+import type { ApiResponse } from '../src/wire.js';
 import { parseImfFixdate, parseLinks, parseSfDate } from '../src/headers.js';
 import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/json.js';
 import type { Requirement } from '../src/requirement.js';

@@ -1,7 +1,7 @@
 // Interface section "Endpoints › List all animals" (listPets) and its limits.
 import fc from 'fast-check';
 import { expectError, expectErrorBody, expectListOf, expectPetList, expectStatus, fail, isClientError } from '../src/assert.js';
-import type { ApiResponse } from '../src/client.js';
+import type { ApiResponse } from '../src/wire.js';
 import type { Pet, PetStatus } from '../src/generated/schema-types.js';
 import { show } from '../src/json.js';
 import { eachCase, Skip, type Requirement } from '../src/requirement.js';

@@ -1,5 +1,5 @@
 // The three operations as valid requests, for checks that apply to every operation.
-import type { ApiRequest, ApiResponse } from '../src/client.js';
+import type { ApiRequest, ApiResponse } from '../src/wire.js';
 import { Skip } from '../src/requirement.js';
 import type { RunContext } from '../src/run.js';
 

@@ -1,7 +1,7 @@
 // Comparing pets exactly: int64 digit for digit, names code point for code point.
 import fc from 'fast-check';
 import { expectPet, expectStatus, fail } from '../src/assert.js';
-import type { ApiResponse } from '../src/client.js';
+import type { ApiResponse } from '../src/wire.js';
 import { exactInteger, show } from '../src/json.js';
 import { codePoints } from '../src/generators.js';
 import type { Pet } from '../src/generated/schema-types.js';

@@ -37,7 +37,8 @@ function failingService(res: Answer, baseUrl: string): string | undefined {
  * Only these two requests decide; whatever the target does later is judged by the checks.
  */
 export async function preflight(config: Config & { baseUrl: string }, keyVariable: string, interrupts: EarlyInterrupts): Promise<Diagnosis | undefined> {
-  const { Client, RetriesExhausted, TransportError } = await import('../client.js');
+  const { Client } = await import('../client.js');
+  const { RetriesExhausted, TransportError } = await import('../wire.js');
   const { exchangeOf } = await import('../evidence.js');
   const base = config.baseUrl.replace(/\/+$/, '');
   const client = interrupts.watch(new Client({ baseUrl: base, apiKey: config.apiKey ?? '', timeoutMs: config.timeoutMs, concurrency: 1 }));

@@ -11,7 +11,7 @@ import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { buildManifest, suiteCommit } from './manifest.js';
 import { renderMarkdown } from './markdown.js';
-import { addRetries, noRetries } from '../client.js';
+import { addRetries, noRetries } from '../wire.js';
 import { digestFile, writeEmptyHar } from '../har.js';
 import { loadBaseline, type Baseline } from '../baseline.js';
 import { buildResults, LEDGER_FILE, type CheckInput, type Results, type RunInput, type RunRetries } from './results.js';

@@ -1,7 +1,7 @@
 // The one results tree of a run, built from its checks: every report file and the terminal
 // summary render from it. One entry per requirement; its outcome comes from its checks (see
 // requirementOutcome); the verdict follows from the entries (src/report/verdict.ts).
-import { addRetries, noRetries, type Retries } from '../client.js';
+import { addRetries, noRetries, type Retries } from '../wire.js';
 import type { Exchange } from '../evidence.js';
 import { areaOf, worse, type CheckKind, type Level, type OutcomeKind } from '../requirement.js';
 import { matches } from '../select.js';

@@ -1,5 +1,5 @@
 // Findings in words: a message's one-line reason, and the retries and pacing of a run.
-import type { Retries } from '../client.js';
+import type { Retries } from '../wire.js';
 import type { RunRetries } from '../generated/report-types.js';
 
 /**

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, test, type RunnerTestSuite } from 'vitest';
 import { describePacing } from '../pacer.js';
 import type { RunConfig } from '../config.js';
-import type { Retries } from '../client.js';
+import type { Retries } from '../wire.js';
 import type { Pacing } from '../pacer.js';
 import { areaOf, execute, type Check, type CheckKind, type Outcome, type Requirement } from '../requirement.js';
 import { RunContext } from '../run.js';

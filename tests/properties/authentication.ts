@@ -1,7 +1,7 @@
 // Properties of authentication: no bearer token but the key opens any operation.
 import fc from 'fast-check';
 import { expectError, expectPetList } from '../../src/assert.js';
-import type { ApiResponse, Auth } from '../../src/client.js';
+import type { ApiResponse, Auth } from '../../src/wire.js';
 import { plainText, wrongToken } from '../../src/generators.js';
 import type { Int64 } from '../../src/json.js';
 import { checkProperty, type Trial } from '../../src/property.js';

@@ -2,7 +2,7 @@
 // that breaks one rule of the schema is refused with 400 and creates nothing.
 import fc from 'fast-check';
 import { expectError, expectErrorBody, expectPetList, expectStatus, fail } from '../../src/assert.js';
-import type { ApiResponse } from '../../src/client.js';
+import type { ApiResponse } from '../../src/wire.js';
 import type { NewPet } from '../../src/generated/schema-types.js';
 import { codePoints, invalidBodies, nameGap, newPet, plainText, ruleKey, type InvalidBody } from '../../src/generators.js';
 import { exactInteger, show } from '../../src/json.js';

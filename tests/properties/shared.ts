@@ -1,7 +1,7 @@
 // What the property files share: their weights of the write budget, and small helpers for
 // finding what a body created (an accepted body's echo is checked by tests/pets.ts).
 import { expectErrorBody, expectPetList, fail, isClientError } from '../../src/assert.js';
-import type { ApiResponse } from '../../src/client.js';
+import type { ApiResponse } from '../../src/wire.js';
 import type { Body } from '../../src/generators.js';
 import type { Trial } from '../../src/property.js';
 
