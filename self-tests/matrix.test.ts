@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../src/cli.js';
-import { labelOf, uniqueLabels } from '../src/matrix/model.js';
+import { labelOf, runMode, uniqueLabels } from '../src/matrix/model.js';
 import { renderHtml } from '../src/report/html.js';
 import { buildResults, type CheckInput, type Results } from '../src/report/results.js';
 import type { OutcomeKind } from '../src/requirement.js';
@@ -130,6 +130,13 @@ describe('matrix A B C --out DIR', () => {
     expect((await matrix([paths[1] as string, paths[1] as string, '--out', twice])).code).toBe(0);
     expect(readFileSync(join(twice, 'matrix.md'), 'utf8')).toContain('| 2 | **127.0.0.1:8082 (2)** |');
   });
+});
+
+test('a column says how its run was narrowed or sharpened: a partial run is not like for like', () => {
+  const partial = results({ baseUrl: 'http://127.0.0.1:8084/v1', embedded: false });
+  Object.assign(partial.run, { selection: { only: ['auth', 'listPets'], skip: ['auth.challenge'] }, readOnly: true, strict: true });
+  expect(runMode(partial)).toBe('only auth,listPets · skip auth.challenge · read-only · strict');
+  expect(runMode(a)).toBe('');
 });
 
 describe('mixed versions', () => {

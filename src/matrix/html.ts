@@ -2,7 +2,7 @@
 import { BASE_STYLE, h, htmlPage } from '../report/html.js';
 import { INTERFACE } from '../report/results.js';
 import { VERDICT_TITLE } from '../report/verdict.js';
-import { allRows, CELL_WORD, runDate, tallyText, type Cell, type Column, type Matrix, type Row } from './model.js';
+import { allRows, CELL_WORD, runDate, runMode, tallyText, type Cell, type Column, type Matrix, type Row } from './model.js';
 
 function columnHead(c: Column, i: number): string {
   const r = c.results;
@@ -13,6 +13,7 @@ function columnHead(c: Column, i: number): string {
   <div class="tally"><span class="lvl l-MUST">MUST</span> ${h(tallyText(r.counts.MUST))}</div>
   <div class="tally"><span class="lvl l-SHOULD">SHOULD</span> ${h(tallyText(r.counts.SHOULD))}</div>
   <div class="meta">seed <code>${h(r.run.seed ?? 'none')}</code> · suite ${h(r.suite.version)} · ${h(runDate(r))}</div>
+  ${runMode(r) ? `<div class="meta mode">${h(runMode(r))}</div>` : ''}
   ${c.mixed ? `<div class="mixed-mark">${h(c.mixed)}</div>` : ''}
   <div class="meta src">${source}</div>
 </th>`;

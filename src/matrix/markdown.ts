@@ -3,7 +3,7 @@ import { code, md } from '../report/markdown.js';
 import { INTERFACE } from '../report/results.js';
 import { VERDICT_TITLE } from '../report/verdict.js';
 import type { Verdict } from '../report/results.js';
-import { allRows, CELL_WORD, runDate, tallyText, type Cell, type CellOutcome, type Matrix } from './model.js';
+import { allRows, CELL_WORD, runDate, runMode, tallyText, type Cell, type CellOutcome, type Matrix } from './model.js';
 
 const VERDICT_ICON: Readonly<Record<Verdict, string>> = { conformant: '✅', nonconformant: '❌', inconclusive: '⚠️', 'not-tested': '⛔' };
 const CELL_ICON: Readonly<Record<CellOutcome, string>> = { passed: '✅', failed: '❌', error: '❔', skipped: '⏭️', 'not-run': '—' };
@@ -28,7 +28,7 @@ export function renderMatrixMarkdown(m: Matrix): string {
     '|---:|---|---|---|---|---|---|---|',
     ...m.columns.map((c, i) => {
       const r = c.results;
-      const label = `**${md(c.label)}**${c.mixed ? ` ⚠️ ${md(c.mixed)}` : ''}`;
+      const label = `**${md(c.label)}**${runMode(r) ? ` (${md(runMode(r))})` : ''}${c.mixed ? ` ⚠️ ${md(c.mixed)}` : ''}`;
       return `| ${i + 1} | ${label} | ${VERDICT_ICON[r.verdict]} ${VERDICT_TITLE[r.verdict]} | ${tallyText(r.counts.MUST)} | ${tallyText(r.counts.SHOULD)} | \`${r.run.seed ?? 'none'}\` | ${md(r.suite.version)} | ${runDate(r)} |`;
     }),
   ];

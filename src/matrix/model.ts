@@ -143,3 +143,14 @@ export function tallyText(t: Tally): string {
 export function runDate(results: Results): string {
   return `${results.run.finishedAt.slice(0, 16).replace('T', ' ')} UTC`;
 }
+
+/** How the run was narrowed or sharpened, for its column heading ('' for a full default run): a partial run is not comparable cell for cell. */
+export function runMode(results: Results): string {
+  const { strict, readOnly, selection } = results.run;
+  return [
+    selection.only.length ? `only ${selection.only.join(',')}` : '',
+    selection.skip.length ? `skip ${selection.skip.join(',')}` : '',
+    readOnly ? 'read-only' : '',
+    strict ? 'strict' : '',
+  ].filter(Boolean).join(' · ');
+}
