@@ -2,9 +2,9 @@
 // what came back and what the interface expects; the exchange carries the reproduction.
 import { GATEWAY_FAILING, TransportError, type ApiResponse } from './wire.js';
 import { exchangeOf } from './evidence.js';
-import { detach, show } from './json.js';
+import { detach, exactInteger, show } from './json.js';
 import { wire } from './redact.js';
-import { Violation } from './outcomes.js';
+import { because, Violation, type CaseCause } from './outcomes.js';
 import { validate, type SchemaName } from './schemas.js';
 import type { Pet, Error as ErrorBody } from './generated/schema-types.js';
 
@@ -79,11 +79,65 @@ export function expectNoHeader(res: ApiResponse, name: string, why: string): voi
 
 /** Parses and schema-checks the JSON body. */
 export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): unknown {
-  if (res.truncated) fail(res, `a ${schema} body`, `a body larger than the suite reads (${res.text.length} bytes read)`);
-  if (res.jsonError !== undefined) fail(res, `a JSON ${schema} body`, `a body that is not JSON (${wire(res.jsonError)}): ${wire(excerpt(res.text, 120))}`);
+  // A list that is no valid PetList breaks listPets.ok's rule, whichever check listed (see listCause).
+  const list = (): CaseCause | undefined => (schema === 'PetList' ? { rules: ['listPets.ok'] } : undefined);
+  if (res.truncated) failAs(list(), res, `a ${schema} body`, `a body larger than the suite reads (${res.text.length} bytes read)`);
+  if (res.jsonError !== undefined) failAs(list(), res, `a JSON ${schema} body`, `a body that is not JSON (${wire(res.jsonError)}): ${wire(excerpt(res.text, 120))}`);
   const result = validate(schema, res.json);
-  if (!result.valid) fail(res, `a valid ${schema}`, `${show(res.json, 200)}, where ${result.problems.join('; ')}`);
+  if (!result.valid) failAs(schema === 'PetList' ? listCause(res.json) : undefined, res, `a valid ${schema}`, `${show(res.json, 200)}, where ${result.problems.join('; ')}`);
   return res.json;
+}
+
+/**
+ * Whose rule a list of invalid Pets breaks: listPets.ok's, after createPet.int64-extremes' when
+ * an item's only fault is an integer categoryId beyond int64 (stored inexactly), and after the
+ * rules of the checks that created the items (CaseCause.pets: the run context knows them).
+ */
+function listCause(list: unknown): CaseCause {
+  const items = Array.isArray(list) ? list.filter((item: unknown) => !validate('Pet', item).valid) : [];
+  const inexact = items.some((item: unknown) => faultyField(item) === 'categoryId' && isObject(item) && exactInteger(item.categoryId) !== undefined);
+  const pets = items.flatMap((item: unknown) => (isObject(item) && exactInteger(item.id) !== undefined ? [exactInteger(item.id) as string] : []));
+  return { rules: [...(inexact ? ['createPet.int64-extremes'] : []), 'listPets.ok'], pets };
+}
+
+/** fail(), the case naming whose rule it breaks (undefined: the check's own). */
+function failAs(cause: CaseCause | undefined, res: ApiResponse, expected: string, got?: string): never {
+  return cause ? because(cause, () => fail(res, expected, got)) : fail(res, expected, got);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A value for each Pet field that the schema accepts, to tell which field alone spoils a Pet. */
+const VALID_PET_FIELDS: Readonly<Record<string, unknown>> = { id: 1, name: 'x', categoryId: 0, status: 'available' };
+
+/** The one field whose value alone makes `pet` no valid Pet, if there is one. */
+function faultyField(pet: unknown): string | undefined {
+  if (!isObject(pet)) return undefined;
+  return Object.keys(VALID_PET_FIELDS).find((f) => validate('Pet', { ...pet, [f]: VALID_PET_FIELDS[f] }).valid);
+}
+
+/**
+ * Whose rule the answer to a valid createPet breaks when it is not 201 with a valid Pet (the
+ * requirement ids the reports group failures under, see CaseCause): the key refused is
+ * auth.valid-key's; a status missing or out of the enumeration, createPet.status-omitted's or
+ * createPet.status-echo's (as the body had one); an integer categoryId beyond int64,
+ * createPet.int64-extremes'; anything else createPet.minimal's.
+ */
+export function createdRules(res: ApiResponse, sent: { status?: unknown }): string[] {
+  if (res.status === 401 || res.status === 403) return ['auth.valid-key'];
+  if (res.status !== 201 || res.jsonError !== undefined) return ['createPet.minimal'];
+  const field = faultyField(res.json);
+  if (field === 'status') return [sent.status === undefined ? 'createPet.status-omitted' : 'createPet.status-echo', 'createPet.minimal'];
+  if (field === 'categoryId' && isObject(res.json) && exactInteger(res.json.categoryId) !== undefined) return ['createPet.int64-extremes', 'createPet.minimal'];
+  return ['createPet.minimal'];
+}
+
+/** The answer to a valid createPet: 201 and a valid Pet; a failure names the rule it breaks (createdRules). */
+export function expectCreated(res: ApiResponse, sent: { status?: unknown }, what = 'a valid NewPet'): Pet {
+  return because(createdRules(res, sent), () => {
+    expectStatus(res, 201, what);
+    return expectPet(res);
+  });
 }
 
 export function expectPet(res: ApiResponse): Pet {
@@ -94,20 +148,28 @@ export function expectPetList(res: ApiResponse): Pet[] {
   return expectBody(res, 'PetList') as Pet[];
 }
 
-/** A 200 with a valid list of at most `max` Pets. */
-export function expectListOf(res: ApiResponse, max: number, what: string): Pet[] {
+/** A 200 with a valid list of at most `max` Pets; `countRules`: whose rule too many breaks, when not the check's own (see CaseCause). */
+export function expectListOf(res: ApiResponse, max: number, what: string, countRules: readonly string[] = []): Pet[] {
   expectStatus(res, 200, what);
   const pets = expectPetList(res);
-  if (pets.length > max) fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`);
+  if (pets.length > max) because(countRules, () => fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`));
   return pets;
 }
 
-/** Every error response: application/json Error body, non-empty code, status equal to the HTTP status. */
+/**
+ * Every error response: application/json Error body, non-empty code, status equal to the HTTP
+ * status. Each part is the rule of one of errors.body, errors.content-type and
+ * errors.status-field, which judge every error answer of the run: a failure names it (see
+ * CaseCause). A body that is not JSON at all is errors.body's finding, whatever its Content-Type
+ * says; a status member that is not the HTTP status, integer or not, errors.status-field's.
+ */
 export function expectErrorBody(res: ApiResponse): ErrorBody {
-  expectJsonContentType(res);
-  const body = expectBody(res, 'Error') as ErrorBody;
-  if (body.code.length === 0) fail(res, 'a non-empty Error code', `code ""`);
-  if (body.status !== res.status) fail(res, `Error.status equal to the HTTP status ${res.status}`, `status ${show(body.status)}`);
+  const json = res.jsonError === undefined && !res.truncated;
+  because([json ? 'errors.content-type' : 'errors.body'], () => expectJsonContentType(res));
+  const onlyStatus = json && isObject(res.json) && validate('Error', { ...res.json, status: res.status }).valid;
+  const body = because([onlyStatus ? 'errors.status-field' : 'errors.body'], () => expectBody(res, 'Error') as ErrorBody);
+  if (body.code.length === 0) because(['errors.body'], () => fail(res, 'a non-empty Error code', `code ""`));
+  if (body.status !== res.status) because(['errors.status-field'], () => fail(res, `Error.status equal to the HTTP status ${res.status}`, `status ${show(body.status)}`));
   return body;
 }
 

@@ -8,7 +8,7 @@ import type { ApiResponse } from './wire.js';
 import { curlCommand, exchangeOf, type Exchange } from './evidence.js';
 import { detach, exactInteger, show } from './json.js';
 import { redact } from './redact.js';
-import { Violation } from './outcomes.js';
+import { requirementOf, Violation, type CaseCause } from './outcomes.js';
 import { validate } from './schemas.js';
 
 export const ERROR_RULES = ['errors.body', 'errors.status-field', 'errors.content-type'] as const;
@@ -92,6 +92,32 @@ interface Group {
   /** A few answers, each from another check where possible. */
   examples: Example[];
   senders: Set<string>;
+  /** Another Error rule that the first answer of this shape breaks at its root (see rootRule). */
+  rootRule?: ErrorRule;
+}
+
+/**
+ * The Error rule at the root of an answer's failing another: a body that is not JSON, or not an
+ * Error beyond its status member, is errors.body's finding (its Content-Type and status member
+ * follow from it); an Error whose only fault is its status member, errors.status-field's.
+ */
+function rootRule(rule: ErrorRule, res: ApiResponse): ErrorRule | undefined {
+  const json = res.jsonError === undefined && !res.truncated;
+  const body = bodyOf(res);
+  const onlyStatus = json && body !== undefined && validate('Error', { ...body, status: res.status }).valid && body.code !== '';
+  if (rule === 'errors.body') return onlyStatus ? 'errors.status-field' : undefined;
+  if (rule === 'errors.content-type') return json ? undefined : 'errors.body';
+  return onlyStatus ? undefined : 'errors.body';
+}
+
+/**
+ * What a shape's answers show beyond the rule (see CaseCause): the requirements whose checks sent
+ * them (the Error rules' own provoked cases aside: each of the three sends them), and another
+ * Error rule that may be at their root.
+ */
+function causeOf(g: Group): CaseCause {
+  const senders = [...new Set([...g.senders].map(requirementOf))].filter((id) => !(ERROR_RULES as readonly string[]).includes(id));
+  return { ...(senders.length > 0 ? { sentBy: senders } : {}), ...(g.rootRule ? { rules: [g.rootRule] } : {}) };
 }
 
 const EXAMPLES_PER_GROUP = 3;
@@ -131,7 +157,10 @@ export class ErrorAnswers {
     const groups = this.failures.get(rule) as Map<string, Group>;
     const shape = shapeOf(res);
     let group = groups.get(shape);
-    if (!group) groups.set(shape, (group = { shape, count: 0, got, examples: [], senders: new Set() }));
+    if (!group) {
+      const root = rootRule(rule, res);
+      groups.set(shape, (group = { shape, count: 0, got, examples: [], senders: new Set(), ...(root ? { rootRule: root } : {}) }));
+    }
     group.count++;
     if (group.examples.length < EXAMPLES_PER_GROUP && !group.senders.has(sentBy)) {
       const url = new URL(res.request.url);
@@ -154,6 +183,7 @@ export class ErrorAnswers {
     throw new Violation(
       `${count} of the run's ${this.judged} error answers break it, in ${groups.length} shape(s)${infra}:\n${lines.join('\n')}`,
       groups.slice(0, GROUPS_SHOWN).flatMap((g) => g.examples.map((e) => e.exchange)),
+      groups.map(causeOf),
     );
   }
 }

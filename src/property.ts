@@ -257,6 +257,7 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
         `Replay: PETSTORE_SEED=${ctx.config.seed} replays it (fast-check seed ${seed}, path "${replayed ? (details.counterexamplePath ?? '') : String(first)}")`,
       ].join('\n'),
       error.evidence,
+      error.causes,
     );
   } finally {
     allowance?.close();

@@ -3,12 +3,12 @@
 import type { RunContext } from './run.js';
 import { TransportError, WriteBlocked } from './wire.js';
 import { requestOnly } from './evidence.js';
-import { Skip, Violation, type Outcome } from './outcomes.js';
+import { requirementOf, Skip, Violation, type CaseCause, type Outcome } from './outcomes.js';
 import { redactMessage, wire } from './redact.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 // The outcome vocabulary lives below the run context and the assertions; checks get it from here too.
-export { OUTCOMES, Skip, Violation, worse, type Outcome, type OutcomeKind } from './outcomes.js';
+export { because, OUTCOMES, Skip, Violation, worse, type CaseCause, type Outcome, type OutcomeKind } from './outcomes.js';
 
 /** MUST: the interface says it. SHOULD: an HTTP standard it relies on, or sound practice, says it. */
 export type Level = 'MUST' | 'SHOULD';
@@ -77,7 +77,10 @@ export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx
     return done({ outcome: 'passed', ...(notes.length > 0 ? { note: [...new Set(notes)].join('; ') } : {}), evidence: [] });
   } catch (err) {
     if (err instanceof Skip || err instanceof WriteBlocked) return done({ outcome: 'skipped', message: err.message, evidence: [] });
-    if (err instanceof Violation) return done({ outcome: 'failed', message: err.message, evidence: err.evidence });
+    if (err instanceof Violation) {
+      const causes = err.causes.map((c) => resolvePets(c, ctx, req.name === undefined ? undefined : requirementOf(req.name)));
+      return done({ outcome: 'failed', message: err.message, evidence: err.evidence, ...(causes.some((c) => Object.keys(c).length > 0) ? { causes } : {}) });
+    }
     if (err instanceof TransportError) {
       return done({ outcome: 'error', message: `could not decide: ${wire(err.message)}`, evidence: [requestOnly(err.request)] });
     }
@@ -85,6 +88,16 @@ export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx
     const where = e.stack?.split('\n').find((l) => l.includes('/tests/') || l.includes('/src/'))?.trim();
     return done({ outcome: 'error', message: `suite error: ${wire(e.message)}${where ? ` (${where})` : ''}`, evidence: [] });
   }
+}
+
+/**
+ * A case about pets (invalid list items) names first the requirements whose checks created them,
+ * when this run did; not the running one's (its own other check's failure on that pet names its cause).
+ */
+function resolvePets({ pets, ...cause }: CaseCause, ctx: RunContext, self: string | undefined): CaseCause {
+  if (!pets?.length) return cause;
+  const creators = pets.flatMap((id) => ctx.creatorOf?.(id) ?? []).filter((id) => id !== self);
+  return { ...cause, rules: [...new Set([...creators, ...(cause.rules ?? [])])] };
 }
 
 /** Notes of the check running now (see execute), from the cases eachCase could not run. */
@@ -126,6 +139,7 @@ export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise
     throw new Violation(
       `${violations.length} of ${items.length} cases failed:\n${violations.map((v) => `- ${v.message}`).join('\n')}`,
       violations.flatMap((v) => v.evidence),
+      violations.flatMap((v) => v.causes),
     );
   }
 }

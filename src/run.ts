@@ -10,8 +10,8 @@ import { clock, type RunConfig } from './config.js';
 import { exactInteger, type Int64 } from './json.js';
 import { LIMIT } from './generators.js';
 import { PET_STATUSES } from './schemas.js';
-import { Skip, Violation } from './outcomes.js';
-import { expectPet, expectPetList, expectStatus } from './assert.js';
+import { requirementOf, Skip, Violation } from './outcomes.js';
+import { expectCreated, expectPetList, expectStatus } from './assert.js';
 import type { NewPet, Pet, PetStatus } from './generated/schema-types.js';
 
 /**
@@ -97,6 +97,10 @@ export class RunContext {
   private reserved = 0;
   private population?: Promise<Population>;
   private nameCounter = 0;
+  /** Pet id → requirement whose check created it (see creatorOf). */
+  private readonly creators = new Map<string, string>();
+  /** Name → id of every pet this run created (see createdIdOf). */
+  private readonly createdIds = new Map<string, string>();
   /** Every error answer of the run, judged by the Error rules as it arrives (see src/error-answers.ts). */
   readonly errorAnswers = new ErrorAnswers();
   /** With --har: every send of the run, written as it ends, with the check that sent it. */
@@ -148,7 +152,25 @@ export class RunContext {
     this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt);
     if (res.request.method !== 'POST' || res.status !== 201 || res.json === null || typeof res.json !== 'object') return;
     const id = (res.json as { id?: unknown }).id;
-    if (exactInteger(id) !== undefined) this.ledger.push(id as Int64);
+    const digits = exactInteger(id);
+    if (digits === undefined) return;
+    this.ledger.push(id as Int64);
+    if (from) this.creators.set(digits, requirementOf(from.check));
+    const name = (res.json as { name?: unknown }).name;
+    if (typeof name === 'string') this.createdIds.set(name, digits);
+  }
+
+  /** The id the pet this run created with this name was given, if it created one (names carry a counter, so they are unique). */
+  createdIdOf(name: string): string | undefined {
+    return this.createdIds.get(name);
+  }
+
+  /**
+   * The requirement whose check created the pet with this id (not the population's pets): a list
+   * holding it spoiled is evidence against that requirement's rule first (see CaseCause.pets).
+   */
+  creatorOf(id: string): string | undefined {
+    return this.creators.get(id);
   }
 
   /**
@@ -253,8 +275,8 @@ export class RunContext {
   async createPet(body: NewPet = this.newPet()): Promise<{ pet: Pet; res: ApiResponse }> {
     this.reserveCreates(1, 'this check');
     const res = await this.api.createPet(body);
-    expectStatus(res, 201, 'the pet must be created');
-    return { pet: expectPet(res), res };
+    // The fixture's answer is createPet.minimal's rule (or another the answer names), not the check's.
+    return { pet: expectCreated(res, body, 'the pet must be created'), res };
   }
 
   /**
@@ -294,6 +316,9 @@ export class RunContext {
       await Promise.all(missing.map(async (status) => {
         const res = await this.api.createPet(this.newPet({ status }));
         expectStatus(res, 201, 'populating the store');
+        // The population belongs to no check: its pets are no check's evidence.
+        const id = exactInteger((res.json as { id?: unknown } | null)?.id);
+        if (id !== undefined) this.creators.delete(id);
       }));
     }
     const byStatus = Object.fromEntries(

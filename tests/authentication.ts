@@ -5,9 +5,9 @@ import type { ApiResponse, Auth } from '../src/wire.js';
 import { parseChallenges, type Challenge } from '../src/headers.js';
 import { show } from '../src/json.js';
 import type { Requirement } from '../src/requirement.js';
-import { eachCase } from '../src/requirement.js';
+import { because, eachCase } from '../src/requirement.js';
 import type { RunContext } from '../src/run.js';
-import { getPetStage, liveOperations, type Operation } from './operations.js';
+import { expectSuccess, getPetStage, liveOperations, successRules, type Operation } from './operations.js';
 import { unknownPetIds } from './pets.js';
 
 const SECTION = 'Authentication';
@@ -17,9 +17,11 @@ const bearer = (token: string): Auth => ({ authorization: `Bearer ${token}` });
 interface Credentials {
   what: string;
   auth: Auth;
+  /** The requirement whose rule says these credentials get a 401. */
+  refusedBy: string;
 }
 
-const NO_KEY: Credentials = { what: 'no key', auth: 'none' };
+const NO_KEY: Credentials = { what: 'no key', auth: 'none', refusedBy: 'auth.missing-key' };
 
 /**
  * Wrong keys: one made up from the seed, and the right key with a suffix (catches a prefix
@@ -27,8 +29,8 @@ const NO_KEY: Credentials = { what: 'no key', auth: 'none' };
  */
 function wrongKeys(ctx: RunContext): Credentials[] {
   return [
-    { what: 'a made-up key', auth: bearer(`wrong-key-${(ctx.config.seed >>> 0).toString(16).padStart(8, '0')}`) },
-    { what: 'the right key with a suffix', auth: bearer(`${ctx.config.apiKey}-x`) },
+    { what: 'a made-up key', auth: bearer(`wrong-key-${(ctx.config.seed >>> 0).toString(16).padStart(8, '0')}`), refusedBy: 'auth.wrong-key' },
+    { what: 'the right key with a suffix', auth: bearer(`${ctx.config.apiKey}-x`), refusedBy: 'auth.wrong-key' },
   ];
 }
 
@@ -43,9 +45,9 @@ function onEveryOperation<T>(ctx: RunContext, items: readonly T[], fn: (op: Oper
 /** The Bearer challenge of a WWW-Authenticate value, if any. */
 const bearerChallenge = (value: string): Challenge | undefined => parseChallenges(value).find((c) => c.scheme.toLowerCase() === 'bearer');
 
-/** A 401 with a Bearer challenge (RFC 6750 §3); returns the challenge. */
-function expectBearerChallenge(res: ApiResponse): Challenge {
-  expectStatus(res, 401);
+/** A 401 with a Bearer challenge (RFC 6750 §3); returns the challenge. No 401 at all breaks the rule of `c` (see CaseCause). */
+function expectBearerChallenge(res: ApiResponse, c: Credentials): Challenge {
+  because([c.refusedBy], () => expectStatus(res, 401));
   const value = expectHeader(res, 'WWW-Authenticate', 'a challenge with the Bearer scheme (RFC 6750 §3)', (v) => bearerChallenge(v) !== undefined);
   return bearerChallenge(value) as Challenge;
 }
@@ -53,17 +55,19 @@ function expectBearerChallenge(res: ApiResponse): Challenge {
 /** Requests that are invalid in some other way too: authentication must still be judged first. */
 interface InvalidRequest {
   what: string;
+  /** The requirement whose rule covers this input with a key. */
+  input: string;
   getPet?: true;
   send(ctx: RunContext, auth: Auth): Promise<ApiResponse>;
 }
 
 const INVALID_REQUESTS: readonly InvalidRequest[] = [
-  { what: 'listPets with limit=0', send: (ctx, auth) => ctx.api.listPets([['limit', '0']], { auth }) },
-  { what: 'listPets with limit=abc', send: (ctx, auth) => ctx.api.listPets([['limit', 'abc']], { auth }) },
-  { what: 'createPet with a body that is not JSON', send: (ctx, auth) => ctx.api.createPet(undefined, { body: { raw: '{"name": ' }, auth }) },
-  { what: 'createPet without name and categoryId', send: (ctx, auth) => ctx.api.createPet({}, { auth }) },
-  { what: 'getPet for an unknown id', getPet: true, send: (ctx, auth) => ctx.api.getPet(unknownPetIds(ctx)[0], { auth }) },
-  { what: 'getPet for id abc', getPet: true, send: (ctx, auth) => ctx.api.getPet('abc', { auth }) },
+  { what: 'listPets with limit=0', input: 'listPets.limit.out-of-range', send: (ctx, auth) => ctx.api.listPets([['limit', '0']], { auth }) },
+  { what: 'listPets with limit=abc', input: 'listPets.limit.malformed', send: (ctx, auth) => ctx.api.listPets([['limit', 'abc']], { auth }) },
+  { what: 'createPet with a body that is not JSON', input: 'createPet.body-not-object', send: (ctx, auth) => ctx.api.createPet(undefined, { body: { raw: '{"name": ' }, auth }) },
+  { what: 'createPet without name and categoryId', input: 'createPet.missing-name', send: (ctx, auth) => ctx.api.createPet({}, { auth }) },
+  { what: 'getPet for an unknown id', input: 'getPet.unknown', getPet: true, send: (ctx, auth) => ctx.api.getPet(unknownPetIds(ctx)[0], { auth }) },
+  { what: 'getPet for id abc', input: 'getPet.malformed-id', getPet: true, send: (ctx, auth) => ctx.api.getPet('abc', { auth }) },
 ];
 
 export const authentication: Requirement[] = [
@@ -115,7 +119,7 @@ export const authentication: Requirement[] = [
     statement: 'The right key sent as a bearer token is accepted on every operation',
     check: (ctx) =>
       eachCase(liveOperations(ctx), async (op) => {
-        expectStatus(await op.send(ctx, { auth: 'key' }), op.success, `${op.name} with the right key`);
+        expectSuccess(op, await op.send(ctx, { auth: 'key' }), `${op.name} with the right key`);
       }),
   },
   {
@@ -130,7 +134,9 @@ export const authentication: Requirement[] = [
       return eachCase(
         requests.flatMap((r) => credentials.map((c) => [r, c] as const)),
         async ([r, c]) => {
-          expectError(await r.send(ctx, c.auth), 401, `${r.what}, with ${c.what}: authentication comes first`);
+          const res = await r.send(ctx, c.auth);
+          // A 5xx shows the input crashed the server (errors.no-server-error's rule), not validation before authentication.
+          because(res.status >= 500 ? ['errors.no-server-error', r.input] : [], () => expectError(res, 401, `${r.what}, with ${c.what}: authentication comes first`));
         },
       );
     },
@@ -142,8 +148,8 @@ export const authentication: Requirement[] = [
     // RFC 9110 §11.6.1: a 401 carries WWW-Authenticate; RFC 6750 §3: the challenge uses the Bearer scheme.
     statement: 'A 401 carries a WWW-Authenticate header with a Bearer challenge (RFC 6750 §3)',
     check: (ctx) =>
-      onEveryOperation(ctx, [NO_KEY, ...wrongKeys(ctx).slice(0, 1), { what: 'an empty token', auth: bearer('') }], async (op, c) => {
-        expectBearerChallenge(await op.send(ctx, { auth: c.auth }));
+      onEveryOperation(ctx, [NO_KEY, ...wrongKeys(ctx).slice(0, 1), { what: 'an empty token', auth: bearer(''), refusedBy: 'auth.empty-token' }], async (op, c) => {
+        expectBearerChallenge(await op.send(ctx, { auth: c.auth }), c);
       }),
   },
   {
@@ -155,7 +161,7 @@ export const authentication: Requirement[] = [
     check: (ctx) =>
       onEveryOperation(ctx, [NO_KEY, ...wrongKeys(ctx).slice(0, 1)], async (op, c) => {
         const res = await op.send(ctx, { auth: c.auth });
-        const { error } = expectBearerChallenge(res).params;
+        const { error } = expectBearerChallenge(res, c).params;
         if (c !== NO_KEY) {
           expectHeader(res, 'WWW-Authenticate', 'a Bearer challenge with error="invalid_token", since a wrong token was sent (RFC 6750 §3.1)', () => error === 'invalid_token');
         } else {
@@ -174,7 +180,9 @@ export const authentication: Requirement[] = [
         // op.send reserves write budget only for auth 'key'; this request creates too when accepted.
         if (op.name === 'createPet') ctx.reserveCreates(1, 'createPet with a differently cased scheme');
         const res = await op.send(ctx, { auth: { authorization: `${scheme} ${ctx.config.apiKey}` } });
-        expectStatus(res, op.success, `${op.name} with the scheme written "${scheme}"`);
+        // Refused is this requirement's finding; accepted with another status, the operation's own rule.
+        const refused = res.status === 401 || res.status === 403;
+        because(refused ? [] : successRules(op.name, res), () => expectStatus(res, op.success, `${op.name} with the scheme written "${scheme}"`));
       }),
   },
 ];

@@ -4,10 +4,10 @@ import type { ApiResponse } from '../src/wire.js';
 import type { Pet, PetStatus } from '../src/generated/schema-types.js';
 import { LIMIT } from '../src/generators.js';
 import { exactInteger, show } from '../src/json.js';
-import { Skip, type Requirement } from '../src/requirement.js';
+import { because, Skip, type Requirement } from '../src/requirement.js';
 import type { RunContext } from '../src/run.js';
 import { PET_STATUSES } from '../src/schemas.js';
-import { samePet } from './pets.js';
+import { echoRules, samePet, shortListRules } from './pets.js';
 import { checkModel } from './properties/model.js';
 
 /** A list shorter than the limit it asked for is complete; the largest limit proves the most. */
@@ -23,9 +23,9 @@ async function listed(ctx: RunContext, query: [string, string][]): Promise<{ res
 function expectListedIfComplete(res: ApiResponse, pets: Pet[], limit: number, pet: Pet): boolean {
   if (pets.length >= limit) return false;
   const item = pets.find((p) => exactInteger(p.id) === exactInteger(pet.id));
-  if (!item) fail(res, `the pet just created, ${show(pet)}: the list is complete (${pets.length} < limit ${limit})`, `${pets.length} Pets without it`);
+  if (!item) return because(shortListRules(res), () => fail(res, `the pet just created, ${show(pet)}: the list is complete (${pets.length} < limit ${limit})`, `${pets.length} Pets without it`));
   const diff = samePet(pet, item);
-  if (diff) fail(res, `the pet as created: ${show(pet)}`, `${show(item)} (${diff})`);
+  if (diff) because(echoRules(pet, item), () => fail(res, `the pet as created: ${show(pet)}`, `${show(item)} (${diff})`));
   return true;
 }
 

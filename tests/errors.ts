@@ -8,7 +8,7 @@ import type { ApiRequest, ApiResponse } from '../src/wire.js';
 import { compactExchange, type ErrorRule } from '../src/error-answers.js';
 import { INT64_MAX, INT64_MIN } from '../src/json.js';
 import type { Requirement } from '../src/requirement.js';
-import { eachCase, noteForCheck, Skip, Violation } from '../src/requirement.js';
+import { because, eachCase, noteForCheck, Skip, Violation } from '../src/requirement.js';
 import type { RunContext } from '../src/run.js';
 import { unknownPetIds } from './pets.js';
 
@@ -17,16 +17,24 @@ const SECTION = 'Errors';
 /** One request, described in plain words (a POST is blocked in read-only mode, and noted). */
 interface Case {
   what: string;
+  /**
+   * The requirement that covers this input specifically, if one does: a 5xx to it is that
+   * requirement's finding first (see CaseCause); errors.no-server-error is the cause only of a
+   * failure spread over several.
+   */
+  input?: string;
   send(ctx: RunContext): Promise<ApiResponse>;
 }
 
 /** `NAME` in the raw body becomes a tagged name, so a pet created by mistake can be traced to the run. */
-const createWith = (what: string, raw: string): Case => ({
+const createWith = (what: string, raw: string, input?: string): Case => ({
   what: `createPet with ${what}`,
+  ...(input ? { input } : {}),
   send: (ctx) => ctx.api.createPet(undefined, { body: { raw: raw.replace('NAME', JSON.stringify(ctx.petName('invalid'))) } }),
 });
-const listWith = (what: string, query: [string, string][]): Case => ({ what: `listPets with ${what}`, send: (ctx) => ctx.api.listPets(query) });
-const getWith = (what: string, id: string): Case => ({ what: `getPet for ${what}`, send: (ctx) => ctx.api.getPet(id) });
+const listWith = (what: string, query: [string, string][], input?: string): Case => ({ what: `listPets with ${what}`, ...(input ? { input } : {}), send: (ctx) => ctx.api.listPets(query) });
+const getWith = (what: string, id: string): Case => ({ what: `getPet for ${what}`, input: 'getPet.malformed-id', send: (ctx) => ctx.api.getPet(id) });
+const NOT_OBJECT = 'createPet.body-not-object';
 
 /**
  * Requests that the interface answers with an error (401, 400, 404), plus some whose answer is
@@ -47,27 +55,27 @@ const PROVOKED: readonly Case[] = [
 
 /** Input malformed in every way the suite can think of: none may get a 5xx. */
 const MALFORMED: readonly Case[] = [
-  createWith('an empty body', ''),
-  createWith('truncated JSON', '{"name":NAME,"categoryId":'),
-  createWith('JSON null', 'null'),
-  createWith('a JSON array', '[{"name":NAME,"categoryId":1}]'),
-  createWith('a JSON string', 'NAME'),
-  createWith('a JSON number', '42'),
-  createWith('an object as the name', '{"name":{"first":NAME},"categoryId":1}'),
-  createWith('categoryId as a string', '{"name":NAME,"categoryId":"one"}'),
-  createWith('categoryId 1e400', '{"name":NAME,"categoryId":1e400}'),
-  createWith('categoryId 2^64', '{"name":NAME,"categoryId":18446744073709551616}'),
-  createWith('status as a number', '{"name":NAME,"categoryId":1,"status":1}'),
-  createWith('JSON nested 10000 levels deep', `${'['.repeat(10_000)}${']'.repeat(10_000)}`),
-  listWith('limit=1.5', [['limit', '1.5']]),
-  listWith('limit=-1', [['limit', '-1']]),
-  listWith('limit=99999999999999999999', [['limit', '99999999999999999999']]),
-  listWith('limit=abc', [['limit', 'abc']]),
-  listWith('an empty limit', [['limit', '']]),
+  createWith('an empty body', '', NOT_OBJECT),
+  createWith('truncated JSON', '{"name":NAME,"categoryId":', NOT_OBJECT),
+  createWith('JSON null', 'null', NOT_OBJECT),
+  createWith('a JSON array', '[{"name":NAME,"categoryId":1}]', NOT_OBJECT),
+  createWith('a JSON string', 'NAME', NOT_OBJECT),
+  createWith('a JSON number', '42', NOT_OBJECT),
+  createWith('an object as the name', '{"name":{"first":NAME},"categoryId":1}', 'createPet.name-type'),
+  createWith('categoryId as a string', '{"name":NAME,"categoryId":"one"}', 'createPet.category-type'),
+  createWith('categoryId 1e400', '{"name":NAME,"categoryId":1e400}', 'createPet.category-range'),
+  createWith('categoryId 2^64', '{"name":NAME,"categoryId":18446744073709551616}', 'createPet.category-range'),
+  createWith('status as a number', '{"name":NAME,"categoryId":1,"status":1}', 'createPet.status-enum'),
+  createWith('JSON nested 10000 levels deep', `${'['.repeat(10_000)}${']'.repeat(10_000)}`, NOT_OBJECT),
+  listWith('limit=1.5', [['limit', '1.5']], 'listPets.limit.malformed'),
+  listWith('limit=-1', [['limit', '-1']], 'listPets.limit.out-of-range'),
+  listWith('limit=99999999999999999999', [['limit', '99999999999999999999']], 'listPets.limit.out-of-range'),
+  listWith('limit=abc', [['limit', 'abc']], 'listPets.limit.malformed'),
+  listWith('an empty limit', [['limit', '']], 'listPets.limit.malformed'),
   listWith('limit given twice', [['limit', '5'], ['limit', '7']]),
-  listWith('an empty status', [['status', '']]),
+  listWith('an empty status', [['status', '']], 'listPets.status.unknown'),
   listWith('status given twice', [['status', 'sold'], ['status', 'pending']]),
-  listWith('status with a NUL character', [['status', 'sold\u0000']]),
+  listWith('status with a NUL character', [['status', 'sold\u0000']], 'listPets.status.unknown'),
   getWith('id abc', 'abc'),
   getWith('id 1.5', '1.5'),
   getWith('id 2^63', String(INT64_MAX + 1n)),
@@ -79,10 +87,10 @@ const MALFORMED: readonly Case[] = [
 ];
 
 /** Sends every case and judges each response that is an error (4xx or 5xx); read-only mode leaves the POSTs out, saying so. */
-function eachError(ctx: RunContext, cases: readonly Case[], judge: (res: ApiResponse, what: string) => void): Promise<void> {
+function eachError(ctx: RunContext, cases: readonly Case[], judge: (res: ApiResponse, c: Case) => void): Promise<void> {
   return eachCase(cases, async (c) => {
     const res = await c.send(ctx);
-    if (res.status >= 400) judge(res, c.what);
+    if (res.status >= 400) judge(res, c);
   });
 }
 
@@ -173,7 +181,7 @@ function errorBodyWhenError(ctx: RunContext, cases: readonly Case[]): Promise<vo
     } catch (err) {
       if (!(err instanceof Violation)) throw err;
       // The exchange without a several-MiB request body.
-      throw new Violation(`${c.what}: ${err.message}`, [compactExchange(res)]);
+      throw new Violation(`${c.what}: ${err.message}`, [compactExchange(res)], err.causes);
     }
   });
 }
@@ -207,7 +215,7 @@ export const errors: Requirement[] = [
     level: 'MUST',
     section: SECTION,
     statement: 'Malformed input of every kind (bad JSON, wrong types, odd query and path values) never gets a 5xx',
-    check: (ctx) => eachError(ctx, MALFORMED, (res) => expectNotServerError(res)),
+    check: (ctx) => eachError(ctx, MALFORMED, (res, c) => because(c.input ? [c.input] : [], () => expectNotServerError(res))),
   },
   {
     id: 'errors.unknown-path',

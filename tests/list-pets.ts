@@ -53,7 +53,8 @@ const acceptsEnd = (id: string, n: number, end: string): Requirement => ({
   statement: `limit=${n} is accepted and yields at most ${n} Pet${n === 1 ? '' : 's'}`,
   check: (ctx) =>
     onFullStore(ctx, async () => {
-      expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n} is the ${end}`);
+      // That the end is accepted is this requirement's rule; that no more than n come back, listPets.limit.respected's.
+      expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n} is the ${end}`, ['listPets.limit.respected']);
     }),
 });
 

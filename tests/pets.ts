@@ -1,12 +1,13 @@
 // Comparing pets exactly: int64 digit for digit, names code point for code point.
 import fc from 'fast-check';
-import { expectPet, expectStatus, fail } from '../src/assert.js';
+import { createdRules, expectPet, fail } from '../src/assert.js';
 import type { ApiResponse } from '../src/wire.js';
 import { exactInteger, show } from '../src/json.js';
-import { codePoints } from '../src/generators.js';
+import { codePoints, NAME_SURELY_ACCEPTED } from '../src/generators.js';
 import type { Pet } from '../src/generated/schema-types.js';
+import { because } from '../src/requirement.js';
 import type { RunContext } from '../src/run.js';
-import { getPetStage } from './operations.js';
+import { expectSuccess, getPetStage } from './operations.js';
 
 /** Undefined when equal on every interface field; otherwise which field differs. */
 export function samePet(expected: Pet, actual: Pet): string | undefined {
@@ -56,19 +57,69 @@ export function echoDifference(sent: { name?: unknown; categoryId?: unknown; sta
   return undefined;
 }
 
+type Sent = { name?: unknown; categoryId?: unknown; status?: unknown };
+
+/** The first field of `sent` that `pet` does not carry exactly, in echoDifference's order. */
+function differingField(sent: Sent, pet: Pet): 'name' | 'categoryId' | 'status' | undefined {
+  if (typeof sent.name === 'string' && sent.name !== pet.name) return 'name';
+  const categoryId = exactInteger(sent.categoryId);
+  if (categoryId !== undefined && exactInteger(pet.categoryId) !== categoryId) return 'categoryId';
+  if (sent.status !== undefined && pet.status !== sent.status) return 'status';
+  return undefined;
+}
+
+/** A name createPet.gaps speaks for: empty, with white space at an end, or longer than any limit surely allowed. */
+export const isGapName = (name: string): boolean => name.trim() !== name || [...name].length === 0 || [...name].length > NAME_SURELY_ACCEPTED;
+
+/**
+ * Whose rule a pet that does not carry `sent` exactly breaks (see CaseCause): a name is
+ * createPet.unicode's (createPet.gaps' when empty, padded or very long), categoryId
+ * createPet.int64-extremes', status createPet.status-echo's; none when nothing differs.
+ */
+export function echoRules(sent: Sent, pet: Pet): string[] {
+  const field = differingField(sent, pet);
+  if (field === 'name') return [isGapName(sent.name as string) ? 'createPet.gaps' : 'createPet.unicode'];
+  return field ? [field === 'categoryId' ? 'createPet.int64-extremes' : 'createPet.status-echo'] : [];
+}
+
+/**
+ * Whose rule getPet breaks when it reads back `pet`, just created, as `got`: another pet this run
+ * created under the same id is createPet.distinct-ids'; otherwise getPet.existing's first, then the
+ * rule of the field that changed (a getPet that alters names in every answer is getPet's fault).
+ */
+export function readBackRules(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got: Pet): string[] {
+  return [...(isTwin(ctx, pet, got) ? ['createPet.distinct-ids'] : []), 'getPet.existing', ...echoRules(pet, got)];
+}
+
+/** `got`, read back for `pet`, is another pet this run created under the same id. */
+export const isTwin = (ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got: Pet): boolean =>
+  got.name !== pet.name && ctx.createdIdOf(got.name) === exactInteger(pet.id);
+
 /**
  * An accepted body is stored as sent: the 201's Pet echoes it exactly (echoDifference), and so
- * does getPet reading it back, while getPet is live. Returns the created Pet.
+ * does getPet reading it back, while getPet is live. Returns the created Pet. A failure names the
+ * rule it breaks when that is another requirement's (createdRules, echoRules, readBackRules).
  */
-export async function expectStoredAsSent(ctx: RunContext, sent: { name?: unknown; categoryId?: unknown; status?: unknown }, res: ApiResponse, what = 'the body sent'): Promise<Pet> {
-  const pet = expectPet(res);
+export async function expectStoredAsSent(ctx: RunContext, sent: Sent, res: ApiResponse, what = 'the body sent'): Promise<Pet> {
+  const pet = because(createdRules(res, sent), () => expectPet(res));
   const wrong = echoDifference(sent, pet);
-  if (wrong) fail(res, `${what}, accepted, echoed exactly`, wrong);
+  if (wrong) because(echoRules(sent, pet), () => fail(res, `${what}, accepted, echoed exactly`, wrong));
   if (getPetStage(ctx) !== 'live') return pet;
   const back = await ctx.api.getPet(pet.id);
-  expectStatus(back, 200, `reading back pet ${exactInteger(pet.id) ?? show(pet.id)}, just created`);
+  expectSuccess({ name: 'getPet', success: 200 }, back, `reading back pet ${exactInteger(pet.id) ?? show(pet.id)}, just created`);
   const got = expectPet(back);
   const diff = echoDifference(sent, got) ?? samePet(pet, got);
-  if (diff) fail(back, `${what}, accepted, read back exactly as created: ${show(pet)}`, `${show(got)} (${diff})`);
+  if (diff) because(readBackRules(ctx, pet, got), () => fail(back, `${what}, accepted, read back exactly as created: ${show(pet)}`, `${show(got)} (${diff})`));
   return pet;
+}
+
+/**
+ * Whose rule a list relies on when it is taken as complete because it is shorter than its limit
+ * (see CaseCause): listPets.limit.exact first, then listPets.status.exact under a filter, or
+ * listPets.limit.default-exact without a limit. A pet missing from it may be a short page.
+ */
+export function shortListRules(res: ApiResponse): string[] {
+  const query = new URL(res.request.url).searchParams;
+  if (query.has('status')) return ['listPets.limit.exact', 'listPets.status.exact'];
+  return query.has('limit') ? ['listPets.limit.exact'] : ['listPets.limit.exact', 'listPets.limit.default-exact'];
 }

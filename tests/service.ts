@@ -1,8 +1,8 @@
 // Interface section "What the service does": all bodies are JSON (application/json).
-import { expectJsonContentType, expectStatus } from '../src/assert.js';
+import { expectJsonContentType } from '../src/assert.js';
 import type { Requirement } from '../src/requirement.js';
 import { eachCase } from '../src/requirement.js';
-import { liveOperations } from './operations.js';
+import { expectSuccess, liveOperations } from './operations.js';
 
 const SECTION = 'What the service does';
 
@@ -15,7 +15,7 @@ export const service: Requirement[] = [
     check: (ctx) =>
       eachCase(liveOperations(ctx), async (op) => {
         const res = await op.send(ctx);
-        expectStatus(res, op.success, op.name);
+        expectSuccess(op, res);
         expectJsonContentType(res);
       }),
   },

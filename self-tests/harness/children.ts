@@ -15,20 +15,36 @@ export const CHILDREN = Math.max(2, availableParallelism());
  */
 export const IN_FLIGHT = 1;
 
-/** Deals `jobs` round-robin into `n` chunks, so every child gets a share of the long ones at the head. */
-export const dealt = <T>(jobs: readonly T[], n = CHILDREN): T[][] => Array.from({ length: n }, (_, c) => jobs.filter((_, i) => i % n === c));
-
-/** Runs `script` (TypeScript, through tsx) with `input` as JSON; resolves with the JSON line it printed per result. */
-export function runJsonLines<R>(script: string, input: unknown): Promise<R[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(input)], { cwd: root, env: cleanEnv() });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`${script} exited ${code}: ${err.slice(-2000)}`));
-      resolve(out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as R));
+/**
+ * Runs `jobs` in `n` child processes of `script` started with no argument, handing each child
+ * its next job on stdin (a line `[index, job]`) as it prints the result of one (a line
+ * `{ index, row }`), so a long job holds back no work another child could do; resolves with the
+ * results in the jobs' order.
+ */
+export function runQueued<J, R>(script: string, jobs: readonly J[], n = CHILDREN): Promise<R[]> {
+  const results = new Array<R>(jobs.length);
+  let next = 0;
+  const child = () =>
+    new Promise<void>((resolve, reject) => {
+      const proc = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: cleanEnv() });
+      const give = () => {
+        if (next < jobs.length) proc.stdin.write(`${JSON.stringify([next, jobs[next++]])}\n`);
+        else proc.stdin.end();
+      };
+      let out = '';
+      let err = '';
+      proc.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+          const { index, row } = JSON.parse(out.slice(0, nl)) as { index: number; row: R };
+          out = out.slice(nl + 1);
+          results[index] = row;
+          give();
+        }
+      });
+      proc.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+      proc.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${script} exited ${code}: ${err.slice(-2000)}`))));
+      for (let i = 0; i < IN_FLIGHT; i++) give();
     });
-  });
+  return Promise.all(Array.from({ length: Math.min(n, jobs.length) }, child)).then(() => results);
 }

@@ -4,13 +4,16 @@ import { randomBytes } from 'node:crypto';
 import { resolveRunConfig, loadConfig, type RunConfig } from '../../src/config.js';
 import { createReferenceHandler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
-import { execute, worse, type Outcome } from '../../src/requirement.js';
+import { execute, worse, type CheckKind, type Outcome } from '../../src/requirement.js';
 import { RunContext } from '../../src/run.js';
 import { checks } from '../../tests/catalogue.js';
 import type { ServerSetup, Wrap } from './faults-kit.js';
 
 export interface HarnessRun {
+  /** Per requirement, the worst outcome of its checks. */
   outcomes: Map<string, Outcome>;
+  /** Every check's outcome, in catalogue order (what a report is built from, see results-of.ts). */
+  checks: { id: string; name: string; kind: CheckKind; outcome: Outcome }[];
   requests: number;
   ms: number;
 }
@@ -37,19 +40,21 @@ export async function runCatalogueAgainst(wrap: Wrap, { options = {}, config = {
   const selected = checks.filter((c) => !only || only.includes(c.requirement.id) || alongside.includes(c.requirement.id));
   // All start at once, so the run-wide Error rules can wait for the others.
   ctx.planChecks(selected.length);
+  let ran: HarnessRun['checks'] = [];
   try {
-    await Promise.all(
+    ran = await Promise.all(
       selected.map(async (c) => {
         const outcome = await execute(c, ctx);
         const prior = outcomes.get(c.requirement.id);
         if (!prior || worse(outcome.outcome, prior.outcome) !== prior.outcome) outcomes.set(c.requirement.id, outcome);
+        return { id: c.requirement.id, name: c.name, kind: c.kind, outcome };
       }),
     );
   } finally {
     await ctx.close();
     await server.close();
   }
-  return { outcomes, requests: ctx.api.requestCount, ms: Math.round(performance.now() - started) };
+  return { outcomes, checks: ran, requests: ctx.api.requestCount, ms: Math.round(performance.now() - started) };
 }
 
 /** Runs the catalogue (or only some requirements) against a fault's or variant's server. */

@@ -3,8 +3,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Level, OutcomeKind, Requirement } from '../../src/requirement.js';
+import { findings as reported } from '../../src/report/verdict.js';
 import type { Fault, ServerSetup, Variant } from './faults-kit.js';
 import { failing, runSetup, type HarnessRun } from './harness.js';
+import { resultsOf } from './results-of.js';
 
 export interface Finding {
   id: string;
@@ -30,11 +32,17 @@ export interface FaultRow {
    */
   failingInstead: string[];
   /**
-   * For a fault against a SHOULD requirement (run with every MUST requirement too): the MUST
+   * For a fault against a SHOULD requirement (run with the whole catalogue): the MUST
    * requirements it also fails. A server that only misses a SHOULD is conforming, so any entry
    * here is a MUST check leaning on that SHOULD: a false alarm in waiting.
    */
   mustFailures?: Finding[];
+  /**
+   * Root cause first: the failure the reports of a whole-catalogue run against the fault name
+   * first, and the root it is grouped under (null when that run failed nothing), with what that
+   * run cost when it was one of its own (a caught fault against a MUST, at ROOT_CAUSE_RUNS).
+   */
+  rootCause: { first: string; root: string; ms?: number; requests?: number } | null;
   ms: number;
   requests: number;
 }
@@ -68,6 +76,21 @@ export interface KillMatrix {
     /** Faults against a SHOULD requirement that also fail a MUST one. */
     shouldFaultsFailingMust: number;
   };
+  /**
+   * Root cause first: over the faults, how often the failure the reports name first is the
+   * fault's target or is grouped under it (see src/report/causes.ts); each miss with what came first.
+   */
+  rootCauseFirst: {
+    faults: number;
+    first: number;
+    share: number;
+    /** PETSTORE_RUNS of the whole-catalogue runs made for it (faults against a SHOULD, and MISSED ones, reuse theirs at the default). */
+    runs: number;
+    /** Those extra runs: how many, and their time summed over the processes. */
+    extraRuns: number;
+    extraMs: number;
+    misses: { fault: string; breaks: string; first: string | null; root: string | null }[];
+  };
   reference: VariantRow;
   faults: FaultRow[];
   variants: VariantRow[];
@@ -90,6 +113,17 @@ function findings(run: HarnessRun, levels: ReadonlyMap<string, Level>, kinds: re
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/**
+ * The failure the reports name first for a whole-catalogue run (the first violation, else the
+ * first undecided, else the first warning, in root-cause order) and the root it is grouped under
+ * (itself when it is one); undefined when nothing failed.
+ */
+export function firstNamed(run: HarnessRun): { first: string; root: string } | undefined {
+  const { violations, undecided, warnings } = reported(resultsOf(run));
+  const first = [...violations, ...undecided, ...warnings][0];
+  return first && { first: first.id, root: first.causedBy ?? first.id };
+}
+
 /** Pseudo requirement id under which a run that could not even start reports its error. */
 const SETUP = '(server setup)';
 
@@ -99,7 +133,7 @@ async function attempt(setup: ServerSetup, only?: readonly string[]): Promise<Ha
     return await runSetup(setup, only);
   } catch (err) {
     const message = `the server could not be run: ${err instanceof Error ? err.message : String(err)}`;
-    return { outcomes: new Map([[SETUP, { outcome: 'error', message, evidence: [], durationMs: 0 }]]), requests: 0, ms: 0 };
+    return { outcomes: new Map([[SETUP, { outcome: 'error', message, evidence: [], durationMs: 0 }]]), checks: [], requests: 0, ms: 0 };
   }
 }
 
@@ -118,15 +152,25 @@ function variantRow(v: Variant, run: HarnessRun, levels: ReadonlyMap<string, Lev
   };
 }
 
+/**
+ * PETSTORE_RUNS of the whole-catalogue run a caught fault against a MUST gets for root cause
+ * first: the fault's own run proves its target at the default; one case per property keeps the
+ * extra run cheap (the same share at 1, 5 and 50, measured).
+ */
+export const ROOT_CAUSE_RUNS = 1;
+
 async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<FaultRow> {
   const should = levels.get(f.breaks) === 'SHOULD';
-  // Against a SHOULD: the named requirement and every MUST one (the other SHOULDs prove nothing here).
-  const only = should ? [...levels].filter(([id, level]) => level === 'MUST' || id === f.breaks).map(([id]) => id) : [f.breaks];
-  const run = await attempt(f, only);
+  // Against a SHOULD: the whole catalogue (a MUST failing too leans on the SHOULD); against a MUST, only the named requirement.
+  const run = await attempt(f, should ? undefined : [f.breaks]);
   const target = run.outcomes.get(f.breaks);
   const outcome = target?.outcome ?? 'absent';
   const caught = outcome === 'failed';
-  const failingInstead = caught ? [] : failing(should ? run : await attempt(f)).filter((id) => id !== f.breaks);
+  // A whole-catalogue run for root cause first (and, when MISSED, for what failed instead): a SHOULD fault's own, else one more.
+  const extra = should ? undefined : await attempt(caught ? { ...f, config: { ...f.config, runs: ROOT_CAUSE_RUNS } } : f);
+  const whole = extra ?? run;
+  const failingInstead = caught ? [] : failing(whole).filter((id) => id !== f.breaks);
+  const named = whole.checks.length > 0 ? firstNamed(whole) : undefined;
   const setupError = run.outcomes.get(SETUP)?.message;
   const why = setupError
     ? setupError
@@ -144,6 +188,7 @@ async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<F
     message: why,
     failingInstead,
     ...(should ? { mustFailures: findings(run, levels, ['failed', 'error']).filter((x) => x.level === 'MUST') } : {}),
+    rootCause: named ? { ...named, ...(extra && caught ? { ms: extra.ms, requests: extra.requests } : {}) } : null,
     ms: run.ms,
     requests: run.requests,
   };
@@ -192,6 +237,8 @@ export function assembleKillMatrix(
   const faultRows = rows.slice(whole) as FaultRow[];
   const coverage = catalogue.map((r) => ({ id: r.id, level: r.level, faults: faults.filter((f) => f.breaks === r.id).map((f) => f.name) }));
   const caught = faultRows.filter((r) => r.caughtBy !== null).length;
+  const misses = faultRows.filter((r) => r.rootCause?.root !== r.breaks);
+  const extras = faultRows.flatMap((r) => (r.rootCause?.ms === undefined ? [] : [r.rootCause.ms]));
   return {
     counts: {
       faults: faultRows.length,
@@ -203,6 +250,15 @@ export function assembleKillMatrix(
       requirements: coverage.length,
       requirementsWithoutFault: coverage.filter((c) => c.faults.length === 0).length,
       shouldFaultsFailingMust: faultRows.filter((r) => r.mustFailures?.length).length,
+    },
+    rootCauseFirst: {
+      faults: faultRows.length,
+      first: faultRows.length - misses.length,
+      share: faultRows.length === 0 ? 1 : Math.round(((faultRows.length - misses.length) / faultRows.length) * 1000) / 1000,
+      runs: ROOT_CAUSE_RUNS,
+      extraRuns: extras.length,
+      extraMs: extras.reduce((a, b) => a + b, 0),
+      misses: misses.map((r) => ({ fault: r.fault, breaks: r.breaks, first: r.rootCause?.first ?? null, root: r.rootCause?.root ?? null })),
     },
     reference: referenceRow as VariantRow,
     faults: faultRows,
@@ -262,6 +318,22 @@ export function renderMarkdown(m: KillMatrix): string {
     lines.push('| fault | breaks (SHOULD) | MUST failing too | message |', '|---|---|---|---|');
     lines.push(...leaning.flatMap((r) => (r.mustFailures ?? []).map((f) => `| ${r.fault} | ${r.breaks} | ${f.id} | ${cell(f.message, 300)} |`)));
   }
+  const rc = m.rootCauseFirst;
+  lines.push(
+    '',
+    '## Root cause first',
+    '',
+    `Each fault against the whole catalogue: the failure its reports name first is the fault's target, or is grouped under it ` +
+      `(also failed because of it), for **${rc.first} of ${rc.faults} faults (${(rc.share * 100).toFixed(1)}%)**. ` +
+      `Faults against a SHOULD and MISSED ones reuse their whole-catalogue run; the ${rc.extraRuns} others got one more at PETSTORE_RUNS=${rc.runs}, ` +
+      `${(rc.extraMs / 1000).toFixed(1)} s in all.`,
+    '',
+  );
+  if (rc.misses.length === 0) lines.push('No fault named another cause first.');
+  else {
+    lines.push('| fault | breaks | named first | grouped under |', '|---|---|---|---|');
+    lines.push(...rc.misses.map((x) => `| ${x.fault} | ${x.breaks} | ${x.first ?? '(nothing failed)'} | ${x.root === x.first ? '-' : (x.root ?? '-')} |`));
+  }
   const alarms = m.variants.flatMap((v) => [...v.mustFailures, ...v.shouldFailures].map((f) => ({ v: v.variant, f })));
   if (alarms.length) {
     lines.push('', '### Variant findings', '', '| variant | requirement | level | message |', '|---|---|---|---|');
@@ -291,6 +363,12 @@ export function renderText(m: KillMatrix): string {
   ];
   const bare = m.coverage.filter((r) => r.faults.length === 0).map((r) => r.id);
   if (bare.length) out.push(`  requirements without a fault: ${bare.join(', ')}`);
+  const rc = m.rootCauseFirst;
+  out.push(
+    `  root cause first: ${rc.first} of ${rc.faults} faults (${(rc.share * 100).toFixed(1)}%) have their target named first or leading its group; ` +
+      `${rc.extraRuns} extra whole-catalogue runs at PETSTORE_RUNS=${rc.runs}, ${(rc.extraMs / 1000).toFixed(1)} s` +
+      (rc.misses.length ? `; named first instead: ${rc.misses.map((x) => `${x.fault} -> ${x.root ?? 'nothing'}`).join(', ')}` : ''),
+  );
   for (const r of m.faults.filter((x) => x.mustFailures?.length)) {
     out.push(`  WARNING ${r.fault} breaks only ${r.breaks} (SHOULD) yet fails MUST ${ids(r.mustFailures ?? [])}: a MUST check leans on a SHOULD`);
   }

@@ -6,10 +6,11 @@ import { catalogue } from '../../tests/catalogue.js';
 import type { HarnessRun } from './harness.js';
 
 export function resultsOf(run: HarnessRun, { baseline = null, strict = false }: { baseline?: Baseline | null; strict?: boolean } = {}): Results {
-  const checks: CheckInput[] = [...run.outcomes].map(([id, o]) => {
+  // Every check, as the reporter gets them.
+  const checks: CheckInput[] = run.checks.map(({ id, name, kind, outcome }) => {
     const r = catalogue.find((x) => x.id === id);
     if (!r) throw new Error(`no requirement ${id}`);
-    return { requirement: { id, level: r.level, section: r.section, statement: r.statement }, name: `${id} ${r.statement}`, kind: 'requirement', ...o };
+    return { requirement: { id, level: r.level, section: r.section, statement: r.statement }, name, kind, ...outcome };
   });
   const at = new Date('2026-06-01T00:00:00Z');
   return buildResults(checks, {

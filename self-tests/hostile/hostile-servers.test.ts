@@ -86,7 +86,7 @@ interface Target {
 
 interface Report {
   verdict: string;
-  requirements: { id: string; level: string; outcome: string; message?: string }[];
+  requirements: { id: string; level: string; outcome: string; message?: string; causedBy?: string }[];
 }
 
 const closers: { close(): Promise<void> }[] = [];
@@ -275,6 +275,13 @@ beforeAll(async () => {
 
 const row = (behaviour: string) => rows.find((r) => r.c.behaviour === behaviour) as Row;
 const STACK_FRAME = /^\s+at \S.*(\(.*:\d+:\d+\)|:\d+:\d+)$/m;
+/** What the terminal summary names under a finding's line: its indented "also failed because of this" lines. */
+const namedUnder = (out: string, head: string): string => {
+  const lines = out.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(` ✘ ${head} `) || l.startsWith(` ? ${head} `) || l.startsWith(` ⚠ ${head} `));
+  const below = at < 0 ? [] : lines.slice(at + 1);
+  return below.slice(0, Math.max(0, below.findIndex((l) => !l.startsWith('      ')))).join(' ');
+};
 
 describe.each(CASES.map((c) => [c.behaviour, c] as const))('%s', (behaviour, c) => {
   test(`ends within its bound, exit ${c.exit}`, () => {
@@ -295,7 +302,9 @@ describe.each(CASES.map((c) => [c.behaviour, c] as const))('%s', (behaviour, c) 
       return;
     }
     for (const e of report.requirements.filter((x) => x.level === 'MUST' && (x.outcome === 'failed' || x.outcome === 'error'))) {
-      expect(r.run.out, e.id).toMatch(new RegExp(`^ [✘?] ${e.id.replace(/\./g, '\\.')} .*\\S$`, 'm'));
+      // Its own line, or named under the failure that explains it (root cause first: "also failed because of this").
+      const own = new RegExp(`^ [✘?] ${e.id.replace(/\./g, '\\.')} .*\\S$`, 'm').test(r.run.out);
+      expect(own || (e.causedBy !== undefined && namedUnder(r.run.out, e.causedBy).includes(e.id)), e.id).toBe(true);
       // A failure of the suite itself would be "suite error" or "did not finish": the server's fault is neither.
       expect(e.message, e.id).not.toMatch(/^(suite error|the check did not finish)/);
       expect(e.message, e.id).not.toMatch(STACK_FRAME);

@@ -83,6 +83,10 @@ export type RequirementResult = {
    */
   reproduce?: string;
   retries?: Retries;
+  /**
+   * Since 1.4.0. Only when outcome is failed: the id of another failed requirement whose evidence explains this failure (the root cause, as far as the checks tell: each of its failing cases broke that one's rule or showed that one's exchange; see src/report/causes.ts). The reports list this failure under it, as also failed because of it.
+   */
+  causedBy?: string;
   baseline?: BaselineMark;
   /**
    * The requirement's own check and its properties.
@@ -101,7 +105,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label and an exchange's harEntry (--har).
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first).
    */
   formatVersion: string;
   /**

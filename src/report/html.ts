@@ -4,6 +4,7 @@
 import type { Exchange } from '../evidence.js';
 import { byArea, isPartial, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
 import { baselineSaid, blocks, findings, gateOf, VERDICT_TITLE } from './verdict.js';
+import { shownFindings } from './causes.js';
 import { describeRetries, describeRunRetries, oneLine } from './words.js';
 
 export function h(text: string | number): string {
@@ -67,13 +68,14 @@ function rowHead(e: RequirementResult, shown: Shown, expandable: boolean): strin
   const reason = expandable ? `<span class="why">${h(oneLine(e.message, 300))}</span>` : '';
   const retried = e.retries && describeRetries(e.retries);
   const retries = retried ? `<span class="why">Sent again: ${h(retried)}</span>` : '';
+  const cause = e.causedBy ? `<span class="why">Failed because of <a href="#req-${h(e.causedBy)}">${h(e.causedBy)}</a>: its evidence explains this failure</span>` : '';
   const mark = e.baseline
     ? `<span class="why">${e.baseline.status === 'known' ? `Known ${e.outcome === 'failed' ? 'failure' : 'undecided'} (baseline)` : 'Fixed: remove it from the baseline'}: ${h(baselineSaid(e))}</span>`
     : '';
   return `<span class="badge b-${shown}">${BADGE[shown]}</span>
     <span class="rid">${h(e.id)}</span>
     <span class="lvl l-${e.level}">${e.level}</span>
-    <span class="st">${h(e.statement)}<span class="sec">${h(e.section)}</span>${skip}${note}${reason}${retries}${mark}</span>
+    <span class="st">${h(e.statement)}<span class="sec">${h(e.section)}</span>${skip}${note}${reason}${cause}${retries}${mark}</span>
     <span class="dur">${duration(e.durationMs)}</span>`;
 }
 
@@ -121,10 +123,13 @@ function levelCard(results: Results, level: 'MUST' | 'SHOULD'): string {
 </div>`;
 }
 
-function findingList(title: string, cls: string, entries: readonly RequirementResult[], why = (e: RequirementResult) => oneLine(e.message, 220)): string {
+const link = (e: RequirementResult) => `<a href="#req-${h(e.id)}">${h(e.id)}</a>`;
+
+/** Root cause first (src/report/causes.ts): a failure explained by one shown in this list or an earlier one (`before`) is named under it. */
+function findingList(title: string, cls: string, entries: readonly RequirementResult[], why = (e: RequirementResult) => oneLine(e.message, 220), before: readonly RequirementResult[] = [], all: readonly RequirementResult[] = []): string {
   if (entries.length === 0) return '';
-  return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${entries.length}</span></h3><ul>${entries
-    .map((e) => `<li><a href="#req-${h(e.id)}">${h(e.id)}</a> <span class="why">${h(why(e))}</span></li>`)
+  return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${entries.length}</span></h3><ul>${shownFindings(entries, before, all)
+    .map(({ entry: e, cause, also }) => `<li>${link(e)}${cause ? ` <span class="why">(because of ${link(cause)}, below)</span>` : ''} <span class="why">${h(why(e))}</span>${also.length ? `<ul class="also"><li>also failed because of this: ${also.map(link).join(', ')}</li></ul>` : ''}</li>`)
     .join('')}</ul></div>`;
 }
 
@@ -189,9 +194,9 @@ ${LEVELS.map((l) => levelCard(results, l)).join('\n')}
 </section>
 
 ${violations.length + undecided.length + warnings.length + known.length + fixed.length > 0 ? `<section class="findings">
-${findingList(strict ? 'Violations (MUST and SHOULD)' : 'Violations (MUST)', 'f-failed', violations)}
-${findingList('Could not be decided', 'f-error', undecided)}
-${findingList('Warnings (SHOULD, do not fail the run)', 'f-warning', warnings)}
+${findingList(strict ? 'Violations (MUST and SHOULD)' : 'Violations (MUST)', 'f-failed', violations, undefined, [], results.requirements)}
+${findingList('Could not be decided', 'f-error', undecided, undefined, violations, results.requirements)}
+${findingList('Warnings (SHOULD, do not fail the run)', 'f-warning', warnings, undefined, [...violations, ...undecided], results.requirements)}
 ${findingList('Known deviations (baseline; still run, not regressions)', 'f-known', known, (e) => `${oneLine(baselineSaid(e), 160)}: ${oneLine(e.message, 160)}`)}
 ${findingList('Fixed: remove them from the baseline', 'f-warning', fixed, (e) => oneLine(baselineSaid(e), 220))}
 </section>` : ''}
@@ -310,6 +315,7 @@ a { color: inherit; }
 .finding ul { margin: 0; padding-left: 18px; }
 .finding li { margin: 3px 0; }
 .finding li a { font-family: var(--mono); font-weight: 600; font-size: 13px; }
+.finding .also { list-style: none; padding-left: 14px; color: var(--muted); font-size: 13px; }
 .finding .why { color: var(--muted); font-size: 13.5px; }
 .f-failed { --fc: var(--failed); } .f-error { --fc: var(--error); } .f-warning { --fc: var(--warning); } .f-known { --fc: var(--skipped, #6b7280); }
 .toolbar { display: flex; justify-content: flex-end; align-items: center; gap: 16px; margin: 20px 0 4px; font-size: 14px; color: var(--muted); }

@@ -46,6 +46,8 @@ function testcase(e: RequirementResult, strict: boolean, classname: string): str
   const open = `    <testcase name="${xml(`${e.id} ${e.statement}`)}" classname="${xml(classname)}" time="${seconds(e.durationMs)}"`;
   const props = [`level=${e.level}`, `section=${e.section}`, `outcome=${e.outcome}`];
   if (e.outcome === 'passed' && e.note) props.push(`note=${oneLine(e.note)}`);
+  // Root cause first: the failure whose evidence explains this one (src/report/causes.ts).
+  if (e.causedBy) props.push(`causedBy=${e.causedBy}`);
   let body = '';
   const known = e.baseline?.status === 'known';
   if (e.baseline) props.push(`baseline=${e.baseline.status}: ${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}`);

@@ -1,6 +1,7 @@
 // conformance.md: short enough for a pull-request comment or a GitHub job summary.
 import { isPartial, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
 import { baselineSaid, findings, gateOf, VERDICT_TITLE } from './verdict.js';
+import { shownFindings, type Shown } from './causes.js';
 import { describeRetries, describeRunRetries, oneLine } from './words.js';
 
 const ICON: Readonly<Record<Verdict, string>> = { conformant: '✅', nonconformant: '❌', inconclusive: '⚠️', 'not-tested': '⛔' };
@@ -21,10 +22,24 @@ export function code(text: string): string {
 
 const MAX_LISTED = 25;
 
-function list(entries: readonly RequirementResult[], reason: (e: RequirementResult) => string | undefined): string[] {
-  const lines = entries.slice(0, MAX_LISTED).map((e) => `- ${code(e.id)} ${md(e.statement)}: ${code(oneLine(reason(e), 180))}`);
+function list(entries: readonly RequirementResult[], reason: (e: RequirementResult) => string | undefined, after: (e: RequirementResult) => string[] = () => []): string[] {
+  const lines = entries.slice(0, MAX_LISTED).flatMap((e) => [`- ${code(e.id)} ${md(e.statement)}: ${code(oneLine(reason(e), 180))}`, ...after(e)]);
   if (entries.length > MAX_LISTED) lines.push(`- … and ${entries.length - MAX_LISTED} more (see conformance.html)`);
   return lines;
+}
+
+/**
+ * A list of findings in root-cause order (see findings): a failure another explains is named under
+ * it ("also failed because of this"), unless that one is listed only in a later section.
+ */
+function causeList(entries: readonly RequirementResult[], before: readonly RequirementResult[], every: readonly RequirementResult[]): string[] {
+  const shown = shownFindings(entries, before, every);
+  const under = (e: RequirementResult) => {
+    const { cause, also } = shown.find((s) => s.entry === e) as Shown;
+    const ids = also.map((m) => `${code(m.id)}${m.level === e.level ? '' : ` (${m.level})`}`);
+    return [...(cause ? [`  - failed because of ${code(cause.id)}, below`] : []), ...(ids.length ? [`  - also failed because of this: ${ids.join(', ')}`] : [])];
+  };
+  return list(shown.map((s) => s.entry), (e) => e.message, under);
 }
 
 export function renderMarkdown(results: Results): string {
@@ -50,10 +65,12 @@ export function renderMarkdown(results: Results): string {
     }),
   ];
   const levels = r.strict ? 'MUST and SHOULD' : 'MUST';
-  if (violations.length) out.push('', `### Violations (${levels})`, '', ...list(violations, (e) => e.message));
-  if (undecided.length) out.push('', '### Could not be decided', '', ...list(undecided, (e) => e.message));
+  const every = results.requirements;
+  const section = (title: string, lines: string[]) => (lines.length ? ['', title, '', ...lines] : []);
+  out.push(...section(`### Violations (${levels})`, causeList(violations, [], every)));
+  out.push(...section('### Could not be decided', causeList(undecided, violations, every)));
   if (notTested) out.push('', `No check ran: each of the ${results.requirements.length} requirements is not tested, for the reason above (\`conformance.json\` lists them).`);
-  if (warnings.length) out.push('', '### Warnings (SHOULD, do not fail the run)', '', ...list(warnings, (e) => e.message));
+  out.push(...section('### Warnings (SHOULD, do not fail the run)', causeList(warnings, [...violations, ...undecided], every)));
   if (r.baseline) {
     const gate = gateOf(results);
     out.push('', `### Baseline ${code(r.baseline.path)}: ${gate.passed ? '✅ gate passed' : '❌ gate failed'}`, '', md(gate.reason.charAt(0).toUpperCase() + gate.reason.slice(1)));

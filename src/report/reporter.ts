@@ -189,6 +189,7 @@ export class ConformanceReporter implements Reporter {
           evidence: outcome.evidence,
           durationMs: outcome.durationMs,
           ...(meta.retries ? { retries: meta.retries } : {}),
+          ...('causes' in outcome && outcome.causes ? { causes: outcome.causes } : {}),
         });
       }
       const moduleMeta = module.meta();

@@ -3,8 +3,9 @@
 // requirementOutcome); the verdict follows from the entries (src/report/verdict.ts).
 import { addRetries, noRetries, type Retries } from '../wire.js';
 import type { Exchange } from '../evidence.js';
-import { areaOf, worse, type CheckKind, type Level, type OutcomeKind } from '../requirement.js';
+import { areaOf, worse, type CaseCause, type CheckKind, type Level, type OutcomeKind } from '../requirement.js';
 import { matches } from '../select.js';
+import { rootCauses } from './causes.js';
 import { tally, verdictOf } from './verdict.js';
 import type { BaselineEntry } from '../generated/schema-types.js';
 import type { RequirementResult, Results, RunRetries } from '../generated/report-types.js';
@@ -46,6 +47,8 @@ export interface CheckInput {
   durationMs: number;
   /** What its requests took beyond one send (retries after 429/503, resends), when anything. */
   retries?: Retries;
+  /** A failed check whose cases met other requirements' rules (see Outcome.causes). */
+  causes?: readonly CaseCause[];
 }
 
 export interface RunInput {
@@ -157,6 +160,16 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
     else byId.set(c.requirement.id, [c]);
   }
   const requirements = [...byId.values()].map(requirementResult);
+  // Root cause first: a failure whose every failing case another failure explains is grouped under it.
+  const causes = rootCauses([...byId.values()].map((list, i) => ({
+    id: (requirements[i] as RequirementResult).id,
+    outcome: (requirements[i] as RequirementResult).outcome,
+    cases: list.filter((c) => c.outcome === 'failed').flatMap((c) => c.causes ?? [{}]),
+  })));
+  for (const e of requirements) {
+    const root = causes.get(e.id);
+    if (root !== undefined) e.causedBy = root;
+  }
   // A run that never reached the target has nothing to compare with the baseline.
   if (run.baseline && !run.diagnosis) for (const e of requirements) markBaseline(e, run.baseline);
   const { verdict, reason } = verdictOf(requirements, run);

@@ -1,6 +1,7 @@
 // The compact summary printed at the end of every run.
 import { isPartial, type RequirementResult, type Results, type Tally } from './results.js';
 import { baselineSaid, findings, gateOf, gatewayFailed, TARGET_FAILED, VERDICT_TITLE } from './verdict.js';
+import { shownFindings, type Shown } from './causes.js';
 import { oneLine } from './words.js';
 
 export interface Paint {
@@ -25,6 +26,22 @@ function counts(t: Tally, strictLevel: boolean): string {
 
 const SKIPS_SHOWN = 3;
 
+/** Ids after a lead, as many to a line as fit the width, every one of them (later lines indented like the first). */
+function wrapped(ids: readonly string[], width: number, lead: string): string[] {
+  const indent = ' '.repeat(lead.replace(/\x1b\[\d+m/g, '').length);
+  const lines: string[] = [];
+  let line = '';
+  for (const [i, id] of ids.entries()) {
+    const piece = `${id}${i < ids.length - 1 ? ',' : ''}`;
+    if (line && indent.length + line.length + 1 + piece.length > width) {
+      lines.push(line);
+      line = piece;
+    } else line = line ? `${line} ${piece}` : piece;
+  }
+  lines.push(line);
+  return lines.map((l, i) => `${i === 0 ? lead : indent}${l}`);
+}
+
 export function renderTerminal(results: Results, { paint = PLAIN, width = 120, reportDir = 'reports' }: { paint?: Paint; width?: number; reportDir?: string } = {}): string {
   const { violations, undecided, warnings, known, fixed } = findings(results);
   const r = results.run;
@@ -43,12 +60,21 @@ export function renderTerminal(results: Results, { paint = PLAIN, width = 120, r
     line('SHOULD', counts(results.counts.SHOULD, r.strict)),
     line('verdict', `${paint.bold(verdictPaint(VERDICT_TITLE[results.verdict].toUpperCase()))}: ${results.verdictReason}`),
   ];
-  for (const e of violations) out.push(item(paint.red('✘'), e, e.level === 'SHOULD' ? ' (SHOULD, strict)' : '', e.message));
+  // Root cause first (src/report/causes.ts): a failure another one explains is named under that
+  // one, in its "also failed because of this" line, unless that one comes only in a later list.
+  const all = results.requirements;
+  const finding = (mark: string, { entry: e, cause, also }: Shown, tag: string) => {
+    out.push(item(mark, e, `${tag}${cause ? ` (because of ${cause.id}, below)` : ''}`, e.message));
+    if (also.length) out.push(...wrapped(also.map((m) => `${m.id}${m.level === e.level ? '' : ` (${m.level})`}`), width, paint.dim('      also failed because of this: ')));
+  };
+  for (const s of shownFindings(violations, [], all)) finding(paint.red('✘'), s, s.entry.level === 'SHOULD' ? ' (SHOULD, strict)' : '');
   // A backend that fell over mid-run is said once (the verdict says it for MUSTs), not once per requirement it left undecided.
   const fellOver = gatewayFailed([...undecided, ...warnings]);
-  for (const e of undecided) if (!fellOver.includes(e)) out.push(item(paint.yellow('?'), e, ' (could not decide)', e.message));
+  for (const s of shownFindings(undecided, violations, all)) if (!fellOver.includes(s.entry)) finding(paint.yellow('?'), s, ' (could not decide)');
   if (fellOver.length && !results.verdictReason.includes(TARGET_FAILED)) out.push(` ${paint.yellow('?')} ${TARGET_FAILED}: ${fellOver.length} requirement(s) could not be decided`);
-  for (const e of warnings) if (!fellOver.includes(e)) out.push(item(paint.yellow('⚠'), e, ` (SHOULD, warning${e.outcome === 'error' ? ', could not check' : ''})`, e.message));
+  for (const s of shownFindings(warnings, [...violations, ...undecided], all)) {
+    if (!fellOver.includes(s.entry)) finding(paint.yellow('⚠'), s, ` (SHOULD, warning${s.entry.outcome === 'error' ? ', could not check' : ''})`);
+  }
   // --baseline: known deviations apart from the findings (with the baseline's reason), then the gate.
   for (const e of known) out.push(item(paint.dim('≈'), e, ` (known ${e.level} ${e.outcome === 'failed' ? 'failure' : 'undecided'}, baseline)`, baselineSaid(e)));
   for (const e of fixed) out.push(item(paint.yellow('⚠'), e, ' (fixed: remove it from the baseline)', baselineSaid(e)));

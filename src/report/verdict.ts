@@ -3,6 +3,7 @@
 import { GATEWAY_FAILING } from '../wire.js';
 import type { RequirementResult, Results, Tally, Verdict } from '../generated/report-types.js';
 import type { Level } from '../requirement.js';
+import { inCauseOrder } from './causes.js';
 import { oneLine, plural } from './words.js';
 
 /** How a verdict reads in a heading. */
@@ -50,7 +51,8 @@ export function verdictOf(
   if (run.diagnosis) return { verdict: 'not-tested', reason: run.diagnosis };
   const deciding = entries.filter((e) => blocks(e.level, run.strict));
   const levels = run.strict ? 'MUST or SHOULD' : 'MUST';
-  const failed = deciding.filter((e) => e.outcome === 'failed');
+  // Named root cause first, like every list of findings.
+  const failed = inCauseOrder(deciding.filter((e) => e.outcome === 'failed'), entries);
   const undecided = deciding.filter((e) => e.outcome === 'error');
   const fellOver = gatewayFailed(undecided);
   if (failed.length > 0) {
@@ -73,8 +75,9 @@ export function verdictOf(
 
 /**
  * Requirements that kept the run from a clean result, worst first: violations, undecided,
- * warnings; then those the baseline names: known deviations (apart from the others, whatever
- * their level) and fixed ones (passed: remove them from the baseline).
+ * warnings, each in root-cause order (inCauseOrder: a failure explaining others first, those
+ * grouped under it right after); then those the baseline names: known deviations (apart from
+ * the others, whatever their level) and fixed ones (passed: remove them from the baseline).
  */
 export function findings(results: Results): {
   violations: RequirementResult[];
@@ -86,10 +89,11 @@ export function findings(results: Results): {
   const strict = results.run.strict;
   const bad = (e: RequirementResult) => e.outcome === 'failed' || e.outcome === 'error';
   const open = results.requirements.filter((e) => e.baseline?.status !== 'known');
+  const ordered = (list: RequirementResult[]) => inCauseOrder(list, results.requirements);
   return {
-    violations: open.filter((e) => e.outcome === 'failed' && blocks(e.level, strict)),
-    undecided: open.filter((e) => e.outcome === 'error' && blocks(e.level, strict)),
-    warnings: open.filter((e) => bad(e) && !blocks(e.level, strict)),
+    violations: ordered(open.filter((e) => e.outcome === 'failed' && blocks(e.level, strict))),
+    undecided: ordered(open.filter((e) => e.outcome === 'error' && blocks(e.level, strict))),
+    warnings: ordered(open.filter((e) => bad(e) && !blocks(e.level, strict))),
     known: results.requirements.filter((e) => e.baseline?.status === 'known'),
     fixed: results.requirements.filter((e) => e.baseline?.status === 'fixed'),
   };

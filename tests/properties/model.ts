@@ -3,15 +3,21 @@
 // created. The model knows only our pets, so a shared store full of others' pets is no problem:
 // after every command the target must agree with it.
 import fc from 'fast-check';
-import { expectError, expectPet, expectPetList, expectStatus, fail } from '../../src/assert.js';
+import { expectCreated, expectError, expectPet, expectPetList, expectStatus, fail } from '../../src/assert.js';
 import type { NewPet, Pet, PetStatus } from '../../src/generated/schema-types.js';
 import { invalidBodies, LIMIT, newPet, plainText, statusFilter, validLimit, type InvalidBody } from '../../src/generators.js';
 import { exactInteger, show } from '../../src/json.js';
 import { checkProperty, type Trial } from '../../src/property.js';
+import { because } from '../../src/requirement.js';
 import type { RunContext } from '../../src/run.js';
-import { echoDifference, samePet, UNKNOWN_ID_RANGE } from '../pets.js';
-import { getPetStage } from '../operations.js';
+import { echoDifference, echoRules, readBackRules, samePet, shortListRules, UNKNOWN_ID_RANGE } from '../pets.js';
+import { expectSuccess, getPetStage } from '../operations.js';
+import { invalidBodyRequirement } from './create-pet.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
+
+// Each command's answer is first the rule of the requirement of that one operation (a fixture's
+// create, getPet, the list's limit); the model's own finding is what only a sequence shows.
+const DISTINCT_IDS = ['createPet.distinct-ids'];
 
 interface Model {
   /** The pets this sequence created, as the service returned them, in creation order. */
@@ -39,13 +45,12 @@ class CreatePet implements PetCommand {
     await trial.take();
     const res = await ctx.api.createPet(body);
     if (res.status !== 201) trial.giveBack();
-    expectStatus(res, 201, 'a valid NewPet');
-    const pet = expectPet(res);
+    const pet = expectCreated(res, body);
     const wrong = echoDifference(body, pet);
-    if (wrong) fail(res, 'the sent fields echoed exactly', wrong);
+    if (wrong) because(echoRules(body, pet), () => fail(res, 'the sent fields echoed exactly', wrong));
     const twin = m.pets.find((p) => idOf(p) === idOf(pet));
-    if (twin) fail(res, 'a new id', `id ${idOf(pet)}, already given to ${show(twin)} earlier in this sequence`);
-    if (ctx.ledger.filter((id) => exactInteger(id) === idOf(pet)).length > 1) fail(res, 'a new id', `id ${idOf(pet)}, already given to another pet this run created`);
+    if (twin) because(DISTINCT_IDS, () => fail(res, 'a new id', `id ${idOf(pet)}, already given to ${show(twin)} earlier in this sequence`));
+    if (ctx.ledger.filter((id) => exactInteger(id) === idOf(pet)).length > 1) because(DISTINCT_IDS, () => fail(res, 'a new id', `id ${idOf(pet)}, already given to another pet this run created`));
     m.pets.push(pet);
   }
   toString = () => `createPet(${show(this.pet)})`;
@@ -59,7 +64,8 @@ class CreateInvalidPet implements PetCommand {
     await trial.take();
     const res = await ctx.api.createPet(null, { body });
     if (res.status !== 201) trial.giveBack();
-    expectError(res, 400, this.invalid.rule.says);
+    const requirement = invalidBodyRequirement(this.invalid);
+    because(requirement ? [requirement] : [], () => expectError(res, 400, this.invalid.rule.says));
   }
   toString = () => `createPet(${'raw' in this.invalid.body ? show(this.invalid.body.raw) : show(this.invalid.body.json)}) where ${this.invalid.rule.says}`;
 }
@@ -70,10 +76,10 @@ class GetPet implements PetCommand {
   async run(m: Model, { ctx }: Real): Promise<void> {
     const pet = m.pets[this.index] as Pet;
     const res = await ctx.api.getPet(pet.id);
-    expectStatus(res, 200, 'a pet this sequence created');
+    expectSuccess({ name: 'getPet', success: 200 }, res, 'a pet this sequence created');
     const got = expectPet(res);
     const diff = samePet(pet, got);
-    if (diff) fail(res, `the pet as created: ${show(pet)}`, `${show(got)} (${diff})`);
+    if (diff) because(readBackRules(ctx, pet, got), () => fail(res, `the pet as created: ${show(pet)}`, `${show(got)} (${diff})`));
   }
   toString = () => `getPet(created[${this.index}])`;
 }
@@ -83,7 +89,8 @@ class GetUnknownPet implements PetCommand {
   check = (m: Readonly<Model>) => m.getPetLive;
   async run(_m: Model, { ctx }: Real): Promise<void> {
     if (ctx.ledger.some((id) => exactInteger(id) === this.id.toString())) return;
-    expectError(await ctx.api.getPet(this.id), 404, 'an id no pet has');
+    const res = await ctx.api.getPet(this.id);
+    because(['getPet.unknown'], () => expectError(res, 404, 'an id no pet has'));
   }
   toString = () => `getPet(${this.id}) /* unknown */`;
 }
@@ -102,19 +109,20 @@ class ListPets implements PetCommand {
     expectStatus(res, 200, 'an allowed limit and filter');
     const items = expectPetList(res);
     const limit = this.limit ?? LIMIT.default;
-    if (items.length > limit) fail(res, `at most ${limit} Pets`, `${items.length} Pets`);
+    if (items.length > limit) because(['listPets.limit.respected'], () => fail(res, `at most ${limit} Pets`, `${items.length} Pets`));
     const other = this.status === undefined ? undefined : items.find((p) => p.status !== this.status);
-    if (other) fail(res, `only pets with status "${this.status}"`, `${show(other)}`);
+    if (other) because(['listPets.status.filter'], () => fail(res, `only pets with status "${this.status}"`, `${show(other)}`));
     const listed = new Map(items.map((p) => [idOf(p), p]));
     for (const pet of m.pets) {
       const item = listed.get(idOf(pet));
       const diff = item && samePet(pet, item);
-      if (diff) fail(res, `our pet as created: ${show(pet)}`, `${show(item)} (${diff})`);
+      if (diff) because(echoRules(pet, item as Pet), () => fail(res, `our pet as created: ${show(pet)}`, `${show(item)} (${diff})`));
     }
     // Fewer items than the limit: the list is complete, so it holds every matching pet of ours.
     if (items.length < limit) {
       const missing = m.pets.find((p) => (this.status === undefined || p.status === this.status) && !listed.has(idOf(p)));
-      if (missing) fail(res, `every matching pet, as the list is complete (${items.length} < limit ${limit}), including ${show(missing)}`, `${items.length} Pets without it`);
+      const rules = ['consistency.create-then-list', ...shortListRules(res)];
+      if (missing) because(rules, () => fail(res, `every matching pet, as the list is complete (${items.length} < limit ${limit}), including ${show(missing)}`, `${items.length} Pets without it`));
     }
   }
   toString = () => `listPets(${[this.limit === undefined ? '' : `limit=${this.limit}`, this.status === undefined ? '' : `status=${this.status}`].filter(Boolean).join(', ')})`;

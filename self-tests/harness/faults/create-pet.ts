@@ -2,7 +2,7 @@
 import { errorResponse, type ServerRequest } from '../../../src/reference-server/handler.js';
 import { INT64_MAX, INT64_MIN, parseJson, stringifyJson } from '../../../src/json.js';
 import { PET_STATUSES } from '../../../src/schemas.js';
-import { answer, isObject, isOp, mapJson, mapRequestJson, mapResponse, type Fault, type Wrap } from '../faults-kit.js';
+import { answer, eachPet, isObject, isOp, mapJson, mapRequestJson, mapResponse, type Fault, type Wrap } from '../faults-kit.js';
 
 const creating = isOp('createPet');
 
@@ -139,6 +139,13 @@ export const createPetFaults: Fault[] = [
     breaks: 'createPet.int64-extremes',
     does: 'reads categoryId as a double, losing the digits above 2^53',
     wrap: editBody((b) => ({ ...b, categoryId: throughDouble(b.categoryId) })),
+  },
+  {
+    // Issue 16's server: about a dozen requirements fail with it, the lists too (a pet of 2^63 is no valid Pet).
+    name: 'category-stored-as-double',
+    breaks: 'createPet.int64-extremes',
+    does: 'keeps categoryId as a double, so every answer carries it rounded (2^63-1 comes back as 2^63, beyond int64, in every list)',
+    wrap: mapJson((body) => eachPet(body, (pet) => ({ ...pet, categoryId: throughDouble(pet.categoryId) }))),
   },
   {
     name: 'read-back-through-double',
