@@ -1,5 +1,5 @@
 // matrix.html: one self-contained page (inline CSS and script, no external asset, the CSP forbids any), filterable on screen, readable on paper.
-import { BASE_STYLE, h, htmlPage } from '../report/html.js';
+import { BASE_STYLE, h, htmlPage } from '../report/page.js';
 import { INTERFACE } from '../report/results.js';
 import { VERDICT_TITLE } from '../report/verdict.js';
 import { allRows, CELL_WORD, runDate, runMode, tallyText, type Cell, type Column, type Matrix, type Row } from './model.js';
