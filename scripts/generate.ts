@@ -64,6 +64,7 @@ function reportSchemaForTypes(): JSONSchema {
   // run.retries: null, or the Retries with the pacing (an allOf reads as Retries & { pacing }).
   const [none, withPacing] = (run.properties.retries as { oneOf: Node[] }).oneOf as [Node, Node];
   const { $ref: _ref, unevaluatedProperties: _closed, ...pacing } = withPacing;
+  (pacing.properties as Record<string, Node>).pacing = { ...(pacing.properties as Record<string, Node>).pacing, title: 'Pacing' };
   run.properties.retries = { ...run.properties.retries, oneOf: [none, { title: 'RunRetries', allOf: [{ $ref: '#/$defs/Retries' }, { ...pacing, additionalProperties: false }] }] };
   s.title = 'Results';
   (s.properties.verdict as Node).title = 'Verdict';

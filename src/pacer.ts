@@ -1,21 +1,10 @@
 // The pace of the client's requests: a 429 or 503 with Retry-After pauses every request, then
 // the pace adapts (AIMD) until such answers stop; --rate caps it from the start. A server that
 // turns away every request stops being waited for (see Pacer.refusing).
-/** What the pacing did, for the run's summary and the reports. */
-export interface Pacing {
-  /** Answers that were 429 or 503 with Retry-After. */
-  limited: number;
-  /** Time the whole pool stood paused by Retry-After, overlapping pauses counted once (ms). */
-  pausedMs: number;
-  /** The slowest pace it came down to, in requests per second; absent when it never slowed down. */
-  slowestRate?: number;
-  /** The pace at the end, in requests per second; absent when unpaced. */
-  rate?: number;
-  /** The pace --rate set, in requests per second. */
-  configuredRate?: number;
-  /** From the first request sent to the last answer (ms). */
-  elapsedMs: number;
-}
+import type { Pacing } from './generated/report-types.js';
+
+/** What the pacing did, for the run's summary and the reports (run.retries.pacing in conformance.json). */
+export type { Pacing };
 
 /** Lowest pace the client slows down to, in requests per second. */
 const MIN_RATE = 0.5;

@@ -4,32 +4,7 @@ import type { OutcomeKind } from '../outcomes.js';
 import type { BaselineEntry } from './schema-types.js';
 
 export type RunRetries = Retries & {
-  pacing: {
-    /**
-     * Answers that were 429 or 503 with Retry-After.
-     */
-    limited: number;
-    /**
-     * Time the whole pool stood paused as Retry-After asked, overlapping pauses counted once.
-     */
-    pausedMs: number;
-    /**
-     * The slowest pace the client came down to after 429s (requests per second); absent when it never slowed down.
-     */
-    slowestRate?: number;
-    /**
-     * The pace at the end (requests per second); absent when unpaced.
-     */
-    rate?: number;
-    /**
-     * The pace --rate set (requests per second).
-     */
-    configuredRate?: number;
-    /**
-     * From the first request sent to the last answer.
-     */
-    elapsedMs: number;
-  };
+  pacing: Pacing;
 };
 /**
  * conformant: no MUST requirement failed and every MUST requirement that ran was decided. nonconformant: a MUST requirement failed (in strict mode, a SHOULD one too). inconclusive: nothing proven violated, but a MUST requirement ended in error, the run was interrupted, the suite failed, or nothing ran. not-tested (since 1.2.0): no check ran, because the one request before them (the reachability probe or the authenticated preflight) showed the target could not be tested; run.diagnosis and verdictReason say why. Skipped requirements do not change the verdict.
@@ -276,6 +251,32 @@ export interface Retries {
    * GET requests sent again on a fresh connection because the reused one was closed before any byte of the answer.
    */
   resent: number;
+}
+export interface Pacing {
+  /**
+   * Answers that were 429 or 503 with Retry-After.
+   */
+  limited: number;
+  /**
+   * Time the whole pool stood paused as Retry-After asked, overlapping pauses counted once.
+   */
+  pausedMs: number;
+  /**
+   * The slowest pace the client came down to after 429s (requests per second); absent when it never slowed down.
+   */
+  slowestRate?: number;
+  /**
+   * The pace at the end (requests per second); absent when unpaced.
+   */
+  rate?: number;
+  /**
+   * The pace --rate set (requests per second).
+   */
+  configuredRate?: number;
+  /**
+   * From the first request sent to the last answer.
+   */
+  elapsedMs: number;
 }
 export interface Tally {
   requirements: number;
