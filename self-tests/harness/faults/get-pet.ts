@@ -14,6 +14,9 @@ const headersOf = (op: Operation, change: Record<string, string | undefined>): W
     return { ...res, headers };
   }, isOp(op));
 
+/** A fault that rewrites the headers of one operation's answers. */
+const headerFault = (name: string, breaks: string, does: string, op: Operation, change: Record<string, string | undefined>): Fault => ({ name, breaks, does, wrap: headersOf(op, change) });
+
 /** Rewrites getPet answers of one status. */
 const getPetAnswers = (status: number, fn: (res: ServerResponse) => ServerResponse): Wrap =>
   mapResponse((res) => (res.status === status ? fn(res) : res), isOp('getPet'));
@@ -75,76 +78,16 @@ export const getPetFaults: Fault[] = [
     options: { now: () => new Date(AFTER_REMOVAL) },
     config: { now: AFTER_REMOVAL },
   },
-  {
-    name: 'no-deprecation-header',
-    breaks: 'getPet.deprecation-header',
-    does: 'sends no Deprecation header on getPet',
-    wrap: headersOf('getPet', { deprecation: undefined }),
-  },
-  {
-    name: 'deprecation-true',
-    breaks: 'getPet.deprecation-header',
-    does: 'sends the old draft form "Deprecation: true"',
-    wrap: headersOf('getPet', { deprecation: 'true' }),
-  },
-  {
-    name: 'deprecation-http-date',
-    breaks: 'getPet.deprecation-header',
-    does: 'sends Deprecation as an HTTP date (a draft form) instead of @<unix-seconds>',
-    wrap: headersOf('getPet', { deprecation: 'Wed, 01 Jan 2025 00:00:00 GMT' }),
-  },
-  {
-    name: 'no-sunset-header',
-    breaks: 'getPet.sunset-header',
-    does: 'sends no Sunset header on getPet',
-    wrap: headersOf('getPet', { sunset: undefined }),
-  },
-  {
-    name: 'sunset-day-month-swapped',
-    breaks: 'getPet.sunset-header',
-    does: 'announces the sunset on 12 May 2030 (day and month swapped)',
-    wrap: headersOf('getPet', { sunset: 'Sun, 12 May 2030 00:00:00 GMT' }),
-  },
-  {
-    name: 'sunset-not-gmt',
-    breaks: 'getPet.sunset-header',
-    does: 'writes Sunset with a numeric zone offset instead of GMT',
-    wrap: headersOf('getPet', { sunset: 'Thu, 05 Dec 2030 01:00:00 +0100' }),
-  },
-  {
-    name: 'sunset-iso-date',
-    breaks: 'getPet.sunset-header',
-    does: 'writes Sunset as an ISO 8601 date instead of an HTTP date',
-    wrap: headersOf('getPet', { sunset: '2030-12-05T00:00:00Z' }),
-  },
-  {
-    name: 'sunset-before-deprecation',
-    breaks: 'getPet.sunset-header',
-    does: 'dates the deprecation (2031) after the sunset (2030)',
-    wrap: headersOf('getPet', { deprecation: `@${Date.parse(AFTER_REMOVAL) / 1000}` }),
-  },
-  {
-    name: 'no-successor-link',
-    breaks: 'getPet.successor-link',
-    does: 'sends no Link header on getPet',
-    wrap: headersOf('getPet', { link: undefined }),
-  },
-  {
-    name: 'link-to-docs-only',
-    breaks: 'getPet.successor-link',
-    does: 'links only to a documentation page, not to the /pets collection',
-    wrap: headersOf('getPet', { link: '<https://docs.example.com/migrating-from-getpet>; rel="deprecation"' }),
-  },
-  {
-    name: 'deprecation-on-list',
-    breaks: 'getPet.no-deprecation-elsewhere',
-    does: 'marks listPets deprecated too',
-    wrap: headersOf('listPets', { deprecation: '@1735689600' }),
-  },
-  {
-    name: 'deprecation-on-create',
-    breaks: 'getPet.no-deprecation-elsewhere',
-    does: 'sends the getPet headers on createPet as well',
-    wrap: headersOf('createPet', { deprecation: '@1735689600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }),
-  },
+  headerFault('no-deprecation-header', 'getPet.deprecation-header', 'sends no Deprecation header on getPet', 'getPet', { deprecation: undefined }),
+  headerFault('deprecation-true', 'getPet.deprecation-header', 'sends the old draft form "Deprecation: true"', 'getPet', { deprecation: 'true' }),
+  headerFault('deprecation-http-date', 'getPet.deprecation-header', 'sends Deprecation as an HTTP date (a draft form) instead of @<unix-seconds>', 'getPet', { deprecation: 'Wed, 01 Jan 2025 00:00:00 GMT' }),
+  headerFault('no-sunset-header', 'getPet.sunset-header', 'sends no Sunset header on getPet', 'getPet', { sunset: undefined }),
+  headerFault('sunset-day-month-swapped', 'getPet.sunset-header', 'announces the sunset on 12 May 2030 (day and month swapped)', 'getPet', { sunset: 'Sun, 12 May 2030 00:00:00 GMT' }),
+  headerFault('sunset-not-gmt', 'getPet.sunset-header', 'writes Sunset with a numeric zone offset instead of GMT', 'getPet', { sunset: 'Thu, 05 Dec 2030 01:00:00 +0100' }),
+  headerFault('sunset-iso-date', 'getPet.sunset-header', 'writes Sunset as an ISO 8601 date instead of an HTTP date', 'getPet', { sunset: '2030-12-05T00:00:00Z' }),
+  headerFault('sunset-before-deprecation', 'getPet.sunset-header', 'dates the deprecation (2031) after the sunset (2030)', 'getPet', { deprecation: `@${Date.parse(AFTER_REMOVAL) / 1000}` }),
+  headerFault('no-successor-link', 'getPet.successor-link', 'sends no Link header on getPet', 'getPet', { link: undefined }),
+  headerFault('link-to-docs-only', 'getPet.successor-link', 'links only to a documentation page, not to the /pets collection', 'getPet', { link: '<https://docs.example.com/migrating-from-getpet>; rel="deprecation"' }),
+  headerFault('deprecation-on-list', 'getPet.no-deprecation-elsewhere', 'marks listPets deprecated too', 'listPets', { deprecation: '@1735689600' }),
+  headerFault('deprecation-on-create', 'getPet.no-deprecation-elsewhere', 'sends the getPet headers on createPet as well', 'createPet', { deprecation: '@1735689600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }),
 ];
