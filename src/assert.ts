@@ -157,6 +157,16 @@ export function expectListOf(res: ApiResponse, max: number, what: string, countR
 }
 
 /**
+ * What an error answer is at its root, which decides the Error rule its faults are named under:
+ * JSON at all (else errors.body's finding, whatever its Content-Type), and an Error but for its
+ * status member (then errors.status-field's). Here and in src/error-answers.ts.
+ */
+export function errorAnswerRoot(res: ApiResponse): { json: boolean; onlyStatus: boolean } {
+  const json = res.jsonError === undefined && !res.truncated;
+  return { json, onlyStatus: json && isObject(res.json) && validate('Error', { ...res.json, status: res.status }).valid };
+}
+
+/**
  * Every error response: application/json Error body, non-empty code, status equal to the HTTP
  * status. Each part is the rule of one of errors.body, errors.content-type and
  * errors.status-field, which judge every error answer of the run: a failure names it (see
@@ -164,9 +174,8 @@ export function expectListOf(res: ApiResponse, max: number, what: string, countR
  * says; a status member that is not the HTTP status, integer or not, errors.status-field's.
  */
 export function expectErrorBody(res: ApiResponse): ErrorBody {
-  const json = res.jsonError === undefined && !res.truncated;
+  const { json, onlyStatus } = errorAnswerRoot(res);
   because([json ? 'errors.content-type' : 'errors.body'], () => expectJsonContentType(res));
-  const onlyStatus = json && isObject(res.json) && validate('Error', { ...res.json, status: res.status }).valid;
   const body = because([onlyStatus ? 'errors.status-field' : 'errors.body'], () => expectBody(res, 'Error') as ErrorBody);
   if (body.code.length === 0) because(['errors.body'], () => fail(res, 'a non-empty Error code', `code ""`));
   if (body.status !== res.status) because(['errors.status-field'], () => fail(res, `Error.status equal to the HTTP status ${res.status}`, `status ${show(body.status)}`));

@@ -3,7 +3,7 @@
 // and malformed inputs alike. Each answer is judged as it arrives and only the failures are kept,
 // grouped by status and body shape, so that a framework's default page makes one finding with a
 // few examples (and the check that sent each), however many answers it spoiled.
-import { isJsonMediaType } from './assert.js';
+import { errorAnswerRoot, isJsonMediaType } from './assert.js';
 import type { ApiResponse } from './wire.js';
 import { curlCommand, exchangeOf, type Exchange } from './evidence.js';
 import { detach, exactInteger, show } from './json.js';
@@ -102,9 +102,9 @@ interface Group {
  * follow from it); an Error whose only fault is its status member, errors.status-field's.
  */
 function rootRule(rule: ErrorRule, res: ApiResponse): ErrorRule | undefined {
-  const json = res.jsonError === undefined && !res.truncated;
-  const body = bodyOf(res);
-  const onlyStatus = json && body !== undefined && validate('Error', { ...body, status: res.status }).valid && body.code !== '';
+  const { json, onlyStatus: statusAlone } = errorAnswerRoot(res);
+  // An empty code is errors.body's finding too (the schema allows it, the interface does not).
+  const onlyStatus = statusAlone && bodyOf(res)?.code !== '';
   if (rule === 'errors.body') return onlyStatus ? 'errors.status-field' : undefined;
   if (rule === 'errors.content-type') return json ? undefined : 'errors.body';
   return onlyStatus ? undefined : 'errors.body';

@@ -1,7 +1,6 @@
 // The HAR 1.2 record of every request a run sends (--har): written as the requests end, a whole HAR after every write.
 // Its custom fields (_petstore, _truncated, _error) are defined in schemas/har-extension.schema.json.
-import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
 import type { ApiResponse, SendRecord } from './wire.js';
@@ -231,18 +230,4 @@ export function writeEmptyHar(path: string, run: HarRun): void {
   } catch (err) {
     console.error(`petstore-conformance: the HAR file ${path} could not be written (${err instanceof Error ? err.message : String(err)})`);
   }
-}
-
-/** The SHA-256 and size of a file, read in pieces (a HAR of a long run is large), for the manifest. */
-export function digestFile(path: string): { bytes: number; sha256: string } {
-  const hash = createHash('sha256');
-  const chunk = Buffer.alloc(1 << 20);
-  const fd = openSync(path, 'r');
-  let bytes = 0;
-  try {
-    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; bytes += n) hash.update(chunk.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return { bytes, sha256: hash.digest('hex') };
 }

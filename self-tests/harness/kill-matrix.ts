@@ -40,7 +40,7 @@ export interface FaultRow {
   /**
    * Root cause first: the failure the reports of a whole-catalogue run against the fault name
    * first, and the root it is grouped under (null when that run failed nothing), with what that
-   * run cost when it was one of its own (a caught fault against a MUST, at ROOT_CAUSE_RUNS).
+   * run cost when the fault was caught (at ROOT_CAUSE_RUNS against a MUST, SHOULD_WHOLE_RUNS against a SHOULD).
    */
   rootCause: { first: string; root: string; ms?: number; requests?: number } | null;
   ms: number;

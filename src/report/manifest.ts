@@ -2,7 +2,7 @@
 // suite itself, so a certificate can be checked later against the exact suite that issued it.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Results } from './results.js';
 
@@ -20,6 +20,20 @@ export const SUITE_PATHS = ['bin', 'src', 'tests', 'schemas', 'package.json', 'p
 export const DIGEST_COMMAND = `find ${SUITE_PATHS.join(' ')} -type f | LC_ALL=C sort | xargs sha256sum | sha256sum`;
 
 export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** The SHA-256 and size of a file, read in pieces (a HAR of a long run is large), for the manifest. */
+export function digestFile(path: string): { bytes: number; sha256: string } {
+  const hash = createHash('sha256');
+  const chunk = Buffer.alloc(1 << 20);
+  const fd = openSync(path, 'r');
+  let bytes = 0;
+  try {
+    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; bytes += n) hash.update(chunk.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
 
 function filesUnder(root: string, path: string): string[] {
   const full = join(root, path);
