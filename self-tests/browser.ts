@@ -96,12 +96,15 @@ export function pageProblems(page: Page): string[] {
   return problems;
 }
 
-/** Shared libraries mapped by a process (Linux /proc). */
+/**
+ * Shared libraries mapped by a process (Linux /proc): names ending `.so` or `.so.N[.N…]`. Not
+ * `/etc/ld.so.cache`, which the loader maps only while a process opens a library.
+ */
 export function mappedLibraries(pid: number | 'self'): Set<string> {
   const libs = new Set<string>();
   for (const line of readFileSync(`/proc/${pid}/maps`, 'utf8').split('\n')) {
     const path = line.split(/\s+/)[5];
-    if (path && /\.so(\.|$)/.test(basename(path))) libs.add(path);
+    if (path && /\.so(\.\d+)*$/.test(basename(path))) libs.add(path);
   }
   return libs;
 }
