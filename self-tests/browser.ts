@@ -102,7 +102,13 @@ export function pageProblems(page: Page): string[] {
  */
 export function mappedLibraries(pid: number | 'self'): Set<string> {
   const libs = new Set<string>();
-  for (const line of readFileSync(`/proc/${pid}/maps`, 'utf8').split('\n')) {
+  let maps = '';
+  try {
+    maps = readFileSync(`/proc/${pid}/maps`, 'utf8');
+  } catch {
+    return libs; // the process ended since it was listed (a short-lived helper of the browser's)
+  }
+  for (const line of maps.split('\n')) {
     const path = line.split(/\s+/)[5];
     if (path && /\.so(\.\d+)*$/.test(basename(path))) libs.add(path);
   }
