@@ -73,6 +73,21 @@ test("a run names its implementation: --label, else the target's host, else the 
   expect(label({ target: { baseUrl: 'http://127.0.0.1:41234/v1', embedded: true } })).toBe('reference server');
 });
 
+test('a run given a --label is headed with it in every report, beside its base URL; without one, the heading is the base URL alone', () => {
+  const given = buildResults([check('auth.x', 'failed')], run({ target: { baseUrl: 'http://127.0.0.1:8080/v1', embedded: false, label: 'petstore-go 2.1' } }));
+  const html = renderHtml(given);
+  expect(html).toMatch(/<title>Not conformant: petstore-go 2\.1 · /);
+  expect(html).toContain('<dd><strong>petstore-go 2.1</strong> <code>http://127.0.0.1:8080/v1</code>');
+  expect(renderMarkdown(given)).toContain('Target **petstore-go 2.1** `http://127.0.0.1:8080/v1`');
+  expect(renderTerminal(given)).toMatch(/^ target +petstore-go 2\.1 · http:\/\/127\.0\.0\.1:8080\/v1$/m);
+  expect(renderJunit(given)).toContain('<property name="label" value="petstore-go 2.1"/>');
+
+  const plain = buildResults([check('auth.x', 'failed')], run());
+  expect(renderHtml(plain)).toMatch(/<title>Not conformant: https:\/\/staging\.example\.com\/v1 · /);
+  expect(renderMarkdown(plain)).toContain('Target `https://staging.example.com/v1` ·');
+  expect(renderTerminal(plain)).toMatch(/^ target +https:\/\/staging\.example\.com\/v1$/m);
+});
+
 describe('the verdict', () => {
   test.each([
     ['every MUST passed, a SHOULD failed', [check('a.x', 'passed'), check('a.s', 'failed', 'SHOULD')], {}, 'conformant'],

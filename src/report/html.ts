@@ -4,7 +4,7 @@
 import type { Exchange } from '../evidence.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { h, htmlPage } from './page.js';
-import { byArea, isPartial, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
+import { byArea, givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
 import { baselineSaid, blocks, findings, gateOf, VERDICT_TITLE } from './verdict.js';
 import { shownFindings } from './causes.js';
 import { describeRetries, describeRunRetries, oneLine } from './words.js';
@@ -169,14 +169,15 @@ ${entries.map((e) => row(e, strict, har)).join('\n')}
 </section>`;
     })
     .join('\n');
-  const title = `${VERDICT_TITLE[results.verdict]}: ${results.target.baseUrl} · Pet Store conformance`;
+  const label = givenLabel(results.target);
+  const title = `${VERDICT_TITLE[results.verdict]}: ${label ?? results.target.baseUrl} · Pet Store conformance`;
   return htmlPage({ title, generator: `petstore-conformance ${results.suite.version}`, style: STYLE, script: SCRIPT }, `<main>
 <header class="verdict v-${results.verdict}">
   <div class="eyebrow">${h(results.interface.name)} ${h(results.interface.version)} · conformance report</div>
   <h1><span class="seal" aria-hidden="true">${results.verdict === 'conformant' ? '✓' : results.verdict === 'nonconformant' ? '✗' : '?'}</span><span id="verdict">${h(VERDICT_TITLE[results.verdict])}</span></h1>
   <p class="reason">${h(results.verdictReason)}</p>
   <dl class="facts">
-    <div><dt>Target</dt><dd><code>${h(results.target.baseUrl)}</code>${results.target.embedded ? ' <span class="muted">(bundled reference server)</span>' : ''}</dd></div>
+    <div><dt>Target</dt><dd>${label ? `<strong>${h(label)}</strong> ` : ''}<code>${h(results.target.baseUrl)}</code>${results.target.embedded ? ' <span class="muted">(bundled reference server)</span>' : ''}</dd></div>
     <div><dt>Finished</dt><dd>${h(when(r.finishedAt))} <span class="muted">after ${h(duration(r.durationMs))}</span></dd></div>
     <div><dt>Seed</dt><dd><code>${h(r.seed ?? 'none')}</code></dd></div>
     <div><dt>Suite</dt><dd>${h(results.suite.name)} ${h(results.suite.version)}${commit} <span class="muted">· Node ${h(r.node)}</span></dd></div>

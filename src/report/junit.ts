@@ -86,6 +86,7 @@ export function renderJunit(results: Results): string {
     ['verdict', results.verdict],
     ['verdictReason', results.verdictReason],
     ['target', results.target.baseUrl],
+    ['label', results.target.label ?? ''],
     ['interfaceVersion', results.interface.version],
     ['suiteVersion', results.suite.version],
     ['seed', String(results.run.seed ?? '')],

@@ -1,5 +1,5 @@
 // conformance.md: short enough for a pull-request comment or a GitHub job summary.
-import { isPartial, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
+import { givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
 import { baselineSaid, findings, gateOf, VERDICT_TITLE } from './verdict.js';
 import { shownFindings, type Shown } from './causes.js';
 import { describeRetries, describeRunRetries, oneLine } from './words.js';
@@ -49,13 +49,14 @@ export function renderMarkdown(results: Results): string {
   const undecided = notTested ? [] : all;
   const warnings = notTested ? allWarnings.filter((e) => e.outcome !== 'error') : allWarnings;
   const r = results.run;
+  const label = givenLabel(results.target);
   const commit = results.suite.commit ? ` (\`${results.suite.commit.slice(0, 12)}\`)` : '';
   const out = [
     `## ${ICON[results.verdict]} Pet Store conformance: ${VERDICT_TITLE[results.verdict]}`,
     '',
     `**${md(results.verdictReason.charAt(0).toUpperCase() + results.verdictReason.slice(1))}**`,
     '',
-    `Target ${code(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · interface ${results.interface.version} · suite ${results.suite.version}${commit} · seed \`${r.seed ?? 'none'}\` · ${r.finishedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} · ${(r.durationMs / 1000).toFixed(1)} s${r.strict ? ' · strict' : ''}${r.readOnly ? ' · read-only' : ''}`,
+    `Target ${label ? `**${md(label)}** ` : ''}${code(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · interface ${results.interface.version} · suite ${results.suite.version}${commit} · seed \`${r.seed ?? 'none'}\` · ${r.finishedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} · ${(r.durationMs / 1000).toFixed(1)} s${r.strict ? ' · strict' : ''}${r.readOnly ? ' · read-only' : ''}`,
     '',
     '| Level | Requirements | Passed | Failed | Could not decide | Skipped |',
     '|---|---:|---:|---:|---:|---:|',

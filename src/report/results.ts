@@ -151,6 +151,11 @@ export function defaultLabel(target: { baseUrl: string; embedded: boolean }): st
   }
 }
 
+/** The label a run was given with --label, if any: the run reports head their target with it. */
+export function givenLabel(target: Results['target']): string | undefined {
+  return target.label !== undefined && target.label !== defaultLabel(target) ? target.label : undefined;
+}
+
 /** Builds the tree from the checks in catalogue order; checks of one requirement are merged. */
 export function buildResults(checks: readonly CheckInput[], run: RunInput): Results {
   const byId = new Map<string, CheckInput[]>();

@@ -1,5 +1,5 @@
 // The compact summary printed at the end of every run.
-import { isPartial, type RequirementResult, type Results, type Tally } from './results.js';
+import { givenLabel, isPartial, type RequirementResult, type Results, type Tally } from './results.js';
 import { baselineSaid, findings, gateOf, gatewayFailed, TARGET_FAILED, VERDICT_TITLE } from './verdict.js';
 import { shownFindings, type Shown } from './causes.js';
 import { oneLine } from './words.js';
@@ -45,6 +45,7 @@ function wrapped(ids: readonly string[], width: number, lead: string): string[] 
 export function renderTerminal(results: Results, { paint = PLAIN, width = 120, reportDir = 'reports' }: { paint?: Paint; width?: number; reportDir?: string } = {}): string {
   const { violations, undecided, warnings, known, fixed } = findings(results);
   const r = results.run;
+  const label = givenLabel(results.target);
   const verdictPaint = results.verdict === 'conformant' ? paint.green : results.verdict === 'nonconformant' ? paint.red : paint.yellow;
   const line = (label: string, value: string) => ` ${paint.dim(label.padEnd(8))} ${value}`;
   const item = (mark: string, e: RequirementResult, tag: string, reason: string | undefined) => {
@@ -54,7 +55,7 @@ export function renderTerminal(results: Results, { paint = PLAIN, width = 120, r
   const out = [
     '',
     paint.bold(` Pet Store conformance (interface ${results.interface.version}, suite ${results.suite.version})`),
-    line('target', `${results.target.baseUrl}${results.target.embedded ? ' (bundled reference server)' : ''}`),
+    line('target', `${label ? `${paint.bold(label)} · ` : ''}${results.target.baseUrl}${results.target.embedded ? ' (bundled reference server)' : ''}`),
     line('seed', `${r.seed ?? 'none'}${r.replay ? paint.dim(`  replay: ${r.replay}`) : ''}`),
     line('MUST', counts(results.counts.MUST, true)),
     line('SHOULD', counts(results.counts.SHOULD, r.strict)),
