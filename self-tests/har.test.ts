@@ -14,9 +14,12 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { afterAll, describe, expect, test } from 'vitest';
+import type { Vitest } from 'vitest/node';
 import { Client } from '../src/client.js';
 import { TransportError, type SendRecord } from '../src/wire.js';
 import { HAR_BODY_CAP, HarWriter } from '../src/har.js';
+import { loadConfig } from '../src/config.js';
+import { ConformanceReporter } from '../src/report/reporter.js';
 import type { Handler } from '../src/reference-server/handler.js';
 import { faults } from './harness/faults/index.js';
 import { CHILD_TIMEOUT, closedPort, referenceServer, runBin, startBin, targetEnv, tempDir, type TestServer } from './net-kit.js';
@@ -183,6 +186,24 @@ describe('the writer behind the client: one entry per send, whole after each', (
     expect(resent.response._error).toMatch(/closed|reset/);
     expect(resent._petstore).toEqual({ requirements: ['getPet.ok'], check: 'getPet.ok Reset', retryOf: 5 });
     expect(sends.length).toBe(entries.length);
+  });
+
+  test('a run stopped at its grace period: the manifest hashes a file the still-running worker no longer changes', async () => {
+    const dir = tempDir('har-seal');
+    const path = join(dir, 'run.har');
+    const har = new HarWriter(path, { title: 'seal' });
+    const client = new Client({ baseUrl: await server(), apiKey: key, timeoutMs: 5_000, concurrency: 2, retries: 0, proxy: 'none', onSend: (send) => har.add(send, 'listPets.ok A check') });
+    await client.listPets();
+    har.flush();
+    // The CLI's grace timeout, with no check decided: the reports are written from what there is.
+    const reporter = new ConformanceReporter(loadConfig({ PETSTORE_HAR: path, PETSTORE_REPORT_DIR: join(dir, 'reports') }, { dotenv: false }));
+    reporter.onInit({ state: { getTestModules: () => [] }, projects: [], logger: { log: () => {} } } as unknown as Vitest);
+    reporter.writeInterrupted();
+    await client.listPets(); // the worker goes on
+    har.close();
+    const manifest = JSON.parse(readFileSync(join(dir, 'reports', 'manifest.json'), 'utf8')) as { reports: { file: string; sha256: string }[] };
+    expect(manifest.reports).toContainEqual(expect.objectContaining({ file: '../run.har', sha256: sha256(path) }));
+    expect(readHar(path).log.entries).toHaveLength(1);
   });
 });
 

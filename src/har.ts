@@ -1,6 +1,6 @@
 // The HAR 1.2 record of every request a run sends (--har): written as the requests end, a whole HAR after every write.
 // Its custom fields (_petstore, _truncated, _error) are defined in schemas/har-extension.schema.json.
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
 import type { ApiResponse, SendRecord } from './wire.js';
@@ -220,6 +220,31 @@ export class HarWriter {
     if (this.fd === undefined) return;
     closeSync(this.fd);
     this.fd = undefined;
+  }
+}
+
+/**
+ * Puts a whole copy of the HAR in its place, for a run stopped at its grace period whose checks'
+ * worker may still be writing: the manifest then hashes a file nothing writes any more (the
+ * writer's later entries go to the replaced file, which no path names). A copy read mid-write is
+ * not a whole JSON document, and is read again (five times at most; then the file is left as it is).
+ */
+export function sealHar(path: string): void {
+  const copy = `${path}.${process.pid}.sealing`;
+  try {
+    for (let tries = 0; tries < 5; tries++) {
+      const bytes = readFileSync(path);
+      try {
+        JSON.parse(bytes.toString('utf8'));
+      } catch {
+        continue;
+      }
+      writeFileSync(copy, bytes);
+      renameSync(copy, path);
+      return;
+    }
+  } catch {
+    // Not readable or not writable: the file stays as the writer leaves it, and is hashed as it is.
   }
 }
 

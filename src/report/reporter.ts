@@ -12,7 +12,7 @@ import { renderJunit } from './junit.js';
 import { buildManifest, digestFile, suiteCommit } from './manifest.js';
 import { renderMarkdown } from './markdown.js';
 import { addRetries, noRetries } from '../wire.js';
-import { writeEmptyHar } from '../har.js';
+import { sealHar, writeEmptyHar } from '../har.js';
 import { loadBaseline, type Baseline } from '../baseline.js';
 import { buildResults, LEDGER_FILE, type CheckInput, type Results, type RunInput, type RunRetries } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
@@ -133,6 +133,8 @@ export class ConformanceReporter implements Reporter {
    */
   writeInterrupted(): void {
     if (this.results || !this.vitest) return;
+    const har = this.config.har ? resolve(this.config.har) : undefined;
+    if (har && existsSync(har)) sealHar(har);
     this.write(this.vitest.state.getTestModules(), [], true);
   }
 
