@@ -82,6 +82,27 @@ describe('parseJson reads exactly what the lossless parser reads', () => {
     expect(same(got, expected)).toBe(true);
   });
 
+  test('a text read again (the latest are remembered) reads the same, each time into a value of its own', () => {
+    const texts = [
+      '[{"id":12345678901234567890,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":-9223372036854775808}]',
+      '{"__proto__":12345678901234567890,"a":[1,{"b":9007199254740993}]}',
+      '12345678901234567890',
+      '[{"id":1,"name":"c"}]',
+    ];
+    for (const t of texts) {
+      const first = parseJson(t);
+      const again = parseJson(t);
+      expect(same(again, parse(t, null, exactNumber)), t).toBe(true);
+      if (first === null || typeof first !== 'object') continue;
+      expect(again).not.toBe(first);
+      // A check that changes what it read changes nothing another reads.
+      const inner = Array.isArray(first) ? (first[0] as Record<string, unknown>) : ((first as { a: unknown[] }).a[1] as Record<string, unknown>);
+      inner.id = 'changed';
+      inner.b = 'changed';
+      expect(same(parseJson(t), again), t).toBe(true);
+    }
+  });
+
   test('a key repeated with another value is refused, as the lossless parser refuses it', () => {
     expect(() => parseJson('{"a":1,"a":2}')).toThrow(SyntaxError);
     expect(() => parseJson('{"a":12345678901234567890,"a":2}')).toThrow(SyntaxError);

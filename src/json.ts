@@ -95,6 +95,18 @@ const LONG_INTEGER = /(^|[[:,])(-?\d{16,}(?:\.0+)?)(?=$|[,\]}])/g;
 const MARKED = /^\u0001-?\d+(?:\.0+)?$/;
 const NOT_FAST = Symbol('not fast');
 
+/**
+ * True when arrays and objects may nest more than MAX_JSON_DEPTH levels deep: only a text with
+ * that many opening brackets can (counted with indexOf, far cheaper than walking the value).
+ */
+function mayNestDeeper(text: string): boolean {
+  let opened = 0;
+  for (const bracket of ['[', '{']) {
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) if (++opened > MAX_JSON_DEPTH) return true;
+  }
+  return false;
+}
+
 /** True when arrays and objects nest more than `allowed` levels deep. */
 function deeperThan(value: unknown, allowed: number): boolean {
   if (value === null || typeof value !== 'object') return false;
@@ -103,20 +115,50 @@ function deeperThan(value: unknown, allowed: number): boolean {
   return false;
 }
 
-/** Puts `value` back in place of marked long integers; counts what it restored. */
-function restoreMarked(value: unknown, count: { n: number }): unknown {
+/** Where a marked long integer was (keys from the root) and its exact value. */
+interface Restored {
+  path: string[];
+  value: number | bigint;
+}
+
+/**
+ * Puts the exact value back in place of each marked long integer (no other string starts with
+ * U+0001: see parseFast), noting in `found` where each was.
+ */
+function restoreMarked(value: unknown, found: Restored[], path: string[] = []): unknown {
   if (typeof value === 'string') {
-    if (!MARKED.test(value)) return value;
-    count.n++;
-    return exactNumber(value.slice(1));
+    if (value.charCodeAt(0) !== 1 || !MARKED.test(value)) return value;
+    const exact = exactNumber(value.slice(1));
+    found.push({ path: [...path], value: exact });
+    return exact;
   }
   if (value !== null && typeof value === 'object') {
-    for (const key of Object.keys(value)) {
+    // for-in: a parsed value is a plain object or array, with no inherited enumerable key.
+    for (const key in value) {
       const item = (value as Record<string, unknown>)[key];
-      const restored = restoreMarked(item, count);
-      // defineProperty: a plain assignment to "__proto__" would set the prototype instead.
-      if (restored !== item) Object.defineProperty(value, key, { value: restored, writable: true, enumerable: true, configurable: true });
+      if (typeof item !== 'object' && typeof item !== 'string') continue;
+      path.push(key);
+      const restored = restoreMarked(item, found, path);
+      path.pop();
+      if (restored !== item) setOwn(value, key, restored);
     }
+  }
+  return value;
+}
+
+/** Sets a property the parse made: by assignment, but "__proto__" (which would set the prototype) by defineProperty. */
+function setOwn(holder: object, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
+  else (holder as Record<string, unknown>)[key] = value;
+}
+
+/** Puts the exact values back where restoreMarked found them in another parse of the same text. */
+function restoreAt(value: unknown, restored: readonly Restored[]): unknown {
+  for (const { path, value: exact } of restored) {
+    if (path.length === 0) return exact;
+    let holder = value as Record<string, unknown>;
+    for (let i = 0; i < path.length - 1; i++) holder = holder[path[i] as string] as Record<string, unknown>;
+    setOwn(holder, path[path.length - 1] as string, exact);
   }
   return value;
 }
@@ -124,30 +166,49 @@ function restoreMarked(value: unknown, count: { n: number }): unknown {
 /**
  * The native parser, where it can vouch for the exact value: long integers are first quoted with a
  * marker, and the text must come back character for character from JSON.stringify, so no number
- * lost a digit, no key was repeated and every marked string is a literal that was marked.
+ * lost a digit, no key was repeated and every marked string is a literal that was marked (a text
+ * that escapes U+0001 itself, the marker's first character, takes the exact parser).
  * Answers are mostly compact JSON; anything else (white space, escapes) takes the exact parser.
  */
 function parseFast(text: string): unknown {
+  const known = vouched.get(text);
+  if (known) return restoreAt(JSON.parse(known.marked), known.restored);
   // JSON.stringify writes integers from 1e21 up as `1e+21`: exact only when read from the digits.
-  if (/\de\+/.test(text)) return NOT_FAST;
-  let marks = 0;
-  const marked = /\d{16}/.test(text)
-    ? text.replace(LONG_INTEGER, (_, before: string, digits: string) => {
-        marks++;
-        return `${before}"\\u0001${digits}"`;
-      })
-    : text;
+  if (text.includes('e+') && /\de\+/.test(text)) return NOT_FAST;
+  const long = /\d{16}/.test(text);
+  if (long && text.includes('\\u0001')) return NOT_FAST;
+  const marked = long ? text.replace(LONG_INTEGER, '$1"\\u0001$2"') : text;
   let value: unknown;
   try {
     value = JSON.parse(marked);
-    if (deeperThan(value, MAX_JSON_DEPTH) || JSON.stringify(value) !== marked) return NOT_FAST;
+    if ((mayNestDeeper(text) && deeperThan(value, MAX_JSON_DEPTH)) || JSON.stringify(value) !== marked) return NOT_FAST;
   } catch {
     return NOT_FAST;
   }
-  if (marks === 0) return value;
-  const count = { n: 0 };
-  value = restoreMarked(value, count);
-  return count.n === marks ? value : NOT_FAST;
+  const restored: Restored[] = [];
+  if (long) value = restoreMarked(value, restored);
+  vouch(text, { marked, restored });
+  return value;
+}
+
+/**
+ * Texts parseFast vouched for lately, with their marked text and where their long integers are. A
+ * store answers the same list many times over (a property lists it after each case): such a text
+ * is parsed again, into a value of its own, without marking, checking or walking it again.
+ * Bounded: the latest VOUCHED texts up to VOUCHED_CHARS each.
+ */
+interface Vouched {
+  marked: string;
+  restored: readonly Restored[];
+}
+const vouched = new Map<string, Vouched>();
+const VOUCHED = 64;
+const VOUCHED_CHARS = 32 * 1024;
+
+function vouch(text: string, known: Vouched): void {
+  if (text.length > VOUCHED_CHARS) return;
+  if (vouched.size >= VOUCHED) vouched.delete(vouched.keys().next().value as string);
+  vouched.set(text, known);
 }
 
 /** Parses JSON text, keeping unsafe integers as bigint. Throws SyntaxError on invalid or too deeply nested JSON. */

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
-import { containsBigInt, isInt64 } from './json.js';
+import { isInt64 } from './json.js';
 
 // ajv-formats is CommonJS; under NodeNext its function is the module's default export.
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
@@ -23,13 +23,27 @@ export const schemaFiles: Readonly<Record<SchemaName, Record<string, unknown>>> 
   >,
 );
 
-/** A value where every bigint became a number that ajv judges the same way under `format: int64`. */
+/**
+ * A value where every bigint became a number that ajv judges the same way under `format: int64`:
+ * what holds no bigint is the value itself (a list of pets is copied only where a pet holds one),
+ * found without walking the list twice.
+ */
 function validationView(value: unknown): unknown {
   if (typeof value === 'bigint') return isInt64(value) ? 0 : 2 ** 53;
-  if (!containsBigInt(value)) return value; // a list of pets is copied only where a pet holds a bigint
-  if (Array.isArray(value)) return value.map(validationView);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, validationView(v)]));
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const seen = typeof item === 'object' || typeof item === 'bigint' ? validationView(item) : item;
+      if (seen !== item) copy ??= value.slice(0, i);
+      copy?.push(seen);
+    }
+    return copy ?? value;
+  }
+  for (const k in value) {
+    const item: unknown = (value as Record<string, unknown>)[k];
+    if ((typeof item === 'object' || typeof item === 'bigint') && validationView(item) !== item) return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, validationView(v)]));
   }
   return value;
 }
@@ -41,7 +55,11 @@ ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeI
 for (const name of SCHEMA_NAMES) ajv.addSchema(schemaFiles[name]);
 
 const compiled = new Map<string, ValidateFunction>();
+const compiledObjects = new WeakMap<object, ValidateFunction>();
 function validatorFor(schema: SchemaName | object): ValidateFunction {
+  // The same schema object again (PetList on every list) is found without serialising it.
+  const known = typeof schema === 'string' ? undefined : compiledObjects.get(schema);
+  if (known) return known;
   const key = typeof schema === 'string' ? schema : JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
@@ -51,6 +69,7 @@ function validatorFor(schema: SchemaName | object): ValidateFunction {
         : ajv.compile(schema);
     compiled.set(key, validate);
   }
+  if (typeof schema !== 'string') compiledObjects.set(schema, validate);
   return validate;
 }
 
