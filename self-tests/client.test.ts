@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { fail } from '../src/assert.js';
 import { Client } from '../src/client.js';
-import { describeTransportError } from '../src/transport.js';
+import { describeTransportError, RequestTarget } from '../src/transport.js';
+import fc from 'fast-check';
 import { RetriesExhausted, retryAfterMs, WriteBlocked } from '../src/wire.js';
 import { json, type ServerResponse } from '../src/reference-server/handler.js';
 import { serve, type RunningServer } from '../src/reference-server/http.js';
@@ -214,5 +215,22 @@ describe('the pool', () => {
     expect(most).toBe(2);
     // a and b take the two connections; the urgent request goes before c and d.
     expect(order.slice(0, 3).sort()).toEqual(['/v1/pets?a=1', '/v1/pets?b=1', '/v1/pets?urgent=1']);
+  });
+});
+
+describe('the URL as sent', () => {
+  test('origin and path are those of new URL, whether or not a URL already in that form skips the parse', () => {
+    // Characters the URL standard passes through, encodes, or resolves (dot segments, `%2e`, `\\`).
+    const piece = fc.array(fc.constantFrom('a', 'Z', '9', '-', '_', '~', '.', '..', '%2e', '%2E', '%zz', '%41', '/', '//', '?', "'", '"', ' ', '#', '\\', '{', '^', '|', '`', '<', 'é', '😀', '\t', '+', '&', '=', ':', '@', '!', '$', '(', '*', ',', ';'), { maxLength: 8 }).map((p) => p.join(''));
+    const base = fc.constantFrom('http://127.0.0.1:8080/v1', 'http://localhost/v1', 'https://h.example:8443/api/v1', 'http://H.example/v1', 'http://h.example:80/v1', 'http://h.example/v1/');
+    fc.assert(
+      fc.property(base, piece, fc.option(piece, { nil: undefined }), (baseUrl, path, query) => {
+        const trimmed = baseUrl.replace(/\/+$/, '');
+        const url = `${trimmed}/pets/${path}${query === undefined ? '' : `?${query}`}`;
+        const parsed = new URL(url);
+        expect(new RequestTarget(trimmed).of(url), url).toEqual({ origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` });
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

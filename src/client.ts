@@ -9,12 +9,12 @@
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { proxyEnv } from './config.js';
 import { Exchange, flattenHeaders } from './exchange.js';
-import { parseJson, stringifyJson } from './json.js';
+import { stringifyJson } from './json.js';
 import { Pacer, type Pacing } from './pacer.js';
 import { Pool } from './pool.js';
 import { PLACEHOLDER, redact, registerSecret } from './redact.js';
-import { blameProxy, describeTransportError, envProxy, ExchangeFailure, isStaleClose, type EnvProxy } from './transport.js';
-import { gatewayPage, INTERRUPTED, noRetries, RetriesExhausted, retryAfterMs, TransportError, WriteBlocked, type ApiRequest, type ApiResponse, type Retries, type SendRecord, type SentRequest } from './wire.js';
+import { blameProxy, describeTransportError, envProxy, ExchangeFailure, isStaleClose, namesProxy, RequestTarget, type EnvProxy } from './transport.js';
+import { INTERRUPTED, noRetries, readBody, RetriesExhausted, retryAfterMs, TransportError, WriteBlocked, type ApiRequest, type ApiResponse, type Retries, type SendRecord, type SentRequest } from './wire.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -62,6 +62,13 @@ const KEEP_ALIVE = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000, keepAl
 
 const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
 
+/**
+ * Resolves in the event loop's check phase, after the immediates queued before it, in one of which
+ * undici writes a request to a kept-alive connection: an answer read after it lets the requests
+ * that took freed pool slots reach the server first, not after every answer read in this turn.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Longest a keep-alive connection for POSTs sits idle (see Client.posts). */
 const POST_IDLE_MS = 500;
 
@@ -93,6 +100,8 @@ export class Client {
   private readonly pacer: Pacer;
   /** The proxy the environment names for the target's scheme, to name it when it fails. */
   private readonly proxy: EnvProxy | undefined;
+  /** Origin and path of each request's URL, as undici is handed them. */
+  private readonly target: RequestTarget;
   requestCount = 0;
   readonly retried: RetryStats = { count: 0 };
   /** Aborted by abort(): every request in flight, waiting for a retry, or sent later, fails at once. */
@@ -108,15 +117,22 @@ export class Client {
     // proxyTunnel false: plain-HTTP targets go to the proxy as absolute-form requests, which
     // every forward proxy accepts (many refuse CONNECT to ports other than 443); HTTPS tunnels.
     const direct = options.proxy === 'none';
-    this.dispatcher = direct ? new Agent(agent) : new EnvHttpProxyAgent({ ...agent, proxyTunnel: false });
-    this.fresh = direct ? new Agent(fresh) : new EnvHttpProxyAgent({ ...fresh, proxyTunnel: false });
-    const posts = { ...agent, keepAliveTimeout: POST_IDLE_MS, keepAliveMaxTimeout: POST_IDLE_MS };
-    this.posts = direct ? new Agent(posts) : new EnvHttpProxyAgent({ ...posts, proxyTunnel: false });
-    // "other side closed" on an idle connection (the proxied dispatcher tells only through stale reuses).
-    this.dispatcher.on('disconnect', (_origin, _targets, err) => {
-      if ((err as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET') this.closesIdle = true;
-    });
+    // Where the environment names no proxy, EnvHttpProxyAgent sends everything through an Agent
+    // of its own (after a URL parse and a NO_PROXY read per request): that Agent, straight.
+    const viaEnv = !direct && namesProxy(proxyEnv());
+    const agentOf = (opts: Agent.Options) => (viaEnv ? new EnvHttpProxyAgent({ ...opts, proxyTunnel: false }) : new Agent(opts));
+    this.dispatcher = agentOf(agent);
+    this.fresh = agentOf(fresh);
+    this.posts = agentOf({ ...agent, keepAliveTimeout: POST_IDLE_MS, keepAliveMaxTimeout: POST_IDLE_MS });
+    // "other side closed" on an idle connection; a target reached as the environment says learns
+    // it only through stale reuses (EnvHttpProxyAgent passes on no Agent's events), Agent or not.
+    if (direct) {
+      this.dispatcher.on('disconnect', (_origin, _targets, err) => {
+        if ((err as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET') this.closesIdle = true;
+      });
+    }
     this.proxy = direct ? undefined : envProxy(new URL(this.baseUrl).protocol, proxyEnv());
+    this.target = new RequestTarget(this.baseUrl);
     this.pool = new Pool(options.concurrency);
     this.pacer = new Pacer(options.rate, (options.retries ?? 0) + 1);
     registerSecret(options.apiKey);
@@ -168,6 +184,9 @@ export class Client {
       // A retry goes ahead of requests not yet sent: it has waited its turn once already.
       const urgent = req.urgent || attempt > 0;
       const res = await this.pool.run(() => this.once(req.method, url, headers, body, sent, urgent), urgent);
+      // The answer is read once the requests that took its slot are on the wire (see nextTurn).
+      await nextTurn();
+      readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
       if (res.resent) retried.resent++;
       const waitMs = retryAfterMs(res);
       if (waitMs === undefined) {
@@ -205,7 +224,9 @@ export class Client {
   /** One request within its pool slot: paced, then sent, and sent again once if its reused connection was stale. */
   private async once(method: string, url: string, headers: Record<string, string>, body: string | undefined, sent: SentRequest, urgent: boolean): Promise<ApiResponse> {
     try {
-      await this.pacer.turn(urgent);
+      // Unpaced, the turn is now: no promise to wait for.
+      const turn = this.pacer.turn(urgent);
+      if (turn) await turn;
     } catch {
       throw new TransportError(INTERRUPTED, sent);
     }
@@ -258,21 +279,11 @@ export class Client {
     this.inFlight.add(exchange);
     if (this.stopped.signal.aborted) exchange.stop(new Error(INTERRUPTED));
     try {
-      const target = new URL(url);
+      const { origin, path } = this.target.of(url);
       // Straight to the dispatcher with a handler that keeps the bytes: no stream, no signal per
       // request. No redirect interceptor: a 3xx comes back as the answer, with its Location.
-      dispatcher.dispatch({ origin: target.origin, path: `${target.pathname}${target.search}`, method: method as Dispatcher.HttpMethod, headers, body }, exchange);
+      dispatcher.dispatch({ origin, path, method: method as Dispatcher.HttpMethod, headers, body }, exchange);
       const { status, headers: received, text, truncated } = await exchange.answer;
-      let json: unknown;
-      let jsonError: string | undefined;
-      if (truncated) jsonError = `not parsed: longer than the ${maxBytes} bytes the suite reads`;
-      else {
-        try {
-          json = parseJson(text);
-        } catch (err) {
-          jsonError = err instanceof Error ? err.message : String(err);
-        }
-      }
       const flat = flattenHeaders(received);
       // Asked of a kept-alive connection (a fresh one asks for close, and gets it).
       if (dispatcher !== this.fresh && /\bkeep-alive\b/i.test(flat.connection ?? '')) this.keepsAlive = true;
@@ -281,13 +292,10 @@ export class Client {
         status,
         headers: flat,
         text,
-        json,
-        ...(jsonError === undefined ? {} : { jsonError }),
+        json: undefined,
         truncated,
         durationMs: Math.round(performance.now() - started),
       };
-      const infrastructure = gatewayPage(res);
-      if (infrastructure !== undefined) res.infrastructure = infrastructure;
       this.recordSend(sent, started, exchange, res);
       return res;
     } catch (err) {

@@ -49,7 +49,9 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private end(truncated: boolean): void {
     if (this.settled) return;
     this.settled = true;
-    this.settle({ status: this.status, headers: this.headers, text: Buffer.concat(this.chunks).toString('utf8'), truncated });
+    // One chunk (most answers) is decoded where it lies, without a copy.
+    const body = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
+    this.settle({ status: this.status, headers: this.headers, text: body.toString('utf8'), truncated });
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -89,6 +91,10 @@ export class Exchange implements Dispatcher.DispatchHandler {
 
 export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  // for-in: undici's headers are a plain object, with no inherited enumerable key.
+  for (const k in headers) {
+    const v = headers[k];
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
   return out;
 }

@@ -28,7 +28,8 @@ export function forgetSecrets(): void {
  */
 export function redact(text: string): string {
   let out = text;
-  for (const s of secrets) out = out.split(PLACEHOLDER).map((piece) => piece.split(s).join(PLACEHOLDER)).join(PLACEHOLDER);
+  // A text without the key is left as it is (most are): no split, no copy.
+  for (const s of secrets) if (out.includes(s)) out = out.split(PLACEHOLDER).map((piece) => piece.split(s).join(PLACEHOLDER)).join(PLACEHOLDER);
   return out;
 }
 

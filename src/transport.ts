@@ -110,3 +110,42 @@ export function describeTransportError(err: unknown, timeoutMs: number, signal?:
   const reason = (code && reasons[code]) ?? e.cause?.message ?? e.message ?? String(err);
   return code && !reasons[code] ? `${reason} (${code})` : reason;
 }
+
+/** Whether the proxy variables name a proxy, read as undici's EnvHttpProxyAgent reads them. */
+export function namesProxy(env: Readonly<Record<string, string | undefined>>): boolean {
+  return Boolean((env.http_proxy ?? env.HTTP_PROXY) || (env.https_proxy ?? env.HTTPS_PROXY));
+}
+
+/**
+ * Path and query made only of characters the URL standard passes through as they are, in a path
+ * with no segment starting with a dot (`.`, `..`, `%2e` are resolved) and a query that is not empty
+ * (`?` alone is dropped): such a URL is its own serialisation. Anything else (quotes, spaces,
+ * non-ASCII, dots) is left to `new URL`.
+ */
+const AS_IS = /^\/[\w\-~!$&()*+,;=:@/%]*(?:\?[\w\-.~!$&()*+,;=:@/?%]+)?$/;
+const DOT_SEGMENT = /\/(?:\.|%2e)/i;
+
+/**
+ * The origin and path (with the query) undici is handed for a URL below the base URL, exactly as
+ * `new URL` makes them, without parsing the URLs that are already in that form.
+ */
+export class RequestTarget {
+  private readonly origin: string;
+  /** The base URL is already serialised as `new URL` would serialise it (origin, then path). */
+  private readonly plainBase: boolean;
+
+  constructor(private readonly baseUrl: string) {
+    const base = new URL(baseUrl);
+    this.origin = base.origin;
+    this.plainBase = `${base.origin}${base.pathname}` === baseUrl && base.pathname !== '/';
+  }
+
+  of(url: string): { origin: string; path: string } {
+    if (this.plainBase && url.startsWith(this.baseUrl)) {
+      const path = url.slice(this.origin.length);
+      if (AS_IS.test(path) && !DOT_SEGMENT.test(path.split('?', 1)[0] as string)) return { origin: this.origin, path };
+    }
+    const parsed = new URL(url);
+    return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+  }
+}

@@ -1,5 +1,6 @@
-// The wire's vocabulary, no I/O: a request, what was sent, the answer, the errors, retries, a gateway's page.
+// The wire's vocabulary, no I/O: a request, what was sent, the answer (its body read as JSON), the errors, retries, a gateway's page.
 import { STATUS_CODES } from 'node:http';
+import { parseJson } from './json.js';
 
 /** How a request authenticates: the configured key, none, or an exact Authorization value. */
 export type Auth = 'key' | 'none' | { authorization: string };
@@ -159,4 +160,18 @@ const GATEWAY_STATUSES = new Set([502, 503, 504]);
 export function gatewayPage(res: Pick<ApiResponse, 'status' | 'headers' | 'jsonError'>): string | undefined {
   if (res.jsonError === undefined || !GATEWAY_STATUSES.has(res.status)) return undefined;
   return `${res.status} ${STATUS_CODES[res.status]} from ${res.headers.server ?? 'a gateway that names no Server'}`;
+}
+
+/** Reads an answer's body as lossless JSON (json, or jsonError), then tells a gateway's page from the service's answer. */
+export function readBody(res: ApiResponse, maxBytes: number): void {
+  if (res.truncated) res.jsonError = `not parsed: longer than the ${maxBytes} bytes the suite reads`;
+  else {
+    try {
+      res.json = parseJson(res.text);
+    } catch (err) {
+      res.jsonError = err instanceof Error ? err.message : String(err);
+    }
+  }
+  const infrastructure = gatewayPage(res);
+  if (infrastructure !== undefined) res.infrastructure = infrastructure;
 }
