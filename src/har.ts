@@ -106,7 +106,7 @@ function noAnswer(error: string | undefined) {
 }
 
 /** One HAR entry for one send. */
-export function harEntry(send: SendRecord, sender: Sender) {
+export function harEntry(send: SendRecord, sender: Sender, note = 'sent outside any check') {
   const req = send.request;
   // Unknown: when the bytes were all written (send 0, as Chromium writes it), DNS and connect (-1).
   const wait = ms((send.respondedAt || send.endedAt) - send.startedAt);
@@ -131,7 +131,7 @@ export function harEntry(send: SendRecord, sender: Sender) {
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive },
     _petstore: {
-      ...(sender === undefined ? { requirements: [], check: null, note: 'sent outside any check' } : { requirements: [sender.split(' ', 1)[0] as string], check: sender }),
+      ...(sender === undefined ? { requirements: [], check: null, note } : { requirements: [sender.split(' ', 1)[0] as string], check: sender }),
       // The request's previous send: this one is its retry (429/503 with Retry-After) or resend (stale connection).
       ...(req.harEntry === undefined ? {} : { retryOf: req.harEntry }),
     } satisfies HarSender,
@@ -182,10 +182,13 @@ export class HarWriter {
     this.at = writeAll(this.fd, head + TRAILER, 0) - TRAILER.length;
   }
 
-  /** Takes one send's entry, written by the end of this turn of the event loop; returns its index in log.entries (undefined once writing failed). */
-  add(send: SendRecord, sender: Sender): number | undefined {
+  /**
+   * Takes one send's entry, written by the end of this turn of the event loop; returns its index in
+   * log.entries (undefined once writing failed). With no sender, `note` says why no check is named.
+   */
+  add(send: SendRecord, sender: Sender, note?: string): number | undefined {
     if (this.fd === undefined) return undefined;
-    const json = JSON.stringify(harEntry(send, sender));
+    const json = JSON.stringify(harEntry(send, sender, note));
     this.pending.push(json);
     this.pendingChars += json.length;
     if (this.pendingChars > 1 << 20) this.flush();

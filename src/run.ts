@@ -85,8 +85,12 @@ export function runTagOf(seed: number): string {
 interface Sender {
   check: string;
   exempt?: true;
+  /** Sent for work the checks share (the store's population), not for `check`, which asked first: the HAR says so. */
+  shared?: string;
 }
 const sender = new AsyncLocalStorage<Sender>();
+/** Who the HAR names as a request's sender: its check, or none and why. */
+const senderOf = (from: Sender | undefined): [string | undefined, string?] => (from?.shared ? [undefined, from.shared] : [from?.check]);
 
 export class RunContext {
   readonly api: Client;
@@ -130,7 +134,7 @@ export class RunContext {
       proxy: config.embedded ? 'none' : 'env',
       onResponse: (res) => this.record(res),
       onRetried: (retried) => this.recordRetries(retried),
-      ...(har ? { onSend: (send: SendRecord) => har.add(send, sender.getStore()?.check) } : {}),
+      ...(har ? { onSend: (send: SendRecord) => har.add(send, ...senderOf(sender.getStore())) } : {}),
     });
   }
 
@@ -285,7 +289,8 @@ export class RunContext {
    */
   ensurePopulation(): Promise<Population> {
     // A server that cannot be populated fails the createPet checks; here the check is undecidable.
-    this.population ??= this.populate().catch((err: unknown) => {
+    const shared = { ...(sender.getStore() ?? { check: 'the run' }), shared: 'populating the store, which the checks needing more than 100 pets share' };
+    this.population ??= sender.run(shared, () => this.populate()).catch((err: unknown) => {
       if (err instanceof Violation) throw new Skip(`the store could not be populated: ${err.message}`);
       throw err;
     });
