@@ -88,8 +88,8 @@ export class Client {
    * Keep-alive connections for requests that may create, idle at most POST_IDLE_MS (below any
    * common server's idle timeout, so the server never closes one under a POST). Used once the
    * server has said `Connection: keep-alive` and while it was never seen closing a connection it
-   * had kept open; else each POST has a connection of its own (which costs a connect each: the
-   * suite's throughput against the reference server falls from about 53% to 33% of a plain loop's).
+   * had kept open; else each POST has a connection of its own (a connect each, which roughly
+   * halves the suite's throughput against a local server).
    */
   private readonly posts: Dispatcher;
   /** The server said `Connection: keep-alive` on a kept-alive connection. */
