@@ -133,6 +133,9 @@ export interface Shown {
   also: RequirementResult[];
 }
 
+/** After an id in `also`: its level, where it differs from that of the failure it is named under. */
+export const levelApart = (also: RequirementResult, under: RequirementResult): string => (also.level === under.level ? '' : ` (${also.level})`);
+
 /**
  * What a report shows of one list of findings (in inCauseOrder), after the lists in `before`: a
  * failure grouped under one shown in this list or an earlier one is named only in that one's

@@ -5,8 +5,8 @@ import type { Exchange } from '../evidence.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { h, htmlPage } from './page.js';
 import { byArea, givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
-import { baselineSaid, blocks, findings, gateOf, VERDICT_TITLE } from './verdict.js';
-import { shownFindings } from './causes.js';
+import { baselineSaid, blocks, findingLists, findings, gateOf, VERDICT_TITLE, type FindingList } from './verdict.js';
+import type { Shown as ShownFinding } from './causes.js';
 import { describeRetries, describeRunRetries, oneLine } from './words.js';
 
 type Shown = 'passed' | 'skipped' | 'failed' | 'error' | 'warning' | 'known';
@@ -123,10 +123,14 @@ function levelCard(results: Results, level: 'MUST' | 'SHOULD'): string {
 
 const link = (e: RequirementResult) => `<a href="#req-${h(e.id)}">${h(e.id)}</a>`;
 
-/** Root cause first (src/report/causes.ts): a failure explained by one shown in this list or an earlier one (`before`) is named under it. */
-function findingList(title: string, cls: string, entries: readonly RequirementResult[], why = (e: RequirementResult) => oneLine(e.message, 220), before: readonly RequirementResult[] = [], all: readonly RequirementResult[] = []): string {
+/**
+ * Root cause first (src/report/causes.ts): a failure explained by one shown in this list or an
+ * earlier one is named under it (findingLists). Baseline lists show every entry as it is.
+ */
+function findingList(title: string, cls: string, list: FindingList | readonly RequirementResult[], why = (e: RequirementResult) => oneLine(e.message, 220)): string {
+  const { entries, shown } = 'shown' in list ? list : { entries: list, shown: list.map((entry): ShownFinding => ({ entry, also: [] })) };
   if (entries.length === 0) return '';
-  return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${entries.length}</span></h3><ul>${shownFindings(entries, before, all)
+  return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${entries.length}</span></h3><ul>${shown
     .map(({ entry: e, cause, also }) => `<li>${link(e)}${cause ? ` <span class="why">(because of ${link(cause)}, below)</span>` : ''} <span class="why">${h(why(e))}</span>${also.length ? `<ul class="also"><li>also failed because of this: ${also.map(link).join(', ')}</li></ul>` : ''}</li>`)
     .join('')}</ul></div>`;
 }
@@ -135,11 +139,8 @@ function findingList(title: string, cls: string, entries: readonly RequirementRe
 export function renderHtml(results: Results, { har }: { har?: string } = {}): string {
   const r = results.run;
   const strict = r.strict;
-  const { violations, undecided: all, warnings: allWarnings, known, fixed } = findings(results);
-  // Not tested: every requirement is undecided for the one reason in the headline; no list of it.
-  const notTested = results.verdict === 'not-tested';
-  const undecided = notTested ? [] : all;
-  const warnings = notTested ? allWarnings.filter((e) => e.outcome !== 'error') : allWarnings;
+  const { known, fixed } = findings(results);
+  const { violations, undecided, warnings } = findingLists(results);
   const commit = results.suite.commit ? ` · commit <code>${h(results.suite.commit.slice(0, 12))}</code>` : '';
   const notes: string[] = [];
   if (r.interrupted) notes.push('The run was interrupted: checks that had not finished are reported as undecided.');
@@ -192,10 +193,10 @@ ${entries.map((e) => row(e, strict, har)).join('\n')}
 ${LEVELS.map((l) => levelCard(results, l)).join('\n')}
 </section>
 
-${violations.length + undecided.length + warnings.length + known.length + fixed.length > 0 ? `<section class="findings">
-${findingList(strict ? 'Violations (MUST and SHOULD)' : 'Violations (MUST)', 'f-failed', violations, undefined, [], results.requirements)}
-${findingList('Could not be decided', 'f-error', undecided, undefined, violations, results.requirements)}
-${findingList('Warnings (SHOULD, do not fail the run)', 'f-warning', warnings, undefined, [...violations, ...undecided], results.requirements)}
+${violations.entries.length + undecided.entries.length + warnings.entries.length + known.length + fixed.length > 0 ? `<section class="findings">
+${findingList(strict ? 'Violations (MUST and SHOULD)' : 'Violations (MUST)', 'f-failed', violations)}
+${findingList('Could not be decided', 'f-error', undecided)}
+${findingList('Warnings (SHOULD, do not fail the run)', 'f-warning', warnings)}
 ${findingList('Known deviations (baseline; still run, not regressions)', 'f-known', known, (e) => `${oneLine(baselineSaid(e), 160)}: ${oneLine(e.message, 160)}`)}
 ${findingList('Fixed: remove them from the baseline', 'f-warning', fixed, (e) => oneLine(baselineSaid(e), 220))}
 </section>` : ''}

@@ -1,7 +1,7 @@
 // conformance.md: short enough for a pull-request comment or a GitHub job summary.
 import { givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
-import { baselineSaid, findings, gateOf, VERDICT_TITLE } from './verdict.js';
-import { shownFindings, type Shown } from './causes.js';
+import { baselineSaid, findingLists, findings, gateOf, VERDICT_TITLE, type FindingList } from './verdict.js';
+import { levelApart, type Shown } from './causes.js';
 import { describeRetries, describeRunRetries, oneLine } from './words.js';
 
 const ICON: Readonly<Record<Verdict, string>> = { conformant: '✅', nonconformant: '❌', inconclusive: '⚠️', 'not-tested': '⛔' };
@@ -29,25 +29,22 @@ function list(entries: readonly RequirementResult[], reason: (e: RequirementResu
 }
 
 /**
- * A list of findings in root-cause order (see findings): a failure another explains is named under
- * it ("also failed because of this"), unless that one is listed only in a later section.
+ * A list of findings in root-cause order (see findingLists): a failure another explains is named
+ * under it ("also failed because of this"), unless that one is listed only in a later section.
  */
-function causeList(entries: readonly RequirementResult[], before: readonly RequirementResult[], every: readonly RequirementResult[]): string[] {
-  const shown = shownFindings(entries, before, every);
+function causeList({ shown }: FindingList): string[] {
   const under = (e: RequirementResult) => {
     const { cause, also } = shown.find((s) => s.entry === e) as Shown;
-    const ids = also.map((m) => `${code(m.id)}${m.level === e.level ? '' : ` (${m.level})`}`);
+    const ids = also.map((m) => `${code(m.id)}${levelApart(m, e)}`);
     return [...(cause ? [`  - failed because of ${code(cause.id)}, below`] : []), ...(ids.length ? [`  - also failed because of this: ${ids.join(', ')}`] : [])];
   };
   return list(shown.map((s) => s.entry), (e) => e.message, under);
 }
 
 export function renderMarkdown(results: Results): string {
-  const { violations, undecided: all, warnings: allWarnings, known, fixed } = findings(results);
-  // Not tested: every requirement is undecided for the one reason in the headline; no list of it.
+  const { known, fixed } = findings(results);
+  const { violations, undecided, warnings } = findingLists(results);
   const notTested = results.verdict === 'not-tested';
-  const undecided = notTested ? [] : all;
-  const warnings = notTested ? allWarnings.filter((e) => e.outcome !== 'error') : allWarnings;
   const r = results.run;
   const label = givenLabel(results.target);
   const commit = results.suite.commit ? ` (\`${results.suite.commit.slice(0, 12)}\`)` : '';
@@ -66,12 +63,11 @@ export function renderMarkdown(results: Results): string {
     }),
   ];
   const levels = r.strict ? 'MUST and SHOULD' : 'MUST';
-  const every = results.requirements;
   const section = (title: string, lines: string[]) => (lines.length ? ['', title, '', ...lines] : []);
-  out.push(...section(`### Violations (${levels})`, causeList(violations, [], every)));
-  out.push(...section('### Could not be decided', causeList(undecided, violations, every)));
+  out.push(...section(`### Violations (${levels})`, causeList(violations)));
+  out.push(...section('### Could not be decided', causeList(undecided)));
   if (notTested) out.push('', `No check ran: each of the ${results.requirements.length} requirements is not tested, for the reason above (\`conformance.json\` lists them).`);
-  out.push(...section('### Warnings (SHOULD, do not fail the run)', causeList(warnings, [...violations, ...undecided], every)));
+  out.push(...section('### Warnings (SHOULD, do not fail the run)', causeList(warnings)));
   if (r.baseline) {
     const gate = gateOf(results);
     out.push('', `### Baseline ${code(r.baseline.path)}: ${gate.passed ? '✅ gate passed' : '❌ gate failed'}`, '', md(gate.reason.charAt(0).toUpperCase() + gate.reason.slice(1)));

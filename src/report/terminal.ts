@@ -1,7 +1,7 @@
 // The compact summary printed at the end of every run.
 import { givenLabel, isPartial, type RequirementResult, type Results, type Tally } from './results.js';
-import { baselineSaid, findings, gateOf, gatewayFailed, TARGET_FAILED, VERDICT_TITLE } from './verdict.js';
-import { shownFindings, type Shown } from './causes.js';
+import { baselineSaid, findingLists, findings, gateOf, gatewayFailed, TARGET_FAILED, VERDICT_TITLE } from './verdict.js';
+import { levelApart, type Shown } from './causes.js';
 import { oneLine } from './words.js';
 
 export interface Paint {
@@ -43,7 +43,8 @@ function wrapped(ids: readonly string[], width: number, lead: string): string[] 
 }
 
 export function renderTerminal(results: Results, { paint = PLAIN, width = 120, reportDir = 'reports' }: { paint?: Paint; width?: number; reportDir?: string } = {}): string {
-  const { violations, undecided, warnings, known, fixed } = findings(results);
+  const { known, fixed } = findings(results);
+  const { violations, undecided, warnings } = findingLists(results);
   const r = results.run;
   const label = givenLabel(results.target);
   const verdictPaint = results.verdict === 'conformant' ? paint.green : results.verdict === 'nonconformant' ? paint.red : paint.yellow;
@@ -63,17 +64,16 @@ export function renderTerminal(results: Results, { paint = PLAIN, width = 120, r
   ];
   // Root cause first (src/report/causes.ts): a failure another one explains is named under that
   // one, in its "also failed because of this" line, unless that one comes only in a later list.
-  const all = results.requirements;
   const finding = (mark: string, { entry: e, cause, also }: Shown, tag: string) => {
     out.push(item(mark, e, `${tag}${cause ? ` (because of ${cause.id}, below)` : ''}`, e.message));
-    if (also.length) out.push(...wrapped(also.map((m) => `${m.id}${m.level === e.level ? '' : ` (${m.level})`}`), width, paint.dim('      also failed because of this: ')));
+    if (also.length) out.push(...wrapped(also.map((m) => `${m.id}${levelApart(m, e)}`), width, paint.dim('      also failed because of this: ')));
   };
-  for (const s of shownFindings(violations, [], all)) finding(paint.red('✘'), s, s.entry.level === 'SHOULD' ? ' (SHOULD, strict)' : '');
+  for (const s of violations.shown) finding(paint.red('✘'), s, s.entry.level === 'SHOULD' ? ' (SHOULD, strict)' : '');
   // A backend that fell over mid-run is said once (the verdict says it for MUSTs), not once per requirement it left undecided.
-  const fellOver = gatewayFailed([...undecided, ...warnings]);
-  for (const s of shownFindings(undecided, violations, all)) if (!fellOver.includes(s.entry)) finding(paint.yellow('?'), s, ' (could not decide)');
+  const fellOver = gatewayFailed([...undecided.entries, ...warnings.entries]);
+  for (const s of undecided.shown) if (!fellOver.includes(s.entry)) finding(paint.yellow('?'), s, ' (could not decide)');
   if (fellOver.length && !results.verdictReason.includes(TARGET_FAILED)) out.push(` ${paint.yellow('?')} ${TARGET_FAILED}: ${fellOver.length} requirement(s) could not be decided`);
-  for (const s of shownFindings(warnings, [...violations, ...undecided], all)) {
+  for (const s of warnings.shown) {
     if (!fellOver.includes(s.entry)) finding(paint.yellow('⚠'), s, ` (SHOULD, warning${s.entry.outcome === 'error' ? ', could not check' : ''})`);
   }
   // --baseline: known deviations apart from the findings (with the baseline's reason), then the gate.
@@ -94,7 +94,7 @@ export function renderTerminal(results: Results, { paint = PLAIN, width = 120, r
   out.push(line('created', `${results.createdPets.count} pets (ids in ${reportDir}/${results.createdPets.ledger})`));
   out.push(line('reports', `${reportDir}/conformance.html, conformance.md, conformance.json, junit.xml, manifest.json`));
   // The summary gives each finding's first reason; where the rest is.
-  if (violations.length + undecided.length + warnings.length + known.length > 0) {
+  if (violations.entries.length + undecided.entries.length + warnings.entries.length + known.length > 0) {
     out.push(line('evidence', `requests, responses and curl lines in ${reportDir}/conformance.html (or run with --verbose)`));
   }
   out.push('');

@@ -3,7 +3,7 @@
 import { GATEWAY_FAILING } from '../wire.js';
 import type { RequirementResult, Results, Tally, Verdict } from '../generated/report-types.js';
 import type { Level } from '../requirement.js';
-import { inCauseOrder } from './causes.js';
+import { inCauseOrder, shownFindings, type Shown } from './causes.js';
 import { oneLine, plural } from './words.js';
 
 /** How a verdict reads in a heading. */
@@ -97,6 +97,25 @@ export function findings(results: Results): {
     known: results.requirements.filter((e) => e.baseline?.status === 'known'),
     fixed: results.requirements.filter((e) => e.baseline?.status === 'fixed'),
   };
+}
+
+/** One list of findings as a report shows it: all its entries, and each shown (shownFindings). */
+export interface FindingList {
+  entries: RequirementResult[];
+  shown: Shown[];
+}
+
+/**
+ * The three lists every report shows, in this order, each shown after the ones before it:
+ * violations, undecided, warnings. A target not tested has every requirement undecided for the
+ * one reason the headline gives: no undecided list, and no undecided warning.
+ */
+export function findingLists(results: Results): Record<'violations' | 'undecided' | 'warnings', FindingList> {
+  const { violations, undecided, warnings } = findings(results);
+  const notTested = results.verdict === 'not-tested';
+  const lists = [violations, notTested ? [] : undecided, notTested ? warnings.filter((e) => e.outcome !== 'error') : warnings];
+  const [v, u, w] = lists.map((entries, i) => ({ entries, shown: shownFindings(entries, lists.slice(0, i).flat(), results.requirements) })) as [FindingList, FindingList, FindingList];
+  return { violations: v, undecided: u, warnings: w };
 }
 
 /** The baseline's word on an entry: its reason, link and end date ('' when it has none). */
