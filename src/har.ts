@@ -1,6 +1,6 @@
 // The HAR 1.2 record of every request a run sends (--har): written as the requests end, a whole HAR after every write.
 // Its custom fields (_petstore, _truncated, _error) are defined in schemas/har-extension.schema.json.
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
 import type { ApiResponse, SendRecord } from './wire.js';
@@ -248,6 +248,7 @@ export function sealHar(path: string): void {
     }
   } catch {
     // Not readable or not writable: the file stays as the writer leaves it, and is hashed as it is.
+    rmSync(copy, { force: true });
   }
 }
 

@@ -89,6 +89,7 @@ interface Sender {
   shared?: string;
 }
 const sender = new AsyncLocalStorage<Sender>();
+const POPULATING = 'populating the store, which the checks needing more than 100 pets share';
 /** Who the HAR names as a request's sender: its check, or none and why. */
 const senderOf = (from: Sender | undefined): [string | undefined, string?] => (from?.shared ? [undefined, from.shared] : [from?.check]);
 
@@ -289,8 +290,7 @@ export class RunContext {
    */
   ensurePopulation(): Promise<Population> {
     // A server that cannot be populated fails the createPet checks; here the check is undecidable.
-    const shared = { ...(sender.getStore() ?? { check: 'the run' }), shared: 'populating the store, which the checks needing more than 100 pets share' };
-    this.population ??= sender.run(shared, () => this.populate()).catch((err: unknown) => {
+    this.population ??= sender.run({ ...(sender.getStore() ?? { check: 'the run' }), shared: POPULATING }, () => this.populate()).catch((err: unknown) => {
       if (err instanceof Violation) throw new Skip(`the store could not be populated: ${err.message}`);
       throw err;
     });
