@@ -2,11 +2,11 @@
 // Retry-After are retried, a bounded number of times, honouring the wait; running out is the
 // suite not deciding (outcome error), never a pass or a failure; redirects are answers, shown
 // with their Location; read-only mode sends nothing that could create.
+import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import { fail } from '../src/assert.js';
 import { Client } from '../src/client.js';
 import { describeTransportError, RequestTarget } from '../src/transport.js';
-import fc from 'fast-check';
 import { RetriesExhausted, retryAfterMs, WriteBlocked } from '../src/wire.js';
 import { json, type ServerResponse } from '../src/reference-server/handler.js';
 import { serve, type RunningServer } from '../src/reference-server/http.js';

@@ -220,7 +220,7 @@ export function parseJson(text: string): unknown {
 }
 
 /** True when a bigint is anywhere in the value (arrays and plain objects, as parsed from JSON). */
-export function containsBigInt(value: unknown): boolean {
+function containsBigInt(value: unknown): boolean {
   if (typeof value === 'bigint') return true;
   if (Array.isArray(value)) return value.some(containsBigInt);
   if (value !== null && typeof value === 'object') return Object.values(value).some(containsBigInt);

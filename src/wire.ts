@@ -157,7 +157,7 @@ const GATEWAY_STATUSES = new Set([502, 503, 504]);
  * The infrastructure's reason when an answer is a gateway's page, not the service's: a 502, 503
  * or 504 whose body is not JSON (see ApiResponse.infrastructure); undefined otherwise.
  */
-export function gatewayPage(res: Pick<ApiResponse, 'status' | 'headers' | 'jsonError'>): string | undefined {
+function gatewayPage(res: Pick<ApiResponse, 'status' | 'headers' | 'jsonError'>): string | undefined {
   if (res.jsonError === undefined || !GATEWAY_STATUSES.has(res.status)) return undefined;
   return `${res.status} ${STATUS_CODES[res.status]} from ${res.headers.server ?? 'a gateway that names no Server'}`;
 }
