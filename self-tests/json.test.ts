@@ -209,6 +209,8 @@ describe('an integer reads exactly in every spelling JSON allows', () => {
     expect(exactNumber(`1${'0'.repeat(1_000_000)}e-1000000`)).toBe(1);
     expect(exactNumber(`1.${'0'.repeat(1_000_000)}1`)).toBe(1 + Number.EPSILON); // a fraction stays one
     expect(parseJson(`[1${'0'.repeat(1_000_000)}1]`)).toEqual([Infinity]);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // A guard against a superlinear read (a quadratic one takes hours on a million digits), not a
+    // speed target: 0.3 to 0.5 s beside two busy loops on 2 cores.
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 });
