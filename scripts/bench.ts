@@ -24,9 +24,16 @@
 //    time of the whole run; the suite's request rate), and its entries are counted against
 //    run.requests.
 //
+// 5. Stopping (step 4/4 as it prints): Ctrl-C mid-run (the CLI against a server holding every
+//    answer STOP_LATENCY_MS, SIGINT once STOP_AFTER requests were answered), from the signal to
+//    the exit; and a run the preflight stops (a wrong key), from the probe reaching the server to
+//    the exit. STOP_RUNS each, the median and the slowest. The self-tests (interrupt, preflight)
+//    hold these only to bounds a slow machine meets: they are promises, measured here.
+//
 // `npm run bench -- --cost-model` instead measures how a run's time grows with PETSTORE_RUNS,
 // latency and concurrency (the table in the README); `npm run bench -- --har` measures only the
-// cost of the HAR (steps 1 and 2 with and without it, no plain loop, no latency).
+// cost of the HAR (steps 1 and 2 with and without it, no plain loop, no latency);
+// `npm run bench -- --stopping` only the stopping figures (5.).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -53,8 +60,12 @@ const MAX_CONCURRENCY = 256;
 /** Every run draws the same inputs, so every run does the same work. */
 const SEED = 20261121;
 const SAMPLE_MS = 10;
+const STOP_RUNS = 3;
+const STOP_LATENCY_MS = 300;
+/** Mid-run: past the probe and preflight, the population being created, most checks waiting. */
+const STOP_AFTER = 40;
 
-const TARGETS = { wallMs: 5_000, requests: 1_500, throughputRatio: 0.5, latencyFactor: 2, peakRssMb: 300, harOverhead: 0.1 } as const;
+const TARGETS = { wallMs: 5_000, requests: 1_500, throughputRatio: 0.5, latencyFactor: 2, peakRssMb: 300, harOverhead: 0.1, stopMs: 2_000, afterProbeMs: 2_000 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Measuring a child process
@@ -325,13 +336,96 @@ function printRows(title: string, rows: string[][], file: string): void {
   console.log(`  written to ${file}`);
 }
 
+/** The CLI as a child process against `server`, no output kept; `exit` resolves with its code and when it came. */
+function spawnCli(server: BenchServer, env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-stop-'));
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PETSTORE_')));
+  const child = spawn(process.execPath, [BIN, '--report-dir', join(dir, 'reports')], {
+    cwd: dir,
+    env: { ...clean, PETSTORE_SEED: String(SEED), PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey, NO_COLOR: '1', ...env },
+    stdio: 'ignore',
+  });
+  let exited = false;
+  const exit = new Promise<{ code: number | null; at: number }>((done) => child.on('exit', (code) => ((exited = true), done({ code, at: performance.now() }))));
+  return { child, exit, exited: () => exited, cleanUp: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Ctrl-C mid-run: ms from SIGINT to the exit (130). */
+async function stopOnSigint(): Promise<number> {
+  const server = await benchServer(STOP_LATENCY_MS);
+  const cli = spawnCli(server);
+  try {
+    while (server.log.length < STOP_AFTER && !cli.exited()) await sleep(10);
+    const signalled = performance.now();
+    cli.child.kill('SIGINT');
+    const { code, at } = await cli.exit;
+    if (code !== 130) throw new Error(`Ctrl-C mid-run: the CLI exited ${code}, not 130`);
+    return at - signalled;
+  } finally {
+    cli.cleanUp();
+    await server.close();
+  }
+}
+
+/** A run the preflight stops (wrong key, exit 3): ms from the probe's arrival to the exit. */
+async function stopAfterProbe(): Promise<number> {
+  const server = await benchServer(0);
+  const cli = spawnCli(server, { PETSTORE_API_KEY: 'not-the-key' });
+  try {
+    const { code, at } = await cli.exit;
+    const probed = Math.min(...server.log.map((r) => r[0]));
+    if (code !== 3 || !Number.isFinite(probed)) throw new Error(`a wrong key: the CLI exited ${code} after ${server.log.length} request(s), not 3 after the probe`);
+    return at - probed;
+  } finally {
+    cli.cleanUp();
+    await server.close();
+  }
+}
+
+async function stoppingFigures() {
+  say(`  Ctrl-C mid-run (${STOP_LATENCY_MS} ms per answer, after ${STOP_AFTER} answers) and a wrong key stopped by the preflight, ${STOP_RUNS} times each`);
+  const sigint: number[] = [];
+  const afterProbe: number[] = [];
+  for (let i = 0; i < STOP_RUNS; i++) {
+    sigint.push(await stopOnSigint());
+    afterProbe.push(await stopAfterProbe());
+    say(`  round ${i + 1}: exit ${round(sigint[i] as number)} ms after SIGINT; ${round(afterProbe[i] as number)} ms after the probe`);
+  }
+  return {
+    runs: STOP_RUNS,
+    sigintMedianMs: round(median(sigint)),
+    sigintMaxMs: round(Math.max(...sigint)),
+    afterProbeMedianMs: round(median(afterProbe)),
+    afterProbeMaxMs: round(Math.max(...afterProbe)),
+  };
+}
+
+function stoppingRows(f: Awaited<ReturnType<typeof stoppingFigures>>): string[][] {
+  const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS');
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  return [
+    [`Ctrl-C mid-run: exit after SIGINT (median; slowest of ${f.runs})`, `${s(f.sigintMedianMs)}; ${s(f.sigintMaxMs)}`, `<= ${TARGETS.stopMs / 1000} s`, mark(f.sigintMaxMs <= TARGETS.stopMs)],
+    [`Wrong key: exit after the probe (median; slowest of ${f.runs})`, `${s(f.afterProbeMedianMs)}; ${s(f.afterProbeMaxMs)}`, `<= ${TARGETS.afterProbeMs / 1000} s`, mark(f.afterProbeMaxMs <= TARGETS.afterProbeMs)],
+  ];
+}
+
+/** `npm run bench -- --stopping`: only the stopping figures (5.). */
+async function stoppingOnly(): Promise<void> {
+  say(`${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const stopping = await stoppingFigures();
+  const dir = resolve(loadConfig(process.env).reportDir);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'bench-stopping.json'), `${JSON.stringify({ loadAverage: loadavg(), seed: SEED, stopping, targets: { stopMs: TARGETS.stopMs, afterProbeMs: TARGETS.afterProbeMs } }, null, 2)}\n`);
+  printRows(`Pet Store conformance suite: stopping (${cpus().length} cores, load ${loadavg()[0]?.toFixed(2)})`, stoppingRows(stopping), join(dir, 'bench-stopping.json'));
+}
+
 async function bench(harOnly = false): Promise<void> {
   // The default: the runs get a clean PETSTORE_* environment.
   const concurrency = loadConfig({}, { dotenv: false }).concurrency;
   const load = loadavg();
   say(`${cpus().length} cores, load average ${load.map((l) => l.toFixed(2)).join(' ')} (other processes skew every figure)`);
 
-  say(`1/3 full default run against the bundled server, ${RUNS} times, each followed by the same run writing a HAR (--har)`);
+  say(`1/4 full default run against the bundled server, ${RUNS} times, each followed by the same run writing a HAR (--har)`);
   const embedded: CliRun[] = [];
   const embeddedHar: CliRun[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -344,7 +438,7 @@ async function bench(harOnly = false): Promise<void> {
     say(`  run ${i + 1}: ${round(run.wallMs)} ms (${run.cpuMs} ms processor), ${round(run.peakRssMb)} MB, ${run.requests} requests; with --har ${round(withHar.wallMs)} ms (${withHar.cpuMs} ms), ${round(withHar.peakRssMb)} MB, ${withHar.har?.entries} entries`);
   }
 
-  say(`2/3 request throughput against a reference server, ${harOnly ? 'with and without --har' : `and a plain undici loop against it (median of ${LOOPS}); then with --har`}, ${THROUGHPUT_RUNS} times`);
+  say(`2/4 request throughput against a reference server, ${harOnly ? 'with and without --har' : `and a plain undici loop against it (median of ${LOOPS}); then with --har`}, ${THROUGHPUT_RUNS} times`);
   const rounds: { suiteRps: number; suiteSpanMs: number; loopRps: number; requests: number; harRps: number }[] = [];
   for (let i = 0; i < THROUGHPUT_RUNS; i++) {
     const { server, rate: suite } = await suiteRate(false);
@@ -370,7 +464,7 @@ async function bench(harOnly = false): Promise<void> {
     return;
   }
 
-  say(`3/3 against the reference server with ${LATENCY_MS} ms on every answer, ${LATENCY_RUNS} times, and the longest dependent chain (${CHAIN_LATENCY_MS} ms, ${MAX_CONCURRENCY} in flight)`);
+  say(`3/4 against the reference server with ${LATENCY_MS} ms on every answer, ${LATENCY_RUNS} times, and the longest dependent chain (${CHAIN_LATENCY_MS} ms, ${MAX_CONCURRENCY} in flight)`);
   const latency: { wallMs: number; requests: number }[] = [];
   for (let i = 0; i < LATENCY_RUNS; i++) {
     const { run, log } = await againstServer(LATENCY_MS);
@@ -380,6 +474,9 @@ async function bench(harOnly = false): Promise<void> {
   const chainRun = await againstServer(CHAIN_LATENCY_MS, { PETSTORE_CONCURRENCY: String(MAX_CONCURRENCY) });
   const chain = longestChain(chainRun.log);
   say(`  chain: ${chain} requests`);
+
+  say('4/4 stopping');
+  const stopping = await stoppingFigures();
 
   const requests = median(embedded.map((r) => r.requests ?? 0));
   const latencyRequests = median(latency.map((r) => r.requests));
@@ -420,6 +517,7 @@ async function bench(harOnly = false): Promise<void> {
       lowerBoundMs: round(bound),
       factor: round(median(latency.map((r) => r.wallMs)) / bound, 2),
     },
+    stopping,
   };
   const met = {
     wall: figures.embedded.medianWallMs <= TARGETS.wallMs,
@@ -428,6 +526,8 @@ async function bench(harOnly = false): Promise<void> {
     latency: figures.latency.factor <= TARGETS.latencyFactor,
     rss: figures.embedded.maxPeakRssMb <= TARGETS.peakRssMb,
     har: har.wallOverhead <= TARGETS.harOverhead,
+    stop: figures.stopping.sigintMaxMs <= TARGETS.stopMs,
+    afterProbe: figures.stopping.afterProbeMaxMs <= TARGETS.afterProbeMs,
   };
   const dir = resolve(loadConfig(process.env).reportDir);
   mkdirSync(dir, { recursive: true });
@@ -444,6 +544,7 @@ async function bench(harOnly = false): Promise<void> {
     ['  lower bound', `${(bound / 1000).toFixed(2)} s = max(${chain} x ${LATENCY_MS} ms, ${latencyRequests} x ${LATENCY_MS} ms / ${concurrency})`, '', ''],
     ['  wall / lower bound', `${figures.latency.factor}x`, `<= ${TARGETS.latencyFactor}x`, mark(met.latency)],
     ...harRows(har),
+    ...stoppingRows(stopping),
   ];
   printRows(`Pet Store conformance suite: bench (${cpus().length} cores, load ${load[0]?.toFixed(2)}, seed ${SEED}, concurrency ${concurrency})`, rows, join(dir, 'bench.json'));
 }
@@ -482,4 +583,5 @@ async function costModel(): Promise<void> {
 const args = process.argv.slice(2);
 if (args[0] === '--loop') await loopMain(args[1] as string, args[2] as string, Number(args[3]), Number(args[4]));
 else if (args[0] === '--cost-model') await costModel();
+else if (args[0] === '--stopping') await stoppingOnly();
 else await bench(args[0] === '--har');
