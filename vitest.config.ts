@@ -44,7 +44,11 @@ export default defineConfig({
           maxWorkers: 1,
           isolate: false,
           maxConcurrency: 256,
-          testTimeout: 600_000,
+          // A hang guard, not a speed target: each request has its own timeout (--timeout, up to
+          // 10 minutes). The run-wide Error rules wait for every other check, so a test may last
+          // the whole run: 1,600 requests at 2 req/s on a rate-limited staging server take some 14
+          // minutes.
+          testTimeout: 3_600_000,
           hookTimeout: 60_000,
         },
       },
@@ -59,7 +63,10 @@ export default defineConfig({
           // time. Most self-test files wait on child processes, timeouts and loopback, so 3 at once
           // (each in its own process) keep both cores busy; the long poles go first (LongPolesFirst).
           maxWorkers: 3,
+          // Hang guards, far above an honest run on a machine 3 times slower. vitest's default for
+          // hooks (10 s) would be a speed target for the beforeAll hooks that run a catalogue.
           testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],
