@@ -67,6 +67,8 @@ export default defineConfig({
           // hooks (10 s) would be a speed target for the beforeAll hooks that run a catalogue.
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // expect.poll waits for a child or a socket to get somewhere: 1 s (the default) is a speed target.
+          expect: { poll: { timeout: 30_000 } },
         },
       },
     ],

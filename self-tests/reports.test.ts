@@ -234,5 +234,6 @@ describe('conformance.html in headless Chromium (the browser bundled by @spartic
     } finally {
       await bundled.close();
     }
-  }, 120_000);
+    // A hang guard: some 10 s beside two busy loops (two full-page screenshots), 30 s at most a step.
+  }, 300_000);
 });
