@@ -21,7 +21,7 @@ import { runCatalogueAgainst, type HarnessRun } from './harness/harness.js';
 import { resultsOf } from './harness/results-of.js';
 import { faults } from './harness/faults/index.js';
 import type { Wrap } from './harness/faults-kit.js';
-import { runBin, tempDir } from './net-kit.js';
+import { CHILD_TIMEOUT, runBin, tempDir } from './net-kit.js';
 
 const AUTH = catalogue.filter((r) => r.id.startsWith('auth.')).map((r) => r.id);
 const fault = (name: string) => {
@@ -169,7 +169,7 @@ describe('a baseline the run cannot use is exit 2, in one line, before anything 
   });
 });
 
-describe('the command with --baseline', () => {
+describe('the command with --baseline', CHILD_TIMEOUT, () => {
   const servers: { close(): Promise<void> }[] = [];
   afterAll(async () => Promise.all(servers.map((s) => s.close())));
 
@@ -190,5 +190,5 @@ describe('the command with --baseline', () => {
     const report = JSON.parse(readFileSync(join(cwd, 'reports', 'conformance.json'), 'utf8')) as Results;
     validReport(report);
     expect(report.requirements[0]).toMatchObject({ id: 'auth.missing-key', outcome: 'failed', baseline: { status: 'known' } });
-  }, 120_000);
+  });
 });

@@ -2,12 +2,12 @@
 // standalone `npm run serve`, and with bad configuration.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, test } from 'vitest';
-import { cleanEnv, root, runBin } from './net-kit.js';
+import { CHILD_TIMEOUT, cleanEnv, root, runBin } from './net-kit.js';
 
 const children: ChildProcess[] = [];
 afterAll(() => children.forEach((c) => c.kill()));
 
-describe('npm run conformance', () => {
+describe('npm run conformance', CHILD_TIMEOUT, () => {
   test('passes against the embedded reference server and says what it ran against', async () => {
     const { code, out } = await runBin([]);
     expect(out).toContain('testing the bundled reference server');
