@@ -14,7 +14,22 @@ export interface InfraServer {
   close(): Promise<void>;
 }
 
-async function listen(server: ReturnType<typeof createNetServer> | ReturnType<typeof createHttpServer>, sockets: Set<Socket>): Promise<InfraServer> {
+/** The head of a request at the start of `buffer`: method, URL, headers (lower-case), its body's length, and where the body starts; undefined until it is all there. */
+export function readHead(buffer: Buffer): { method: string; url: string; headers: Record<string, string>; length: number; bodyAt: number } | undefined {
+  const end = buffer.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const head = buffer.subarray(0, end).toString('latin1').split('\r\n');
+  const [method = 'GET', url = '/'] = (head[0] ?? '').split(' ');
+  const headers: Record<string, string> = {};
+  for (const line of head.slice(1)) {
+    const i = line.indexOf(':');
+    headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  return { method, url, headers, length: Number(headers['content-length'] ?? 0), bodyAt: end + 4 };
+}
+
+/** Listens on 127.0.0.1 (a free port) and keeps the sockets, which close() ends. */
+export async function listen(server: ReturnType<typeof createNetServer> | ReturnType<typeof createHttpServer>, sockets: Set<Socket>): Promise<InfraServer> {
   server.on('connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -74,19 +89,12 @@ export async function keepAliveServer(
     };
     const next = async (): Promise<void> => {
       if (busy) return;
-      const end = buffer.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = buffer.subarray(0, end).toString('latin1').split('\r\n');
-      const [method = 'GET', url = '/'] = (head[0] ?? '').split(' ');
-      const headers: Record<string, string> = {};
-      for (const line of head.slice(1)) {
-        const i = line.indexOf(':');
-        headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-      }
-      const length = Number(headers['content-length'] ?? 0);
-      if (buffer.length < end + 4 + length) return;
-      const body = buffer.subarray(end + 4, end + 4 + length).toString('utf8');
-      buffer = buffer.subarray(end + 4 + length);
+      const head = readHead(buffer);
+      if (!head) return;
+      const { method, url, headers, length, bodyAt } = head;
+      if (buffer.length < bodyAt + length) return;
+      const body = buffer.subarray(bodyAt, bodyAt + length).toString('utf8');
+      buffer = buffer.subarray(bodyAt + length);
       if (closing) {
         seen.lost++;
         return;

@@ -5,7 +5,9 @@
 // CAs plus NODE_EXTRA_CA_CERTS, redirects are never followed (a 3xx is an answer like any
 // other), and only 429 or 503 with Retry-After is retried, a bounded number of times, after
 // pausing every request (see Pacer). A GET that meets a reused connection the other side had
-// closed is sent again once on a fresh one; a request that may create is never sent twice.
+// closed is sent again once on a fresh one; a request that may create is never sent twice, and
+// goes on a connection of its own. An answer the server sends before the body is all written is
+// read even when the server then closes under the upload (see earlyAnswerConnector).
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { proxyEnv } from './config.js';
 import { Exchange, flattenHeaders } from './exchange.js';
@@ -13,8 +15,8 @@ import { stringifyJson } from './json.js';
 import { Pacer, type Pacing } from './pacer.js';
 import { Pool } from './pool.js';
 import { PLACEHOLDER, redact, registerSecret } from './redact.js';
-import { blameProxy, describeTransportError, envProxy, ExchangeFailure, isStaleClose, namesProxy, RequestTarget, type EnvProxy } from './transport.js';
-import { INTERRUPTED, noRetries, readBody, RetriesExhausted, retryAfterMs, TransportError, WriteBlocked, type ApiRequest, type ApiResponse, type Retries, type SendRecord, type SentRequest } from './wire.js';
+import { blameProxy, describeTransportError, earlyAnswerConnector, envProxy, ExchangeFailure, isClose, isStaleClose, namesProxy, RequestTarget, type EnvProxy } from './transport.js';
+import { INTERRUPTED, noRetries, readBody, REFUSABLE_UPLOAD_BYTES, RetriesExhausted, retryAfterMs, TransportError, UploadRefused, WriteBlocked, type ApiRequest, type ApiResponse, type Retries, type SendRecord, type SentRequest } from './wire.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -69,33 +71,20 @@ const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
  */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Longest a keep-alive connection for POSTs sits idle (see Client.posts). */
-const POST_IDLE_MS = 500;
-
 export class Client {
   readonly baseUrl: string;
   /** Keep-alive connections, for GET and HEAD. */
   private readonly dispatcher: Dispatcher;
   /**
    * A connection of its own per request (closed after its answer): for a GET sent again, and for
-   * a request that may create unless the server is known to keep connections open (see posts).
-   * RFC 9112 §9.3.1 lets a client resend a POST only when the server cannot have seen it, which a
-   * client cannot tell once the bytes are written; so a POST is never sent twice (never a
-   * duplicate create), and goes on a reused connection only where that is safe.
+   * every request that may create. RFC 9112 §9.3.1 lets a client resend a POST only when the
+   * server cannot have seen it, which a client cannot tell once the bytes are written; so a POST
+   * is never sent twice (never a duplicate create). Nor does it go on a reused connection: a
+   * server may close one at any moment (after an error answer, near its idle timeout, or as it
+   * pleases), and a POST lost that way is a case the run cannot decide. The first request on a
+   * connection is never met by such a close.
    */
   private readonly fresh: Dispatcher;
-  /**
-   * Keep-alive connections for requests that may create, idle at most POST_IDLE_MS (below any
-   * common server's idle timeout, so the server never closes one under a POST). Used once the
-   * server has said `Connection: keep-alive` and while it was never seen closing a connection it
-   * had kept open; else each POST has a connection of its own (a connect each, which roughly
-   * halves the suite's throughput against a local server).
-   */
-  private readonly posts: Dispatcher;
-  /** The server said `Connection: keep-alive` on a kept-alive connection. */
-  private keepsAlive = false;
-  /** The other side was seen closing a connection it had kept open (a stale reuse, or an idle close). */
-  private closesIdle = false;
   private readonly pool: Pool;
   private readonly pacer: Pacer;
   /** The proxy the environment names for the target's scheme, to name it when it fails. */
@@ -120,17 +109,11 @@ export class Client {
     // Where the environment names no proxy, EnvHttpProxyAgent sends everything through an Agent
     // of its own (after a URL parse and a NO_PROXY read per request): that Agent, straight.
     const viaEnv = !direct && namesProxy(proxyEnv());
-    const agentOf = (opts: Agent.Options) => (viaEnv ? new EnvHttpProxyAgent({ ...opts, proxyTunnel: false }) : new Agent(opts));
+    // Sockets to the target itself read an early answer through a failed write; through a proxy,
+    // the proxy is the one reading the upload.
+    const agentOf = (opts: Agent.Options) => (viaEnv ? new EnvHttpProxyAgent({ ...opts, proxyTunnel: false }) : new Agent({ ...opts, connect: earlyAnswerConnector() }));
     this.dispatcher = agentOf(agent);
     this.fresh = agentOf(fresh);
-    this.posts = agentOf({ ...agent, keepAliveTimeout: POST_IDLE_MS, keepAliveMaxTimeout: POST_IDLE_MS });
-    // "other side closed" on an idle connection; a target reached as the environment says learns
-    // it only through stale reuses (EnvHttpProxyAgent passes on no Agent's events), Agent or not.
-    if (direct) {
-      this.dispatcher.on('disconnect', (_origin, _targets, err) => {
-        if ((err as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET') this.closesIdle = true;
-      });
-    }
     this.proxy = direct ? undefined : envProxy(new URL(this.baseUrl).protocol, proxyEnv());
     this.target = new RequestTarget(this.baseUrl);
     this.pool = new Pool(options.concurrency);
@@ -234,16 +217,11 @@ export class Client {
     const idempotent = method === 'GET' || method === 'HEAD';
     let res: ApiResponse;
     try {
-      const dispatcher = idempotent ? this.dispatcher : this.keepsAlive && !this.closesIdle ? this.posts : this.fresh;
-      res = await this.exchange(dispatcher, method, url, headers, body, sent);
+      res = await this.exchange(idempotent ? this.dispatcher : this.fresh, method, url, headers, body, sent);
     } catch (err) {
       const failure = err as ExchangeFailure;
-      if (failure.stale) this.closesIdle = true;
-      if (!failure.stale) throw this.transportError(failure, sent);
-      if (!idempotent) {
-        const why = describeTransportError(failure.cause, this.options.timeoutMs);
-        throw new TransportError(`${why}: the reused connection was closed before any byte of the answer; a ${method} is never sent twice (the server may have seen it), and from now on each goes on a connection of its own`, sent);
-      }
+      // A request that may create had a connection of its own: never stale, never sent twice.
+      if (!failure.stale || !idempotent) throw this.transportError(failure, sent);
       const first = describeTransportError(failure.cause, this.options.timeoutMs);
       try {
         res = await this.exchange(this.fresh, method, url, headers, body, sent);
@@ -261,7 +239,10 @@ export class Client {
   private transportError(failure: ExchangeFailure, sent: SentRequest): TransportError {
     if (this.stopped.signal.aborted) return new TransportError(INTERRUPTED, sent);
     const proxied = this.proxy && blameProxy(failure.cause, this.proxy, new URL(this.baseUrl));
-    return new TransportError(proxied ?? describeTransportError(failure.cause, this.options.timeoutMs, failure.timedOut ? AbortSignal.abort() : undefined), sent);
+    const why = proxied ?? describeTransportError(failure.cause, this.options.timeoutMs, failure.timedOut ? AbortSignal.abort() : undefined);
+    if (!failure.refused || proxied) return new TransportError(why, sent);
+    const mib = Math.round((Buffer.byteLength(sent.body ?? '') / 1024 / 1024) * 10) / 10;
+    return new UploadRefused(`${why} during the upload of a ${mib} MiB body, without an answer: the server refused the body by closing the connection`, sent);
   }
 
   /** One exchange on `dispatcher`; throws ExchangeFailure. */
@@ -285,8 +266,6 @@ export class Client {
       dispatcher.dispatch({ origin, path, method: method as Dispatcher.HttpMethod, headers, body }, exchange);
       const { status, headers: received, text, truncated } = await exchange.answer;
       const flat = flattenHeaders(received);
-      // Asked of a kept-alive connection (a fresh one asks for close, and gets it).
-      if (dispatcher !== this.fresh && /\bkeep-alive\b/i.test(flat.connection ?? '')) this.keepsAlive = true;
       const res: ApiResponse = {
         request: sent,
         status,
@@ -300,8 +279,10 @@ export class Client {
       return res;
     } catch (err) {
       exchange.stop(err instanceof Error ? err : new Error(String(err)));
-      const failure = new ExchangeFailure(err, timedOut, !timedOut && !this.stopped.signal.aborted && !exchange.responded && isStaleClose(err));
-      if (this.options.onSend) this.recordSend(sent, started, exchange, undefined, this.transportError(failure, sent).message);
+      const closed = !timedOut && !this.stopped.signal.aborted && !exchange.responded;
+      const large = body !== undefined && Buffer.byteLength(body) > REFUSABLE_UPLOAD_BYTES;
+      const failure = new ExchangeFailure(err, timedOut, closed && isStaleClose(err), closed && large && isClose(err));
+      if (this.options.onSend) this.recordSend(sent, started, exchange, undefined, this.transportError(failure, sent).message, failure.refused);
       throw failure;
     } finally {
       clearTimeout(timer);
@@ -310,9 +291,9 @@ export class Client {
   }
 
   /** Hands one send to onSend (--har; nothing when it is off); the request keeps the index it got. */
-  private recordSend(sent: SentRequest, startedAt: number, exchange: Exchange, response?: ApiResponse, error?: string): void {
+  private recordSend(sent: SentRequest, startedAt: number, exchange: Exchange, response?: ApiResponse, error?: string, refused = false): void {
     if (!this.options.onSend) return;
-    const send: SendRecord = { request: sent, startedAt, respondedAt: exchange.respondedAt, endedAt: performance.now(), ...(response ? { response } : {}), ...(error === undefined ? {} : { error }) };
+    const send: SendRecord = { request: sent, startedAt, respondedAt: exchange.respondedAt, endedAt: performance.now(), ...(response ? { response } : {}), ...(error === undefined ? {} : { error }), ...(refused ? { refused } : {}) };
     const index = this.options.onSend(send);
     if (index !== undefined) sent.harEntry = index;
   }
@@ -342,7 +323,7 @@ export class Client {
 
   async close(): Promise<void> {
     // After abort() nothing is worth waiting for: drop the connections instead of draining them.
-    const all = [this.dispatcher, this.posts, this.fresh];
+    const all = [this.dispatcher, this.fresh];
     if (this.stopped.signal.aborted) await Promise.all(all.map((d) => d.destroy()));
     else await Promise.all(all.map((d) => d.close()));
   }

@@ -89,9 +89,13 @@ function responseOf(res: ApiResponse) {
   };
 }
 
-/** No answer came: status 0 and the reason in _error, as Chromium writes a failed request. */
-function noAnswer(error: string | undefined) {
+/** What the comment of a refused upload says (see UploadRefused, src/wire.ts). */
+export const REFUSED_UPLOAD = 'refused: the server closed the connection during the upload of a body over 1 MiB without an answer, a refusal the interface allows (it leaves request-size limits open)';
+
+/** No answer came: status 0 and the reason in _error, as Chromium writes a failed request; a refused upload says so in comment. */
+function noAnswer(error: string | undefined, refused: boolean | undefined) {
   return {
+    ...(refused ? { comment: REFUSED_UPLOAD } : {}),
     status: 0,
     statusText: '',
     httpVersion: '',
@@ -127,7 +131,7 @@ export function harEntry(send: SendRecord, sender: Sender, note = 'sent outside 
       headersSize: -1,
       bodySize: body?.size ?? 0,
     },
-    response: send.response ? responseOf(send.response) : noAnswer(send.error),
+    response: send.response ? responseOf(send.response) : noAnswer(send.error, send.refused),
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive },
     _petstore: {
@@ -173,7 +177,7 @@ export class HarWriter {
       pages: [{ startedDateTime: started, id: PAGE, title: run.title, pageTimings: { onContentLoad: -1, onLoad: -1 } }],
       comment: [
         'One entry per request the run sent, each retry and resend its own (their count is run.requests in conformance.json).',
-        'Custom fields: _petstore names the requirement and the check that sent it (retryOf: the earlier send of the same request); a body is kept up to 64 KiB, a cut noted in _truncated and comment; a request that got no answer has status 0 and _error. The API key is written $PETSTORE_API_KEY.',
+        'Custom fields: _petstore names the requirement and the check that sent it (retryOf: the earlier send of the same request); a body is kept up to 64 KiB, a cut noted in _truncated and comment; a request that got no answer has status 0 and _error (a large upload the server refused by closing says so in the comment of its response). The API key is written $PETSTORE_API_KEY.',
         run.note ?? '',
       ].filter(Boolean).join(' '),
     };

@@ -1,6 +1,8 @@
 // A request that got no answer, in words a person reads: DNS, refused, TLS, timeout, a stale
 // keep-alive connection, or the proxy (named, with the variable it came from) when it is the one
-// failing. Nothing here sends anything.
+// failing; and the sockets' connector, which keeps reading an answer the server sent early.
+import type { Socket } from 'node:net';
+import { buildConnector } from 'undici';
 
 /** An exchange that got no answer: the error, and whether a resend on a fresh connection is safe for a GET. */
 export class ExchangeFailure {
@@ -9,18 +11,64 @@ export class ExchangeFailure {
     readonly timedOut: boolean,
     /** The connection had carried an earlier answer and was closed before any byte of this one. */
     readonly stale: boolean,
+    /** A large upload the server closed or reset without a word (see UploadRefused, src/wire.ts). */
+    readonly refused = false,
   ) {}
+}
+
+/** Bytes the connection had read when it failed, set on a socket's own error by keepReading (undici's carry socket info). */
+const READ_BEFORE = Symbol('bytes read before the error');
+
+/** The other side closed or reset the connection (no timeout, no TLS or DNS failure). */
+export function isClose(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /**
  * A connection closed or reset before any byte of the answer, on a connection that had already
- * carried an answer (undici's socket info counts the bytes it read): the keep-alive race, where
- * the other side closed an idle connection as the request went out.
+ * carried an answer (the bytes it had read): the keep-alive race, where the other side closed an
+ * idle connection as the request went out. On a connection that read nothing it is no such race.
  */
 export function isStaleClose(err: unknown): boolean {
-  const e = err as { code?: string; socket?: { bytesRead?: number } };
+  const e = err as { code?: string; socket?: { bytesRead?: number }; [READ_BEFORE]?: number };
   if (e.code === 'UND_ERR_SOCKET') return (e.socket?.bytesRead ?? 0) > 0;
-  return e.code === 'ECONNRESET' || e.code === 'EPIPE';
+  // Unknown (a proxy's socket, not ours): counted stale, as a resent GET costs nothing.
+  if (e.code === 'ECONNRESET' || e.code === 'EPIPE') return (e[READ_BEFORE] ?? 1) > 0;
+  return false;
+}
+
+/**
+ * A server may answer before the request body is all written and close without reading the rest
+ * (RFC 9112 §9.3, §9.6: fastify's body limit, Go's MaxBytesReader). Node destroys a socket whose
+ * write fails (EPIPE, ECONNRESET), and with it the answer waiting unread in the kernel. Here such
+ * a write error only ends the writing: the socket reads on, so the answer is read as curl reads
+ * it, and a server that sent none ends the read side (its close or reset), which undici reports.
+ */
+function keepReading(socket: Socket): Socket {
+  let broken = false;
+  const swallow = (cb: (err?: Error | null) => void) => (err?: Error | null) => {
+    const code = (err as { code?: string } | null | undefined)?.code;
+    if (code !== 'EPIPE' && code !== 'ECONNRESET') return cb(err);
+    broken = true;
+    cb();
+  };
+  const write = socket._write.bind(socket);
+  const writev = socket._writev?.bind(socket);
+  socket._write = (chunk, encoding, cb) => (broken ? cb() : write(chunk, encoding, swallow(cb)));
+  if (writev) socket._writev = (chunks, cb) => (broken ? cb() : writev(chunks, swallow(cb)));
+  socket.on('error', (err) => Object.assign(err, { [READ_BEFORE]: socket.bytesRead }));
+  return socket;
+}
+
+/** undici's own connector, each socket it makes reading an early answer through a failed write (see keepReading). */
+export function earlyAnswerConnector(): buildConnector.connector {
+  const connect = buildConnector({});
+  return (options, callback) =>
+    connect(options, (...args) => {
+      if (args[1]) keepReading(args[1]);
+      callback(...args);
+    });
 }
 
 export interface EnvProxy {

@@ -71,6 +71,18 @@ export class TransportError extends Error {
   }
 }
 
+/** Uploads beyond this many bytes a server may refuse by closing: the interface leaves request-size limits open. */
+export const REFUSABLE_UPLOAD_BYTES = 1024 * 1024;
+
+/**
+ * The server closed or reset the connection during the upload of a body larger than
+ * REFUSABLE_UPLOAD_BYTES, without any answer: how many servers refuse a body over their size
+ * limit. A check that sends such a body on purpose may take it as a refusal (a note, not a verdict).
+ */
+export class UploadRefused extends TransportError {
+  override name = 'UploadRefused';
+}
+
 /**
  * The server kept answering 429 or 503 with Retry-After until the retries ran out, or asked to
  * wait longer than the suite waits: the suite could not decide.
@@ -106,6 +118,8 @@ export interface SendRecord {
   response?: ApiResponse;
   /** Why no answer came (timeout, reset...), in words. */
   error?: string;
+  /** Set when no answer came because the server refused a large upload by closing (see UploadRefused). */
+  refused?: boolean;
 }
 
 /**
