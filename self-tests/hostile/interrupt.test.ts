@@ -17,8 +17,9 @@ import { CHILD_TIMEOUT, referenceServer, targetEnv, tempDir, type TestServer } f
 import { startBin, type ChildRun } from './child.js';
 
 /**
- * Stopped within this long after Ctrl-C: 0.1 to 0.2 s beside two busy loops on 2 cores. A run that
- * ignored the signal goes on for some 45 s (SLOW_MS) or waits out its 30 s probe timeout.
+ * Stopped within this long after Ctrl-C: 0.1 to 0.2 s beside two busy loops on 2 cores, 0.4 s
+ * with more load on top. A run that ignored the signal goes on for some 45 s (SLOW_MS) or waits
+ * out its 30 s probe timeout.
  */
 const STOP_WITHIN_MS = 15_000;
 /** Each answer of the slow servers is held this long, so a whole run lasts far longer than the test waits. */
