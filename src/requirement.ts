@@ -8,7 +8,7 @@ import { redactMessage, wire } from './redact.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 // The outcome vocabulary lives below the run context and the assertions; checks get it from here too.
-export { because, OUTCOMES, Skip, Violation, worse, type CaseCause, type Outcome, type OutcomeKind } from './outcomes.js';
+export { because, Blocked, OUTCOMES, Skip, Violation, worse, type CaseCause, type Outcome, type OutcomeKind } from './outcomes.js';
 
 /** MUST: the interface says it. SHOULD: an HTTP standard it relies on, or sound practice, says it. */
 export type Level = 'MUST' | 'SHOULD';
@@ -74,7 +74,7 @@ export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx
     // A bare context (a unit test's) runs the check as it is.
     const notes: string[] = [];
     await caseNotes.run(notes, () => (ctx.runCheck ? ctx.runCheck(req.name ?? 'a check', () => req.check(ctx)) : req.check(ctx)));
-    return done({ outcome: 'passed', ...(notes.length > 0 ? { note: [...new Set(notes)].join('; ') } : {}), evidence: [] });
+    return done({ outcome: 'passed', ...(notes.length > 0 ? { note: redactMessage([...new Set(notes)].join('; ')) } : {}), evidence: [] });
   } catch (err) {
     if (err instanceof Skip || err instanceof WriteBlocked) return done({ outcome: 'skipped', message: err.message, evidence: [] });
     if (err instanceof Violation) {
@@ -110,29 +110,24 @@ export function noteForCheck(text: string): void {
 
 /**
  * Runs one case per item concurrently and reports every violation, not just the first,
- * so a failure names each operation or input that broke the rule. A case that cannot run here
- * (read-only mode, write budget: Skip or WriteBlocked) leaves the others to decide: the check
- * passes noting the cases left out, and is skipped only when no case ran.
+ * so a failure names each operation or input that broke the rule. A proven violation stands
+ * whatever else happened. A case that cannot run here (read-only mode, write budget: Skip or
+ * WriteBlocked) leaves the others to decide: the check passes noting the cases left out, and is
+ * skipped only when no case ran. A case lost to the network (TransportError: no answer) is a note
+ * too while the cases that were decided are at least as many; when more were lost than decided,
+ * what remains cannot clear the rule and the check could not decide.
  */
 export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
   const results = await Promise.allSettled(items.map(run));
   const violations: Violation[] = [];
   const notRun: Error[] = [];
+  const lost: TransportError[] = [];
   for (const r of results) {
     if (r.status === 'fulfilled') continue;
-    if (r.reason instanceof Skip || r.reason instanceof WriteBlocked) notRun.push(r.reason);
-    else if (!(r.reason instanceof Violation)) throw r.reason;
-    else violations.push(r.reason);
-  }
-  if (violations.length === 0 && notRun.length > 0) {
-    if (notRun.length === items.length) throw notRun[0] as Error;
-    const reasons = [...new Set(notRun.map((e) => e.message))];
-    const readOnly = 'read-only mode: ';
-    caseNotes.getStore()?.push(
-      reasons.every((m) => m.startsWith(readOnly))
-        ? `${notRun.length} of ${items.length} cases not run in read-only mode (${reasons.map((m) => m.slice(readOnly.length)).join('; ')})`
-        : `${notRun.length} of ${items.length} cases not run (${reasons.join('; ')})`,
-    );
+    if (r.reason instanceof Violation) violations.push(r.reason);
+    else if (r.reason instanceof Skip || r.reason instanceof WriteBlocked) notRun.push(r.reason);
+    else if (r.reason instanceof TransportError) lost.push(r.reason);
+    else throw r.reason;
   }
   if (violations.length === 1) throw violations[0] as Violation;
   if (violations.length > 1) {
@@ -140,6 +135,22 @@ export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise
       `${violations.length} of ${items.length} cases failed:\n${violations.map((v) => `- ${v.message}`).join('\n')}`,
       violations.flatMap((v) => v.evidence),
       violations.flatMap((v) => v.causes),
+    );
+  }
+  const decided = items.length - notRun.length - lost.length;
+  if (lost.length > decided) throw lost[0] as TransportError;
+  if (lost.length > 0) {
+    const why = [...new Set(lost.map((e) => wire(e.message)))].join('; ');
+    caseNotes.getStore()?.push(`${lost.length} of ${items.length} cases got no answer and were left out, decided on the ${decided} others (${why})`);
+  }
+  if (notRun.length > 0) {
+    if (notRun.length === items.length) throw notRun[0] as Error;
+    const reasons = [...new Set(notRun.map((e) => e.message))];
+    const readOnly = 'read-only mode: ';
+    caseNotes.getStore()?.push(
+      reasons.every((m) => m.startsWith(readOnly))
+        ? `${notRun.length} of ${items.length} cases not run in read-only mode (${reasons.map((m) => m.slice(readOnly.length)).join('; ')})`
+        : `${notRun.length} of ${items.length} cases not run (${reasons.join('; ')})`,
     );
   }
 }
