@@ -2,14 +2,13 @@
 // (see refusal-servers.ts) get one verdict, CONFORMANT, run after run and seed after seed: an
 // early answer is read and judged though the server closes under the upload, a close without an
 // answer under a large upload is a refusal noted, and no POST is lost to a connection closing.
-import { randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { loadConfig, resolveRunConfig } from '../src/config.js';
-import { createReferenceHandler } from '../src/reference-server/handler.js';
-import { execute, type Outcome } from '../src/requirement.js';
-import { RunContext } from '../src/run.js';
-import { checks } from '../tests/catalogue.js';
+import type { Handler } from '../src/reference-server/handler.js';
+import { catalogue } from '../tests/catalogue.js';
+import { failing, runCatalogueAgainst, type HarnessRun } from './harness/harness.js';
 import { refusalServer, type Refusal, type RefusalServer } from './refusal-servers.js';
+
+const LEVELS = new Map(catalogue.map((r) => [r.id, r.level]));
 
 const RUNS = 20;
 /** Runs of one server at once: a run waits on its own answers more than it computes. */
@@ -17,33 +16,20 @@ const LANES = 2;
 /** A hang guard, about ten times an honest run's 20 catalogues on a busy 2-core machine. */
 const HANG_GUARD_MS = 600_000;
 
-/** The whole catalogue once (runs: 1) against the reference handler behind `refusal`, as self-tests/harness/harness.ts runs it. */
-async function runOnce(refusal: Refusal, seed: number): Promise<{ outcomes: Map<string, Outcome & { level: string }>; seen: RefusalServer['seen'] }> {
-  const apiKey = `refusals-${randomBytes(6).toString('hex')}`;
-  const server = await refusalServer(createReferenceHandler({ apiKey, basePath: '/v1' }), refusal);
-  const target = resolveRunConfig(loadConfig({}, { dotenv: false }), { baseUrl: `${server.origin}/v1`, apiKey, embedded: true });
-  const ctx = new RunContext(Object.freeze({ ...target, seed, timeoutMs: 10_000, runs: 1 }));
-  const outcomes = new Map<string, Outcome & { level: string }>();
-  ctx.planChecks(checks.length);
-  try {
-    await Promise.all(
-      checks.map(async (c) => {
-        const outcome = await execute(c, ctx);
-        const prior = outcomes.get(c.requirement.id);
-        // The worst outcome of a requirement's checks: a failure or an undecided one is kept.
-        if (!prior || prior.outcome === 'passed' || prior.outcome === 'skipped') outcomes.set(c.requirement.id, { ...outcome, level: c.requirement.level });
-      }),
-    );
-  } finally {
-    await ctx.close();
-    await server.close();
-  }
-  return { outcomes, seen: server.seen };
+/** The whole catalogue once (runs: 1) against the reference handler behind `refusal`. */
+async function runOnce(refusal: Refusal, seed: number): Promise<{ run: HarnessRun; seen: RefusalServer['seen'] }> {
+  let seen: RefusalServer['seen'] | undefined;
+  const serveWith = async (handler: Handler) => {
+    const server = await refusalServer(handler, refusal);
+    seen = server.seen;
+    return server;
+  };
+  const run = await runCatalogueAgainst((h) => h, { config: { seed, runs: 1 }, serveWith });
+  return { run, seen: seen as RefusalServer['seen'] };
 }
 
 /** MUST requirements that failed or could not be decided: none, for one verdict (CONFORMANT). */
-const unsettled = (outcomes: Map<string, Outcome & { level: string }>) =>
-  [...outcomes].filter(([, o]) => o.level === 'MUST' && (o.outcome === 'failed' || o.outcome === 'error')).map(([id, o]) => `${id} (${o.outcome}): ${o.message ?? ''}`);
+const unsettled = (run: HarnessRun) => failing(run).filter((id) => LEVELS.get(id) === 'MUST').map((id) => `${id} (${run.outcomes.get(id)?.outcome}): ${run.outcomes.get(id)?.message ?? ''}`);
 
 // The servers side by side, each run of a server with its own seed.
 describe.concurrent('one verdict, CONFORMANT, in 20 runs in a row', () => {
@@ -60,8 +46,8 @@ describe.concurrent('one verdict, CONFORMANT, in 20 runs in a row', () => {
     const lane = async (first: number) => {
       for (let run = first; run < RUNS; run += LANES) {
         const seed = 1000 + run;
-        const { outcomes, seen } = await runOnce(refusal(seed), seed);
-        verdicts.push(unsettled(outcomes).map((u) => `seed ${seed}: ${u}`));
+        const { run: result, seen } = await runOnce(refusal(seed), seed);
+        verdicts.push(unsettled(result).map((u) => `seed ${seed}: ${u}`));
         refused += seen.refused;
         for (const [method, n] of Object.entries(seen.dropped)) dropped[method] = (dropped[method] ?? 0) + n;
       }
@@ -78,7 +64,7 @@ describe.concurrent('one verdict, CONFORMANT, in 20 runs in a row', () => {
 });
 
 test.concurrent('an early 413 with an HTML page fails errors.refused-body', async () => {
-  const { outcomes } = await runOnce({ kind: 'early-413-html' }, 7);
-  expect(outcomes.get('errors.refused-body')?.outcome).toBe('failed');
-  expect(outcomes.get('errors.refused-body')?.message).toMatch(/MiB/);
+  const { run } = await runOnce({ kind: 'early-413-html' }, 7);
+  expect(run.outcomes.get('errors.refused-body')?.outcome).toBe('failed');
+  expect(run.outcomes.get('errors.refused-body')?.message).toMatch(/MiB/);
 }, HANG_GUARD_MS / RUNS);

@@ -3,7 +3,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
-import type { ApiResponse, SendRecord } from './wire.js';
+import { REFUSABLE_UPLOAD_BYTES, type ApiResponse, type SendRecord } from './wire.js';
 import type { HarCut, HarError, HarSender } from './generated/report-types.js';
 import { redact } from './redact.js';
 
@@ -90,7 +90,7 @@ function responseOf(res: ApiResponse) {
 }
 
 /** What the comment of a refused upload says (see UploadRefused, src/wire.ts). */
-export const REFUSED_UPLOAD = 'refused: the server closed the connection during the upload of a body over 1 MiB without an answer, a refusal the interface allows (it leaves request-size limits open)';
+export const REFUSED_UPLOAD = `refused: the server closed the connection during the upload of a body over ${REFUSABLE_UPLOAD_BYTES / 1024 / 1024} MiB without an answer, a refusal the interface allows (it leaves request-size limits open)`;
 
 /** No answer came: status 0 and the reason in _error, as Chromium writes a failed request; a refused upload says so in comment. */
 function noAnswer(error: string | undefined, refused: boolean | undefined) {

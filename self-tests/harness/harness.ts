@@ -2,7 +2,7 @@
 // handler with one fault or variant applied, and returns the outcome of every requirement.
 import { randomBytes } from 'node:crypto';
 import { resolveRunConfig, loadConfig, type RunConfig } from '../../src/config.js';
-import { createReferenceHandler } from '../../src/reference-server/handler.js';
+import { createReferenceHandler, type Handler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
 import { execute, worse, type CheckKind, type Outcome } from '../../src/requirement.js';
 import { RunContext } from '../../src/run.js';
@@ -24,14 +24,16 @@ export interface RunOptions extends Omit<ServerSetup, 'wrap'> {
   only?: readonly string[];
   /** With `only`: the checks of these requirements run too (see Fault.alongside). */
   alongside?: readonly string[];
+  /** Serves the handler (default: the reference server's node:http front), e.g. behind socket-level behaviour. */
+  serveWith?: (handler: Handler) => Promise<{ origin: string; close(): Promise<void> }>;
 }
 
-export async function runCatalogueAgainst(wrap: Wrap, { options = {}, config = {}, basePath: base = '/v1', prepare, only, alongside = [] }: RunOptions = {}): Promise<HarnessRun> {
+export async function runCatalogueAgainst(wrap: Wrap, { options = {}, config = {}, basePath: base = '/v1', prepare, only, alongside = [], serveWith = serve }: RunOptions = {}): Promise<HarnessRun> {
   const apiKey = `harness-${randomBytes(9).toString('hex')}`;
   const basePath = (options.basePath ?? base).replace(/\/+$/, '');
   const handler = wrap(createReferenceHandler({ apiKey, ...options, basePath }), apiKey);
   await prepare?.({ handler, apiKey, basePath });
-  const server = await serve(handler);
+  const server = await serveWith(handler);
   const target = resolveRunConfig(loadConfig({}, { dotenv: false }), { baseUrl: `${server.origin}${basePath}`, apiKey, embedded: true });
   const runConfig: RunConfig = Object.freeze({ ...target, seed: 42, timeoutMs: 10_000, ...config });
   const ctx = new RunContext(runConfig);
