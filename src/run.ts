@@ -4,6 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from './client.js';
 import { addRetries, noRetries, type ApiResponse, type Retries, type SendRecord } from './wire.js';
 import { ErrorAnswers } from './error-answers.js';
+import { ListAnswers } from './list-answers.js';
 import { HarWriter } from './har.js';
 import { redact } from './redact.js';
 import { clock, type RunConfig } from './config.js';
@@ -108,6 +109,8 @@ export class RunContext {
   private readonly createdIds = new Map<string, string>();
   /** Every error answer of the run, judged by the Error rules as it arrives (see src/error-answers.ts). */
   readonly errorAnswers = new ErrorAnswers();
+  /** Every list answer of the run, judged by the list rules as it arrives (see src/list-answers.ts). */
+  readonly listAnswers: ListAnswers;
   /** With --har: every send of the run, written as it ends, with the check that sent it. */
   private readonly har: HarWriter | undefined;
   /** Requests of the run sent again or given up on (429/503 with Retry-After, stale connections), in all and per check. */
@@ -121,6 +124,7 @@ export class RunContext {
 
   constructor(readonly config: RunConfig) {
     this.runTag = runTagOf(config.seed);
+    this.listAnswers = new ListAnswers(`${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);
     const har = config.har ? new HarWriter(config.har, { title: `petstore-conformance against ${redact(config.baseUrl)}, seed ${config.seed}` }) : undefined;
     this.har = har;
     this.api = new Client({
@@ -155,6 +159,7 @@ export class RunContext {
   private record(res: ApiResponse): void {
     const from = sender.getStore();
     this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt);
+    this.listAnswers.record(res, from?.shared ? 'the population' : (from?.check ?? 'the run'));
     if (res.request.method !== 'POST' || res.status !== 201 || res.json === null || typeof res.json !== 'object') return;
     const id = (res.json as { id?: unknown }).id;
     const digits = exactInteger(id);

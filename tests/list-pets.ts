@@ -1,9 +1,9 @@
 // Interface section "Endpoints › List all animals" (listPets) and its limits.
 import fc from 'fast-check';
-import { expectError, expectErrorBody, expectListOf, expectPetList, expectStatus, fail, isClientError } from '../src/assert.js';
+import { expectError, expectErrorBody, expectListOf, expectPetList, expectStatus, fail, isClientError, listToJudge } from '../src/assert.js';
 import type { ApiResponse } from '../src/wire.js';
 import type { Pet, PetStatus } from '../src/generated/schema-types.js';
-import { show } from '../src/json.js';
+import { expectAllOfStatus, expectDistinctIds, type ListRule } from '../src/list-answers.js';
 import { eachCase, Skip, type Requirement } from '../src/requirement.js';
 import { POPULATION_PLAN, type RunContext } from '../src/run.js';
 import { PET_STATUSES } from '../src/schemas.js';
@@ -17,6 +17,7 @@ const OUT_OF_RANGE: readonly (readonly [string, string])[] = [
   ['0', 'below the minimum'],
   ['-1', 'negative'],
   ['101', 'one above the maximum'],
+  ['1000', 'far above the maximum'],
   ['18446744073709551616', 'beyond 64 bits'],
 ];
 /** Malformed `limit` values. */
@@ -61,15 +62,19 @@ const acceptsEnd = (id: string, n: number, end: string): Requirement => ({
 /** A 200 with exactly `n` Pets. */
 function expectExactly(res: ApiResponse, n: number, what: string): Pet[] {
   expectStatus(res, 200, what);
-  const pets = expectPetList(res);
+  const pets = listToJudge(res);
   if (pets.length !== n) fail(res, `exactly ${n} Pets (${what})`, `${pets.length} Pets`);
   return pets;
 }
 
-/** Every item carries exactly the status the list was filtered by. */
-function expectAllOfStatus(res: ApiResponse, pets: Pet[], status: PetStatus): void {
-  const other = pets.find((p) => p.status !== status);
-  if (other) fail(res, `only pets with status "${status}"`, `${show(other)} among ${pets.length} Pets`);
+/**
+ * A list rule over the whole run: its own cases, then every list answer the other checks received
+ * (each judged as it arrived, src/list-answers.ts), once all of them have finished.
+ */
+async function andEveryList(ctx: RunContext, rule: ListRule, own: () => Promise<void>): Promise<void> {
+  await own();
+  await ctx.afterOtherChecks();
+  ctx.listAnswers.verdict(rule);
 }
 
 /**
@@ -103,11 +108,12 @@ export const listPets: Requirement[] = [
     level: 'MUST',
     section: SECTION,
     statement: 'GET /pets answers 200 with a JSON array of valid Pets',
-    check: async (ctx) => {
-      const res = await ctx.api.listPets();
-      expectStatus(res, 200);
-      expectPetList(res);
-    },
+    check: (ctx) =>
+      andEveryList(ctx, 'listPets.ok', async () => {
+        const res = await ctx.api.listPets();
+        expectStatus(res, 200);
+        expectPetList(res);
+      }),
   },
   acceptsEnd('listPets.limit.min', 1, 'minimum'),
   acceptsEnd('listPets.limit.max', 100, 'maximum'),
@@ -117,12 +123,14 @@ export const listPets: Requirement[] = [
     section: LIMITS,
     statement: 'limit=N never yields more than N Pets',
     check: (ctx) =>
-      onFullStore(ctx, async () => {
-        const limits = [...new Set([1, 2, 19, 20, 21, 50, 99, 100, ...seededLimits(ctx, 3)])];
-        await eachCase(limits, async (n) => {
-          expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n}`);
-        });
-      }),
+      andEveryList(ctx, 'listPets.limit.respected', () =>
+        onFullStore(ctx, async () => {
+          const limits = [...new Set([1, 2, 19, 20, 21, 50, 99, 100, ...seededLimits(ctx, 3)])];
+          await eachCase(limits, async (n) => {
+            expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n}`);
+          });
+        }),
+      ),
   },
   {
     id: 'listPets.limit.default',
@@ -130,12 +138,14 @@ export const listPets: Requirement[] = [
     section: LIMITS,
     statement: 'Without limit at most 20 Pets come back, with or without a status filter',
     check: (ctx) =>
-      onFullStore(ctx, async () => {
-        const queries: [string, string][][] = [[], ...STATUSES.map((s): [string, string][] => [['status', s]])];
-        await eachCase(queries, async (query) => {
-          expectListOf(await ctx.api.listPets(query), 20, 'the default limit is 20');
-        });
-      }),
+      andEveryList(ctx, 'listPets.limit.default', () =>
+        onFullStore(ctx, async () => {
+          const queries: [string, string][][] = [[], ...STATUSES.map((s): [string, string][] => [['status', s]])];
+          await eachCase(queries, async (query) => {
+            expectListOf(await ctx.api.listPets(query), 20, 'the default limit is 20');
+          });
+        }),
+      ),
   },
   {
     id: 'listPets.limit.exact',
@@ -181,16 +191,35 @@ export const listPets: Requirement[] = [
     statement: 'status=S yields only pets whose status is S, for each of the three values',
     // Pets of every status, so a filter that lets others through shows.
     check: (ctx) =>
-      onFullStore(ctx, async () => {
-        const queries = STATUSES.flatMap((s): [PetStatus, [string, string][]][] => [
-          [s, [['status', s]]],
-          [s, [['status', s], ['limit', '100']]],
-        ]);
-        await eachCase(queries, async ([status, query]) => {
-          const res = await ctx.api.listPets(query);
-          expectAllOfStatus(res, expectListOf(res, 100, `filtered by status ${status}`), status);
-        });
-      }),
+      andEveryList(ctx, 'listPets.status.filter', () =>
+        onFullStore(ctx, async () => {
+          const queries = STATUSES.flatMap((s): [PetStatus, [string, string][]][] => [
+            [s, [['status', s]]],
+            [s, [['status', s], ['limit', '100']]],
+          ]);
+          await eachCase(queries, async ([status, query]) => {
+            const res = await ctx.api.listPets(query);
+            expectAllOfStatus(res, expectListOf(res, 100, `filtered by status ${status}`), status);
+          });
+        }),
+      ),
+  },
+  {
+    id: 'listPets.distinct-ids',
+    level: 'MUST',
+    section: 'Resources and their fields',
+    statement: 'No list answer holds the same id twice: an id identifies one pet',
+    check: (ctx) =>
+      andEveryList(ctx, 'listPets.distinct-ids', () =>
+        onFullStore(ctx, async () => {
+          // Full lists of every status too: a repeated pet shows wherever there are two to list.
+          const queries: [string, string][][] = [[['limit', '100']], ...STATUSES.map((s): [string, string][] => [['status', s], ['limit', '100']])];
+          await eachCase(queries, async (query) => {
+            const res = await ctx.api.listPets(query);
+            expectDistinctIds(res, expectListOf(res, 100, 'limit=100'));
+          });
+        }),
+      ),
   },
   {
     id: 'listPets.status.with-limit',

@@ -167,4 +167,10 @@ export const listPetsFaults: Fault[] = [
     does: 'ignores a status outside the enumeration instead of answering 400 (allowed, but not the SHOULD)',
     wrap: allowedChoice('ignore-unknown-status'),
   },
+  {
+    name: 'list-repeats-first-for-last',
+    breaks: 'listPets.distinct-ids',
+    does: 'puts the first pet of a list in place of its last one: a pet twice, another missing',
+    wrap: mapJson((body) => (Array.isArray(body) && body.length > 1 ? [...body.slice(0, -1), body[0]] : body), isOp('listPets')),
+  },
 ];
