@@ -4,7 +4,7 @@ import { GATEWAY_FAILING, TransportError, type ApiResponse } from './wire.js';
 import { exchangeOf } from './evidence.js';
 import { detach, exactInteger, show } from './json.js';
 import { wire } from './redact.js';
-import { because, Violation, type CaseCause } from './outcomes.js';
+import { because, Blocked, Violation, type CaseCause } from './outcomes.js';
 import { validate, type SchemaName } from './schemas.js';
 import type { Pet, Error as ErrorBody } from './generated/schema-types.js';
 
@@ -148,10 +148,24 @@ export function expectPetList(res: ApiResponse): Pet[] {
   return expectBody(res, 'PetList') as Pet[];
 }
 
+/**
+ * The Pets of a 200 list, for a rule about the list's length, filter or contents: a list that is
+ * no valid PetList is listPets.ok's finding (judged on every list answer), and leaves nothing to
+ * judge here (Blocked).
+ */
+export function listToJudge(res: ApiResponse): Pet[] {
+  try {
+    return expectPetList(res);
+  } catch (err) {
+    if (err instanceof Violation) throw new Blocked('listPets.ok', `the list is no valid PetList (${err.message})`);
+    throw err;
+  }
+}
+
 /** A 200 with a valid list of at most `max` Pets; `countRules`: whose rule too many breaks, when not the check's own (see CaseCause). */
 export function expectListOf(res: ApiResponse, max: number, what: string, countRules: readonly string[] = []): Pet[] {
   expectStatus(res, 200, what);
-  const pets = expectPetList(res);
+  const pets = listToJudge(res);
   if (pets.length > max) because(countRules, () => fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`));
   return pets;
 }

@@ -63,6 +63,21 @@ export class Skip extends Error {
 }
 
 /**
+ * Another requirement's fault left nothing to judge (a list that is no valid PetList, for a rule
+ * about its length or filter): not a violation of the running check's own rule, which that
+ * evidence neither proves nor clears. Reported like a skip, naming the rule that blocked it.
+ */
+export class Blocked extends Skip {
+  override name = 'Blocked';
+  constructor(
+    readonly by: string,
+    why: string,
+  ) {
+    super(`blocked by ${by}: ${why}`);
+  }
+}
+
+/**
  * Outcomes on the ordered scale, best first. When several checks speak for one requirement the
  * worse wins, except that a proven violation (failed) stands even where another check could not
  * decide (error).

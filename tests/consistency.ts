@@ -1,5 +1,5 @@
 // Consistency across operations: what createPet stores, listPets and getPet show.
-import { expectPetList, expectStatus, fail } from '../src/assert.js';
+import { expectStatus, fail, listToJudge } from '../src/assert.js';
 import type { ApiResponse } from '../src/wire.js';
 import type { Pet, PetStatus } from '../src/generated/schema-types.js';
 import { LIMIT } from '../src/generators.js';
@@ -16,7 +16,7 @@ const MAX_LIMIT = LIMIT.max;
 async function listed(ctx: RunContext, query: [string, string][]): Promise<{ res: ApiResponse; pets: Pet[] }> {
   const res = await ctx.api.listPets(query);
   expectStatus(res, 200);
-  return { res, pets: expectPetList(res) };
+  return { res, pets: listToJudge(res) };
 }
 
 /** When the list is complete (fewer items than `limit`), it holds `pet` unchanged; returns whether it was complete. */

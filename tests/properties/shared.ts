@@ -1,6 +1,6 @@
 // What the property files share: their weights of the write budget, and small helpers for
 // finding what a body created (an accepted body's echo is checked by tests/pets.ts).
-import { expectErrorBody, expectPetList, fail, isClientError } from '../../src/assert.js';
+import { expectErrorBody, fail, isClientError, listToJudge } from '../../src/assert.js';
 import type { ApiResponse } from '../../src/wire.js';
 import type { Body } from '../../src/generators.js';
 import type { Trial } from '../../src/property.js';
@@ -34,6 +34,6 @@ export function expectRejectedOrBounded(res: ApiResponse, max: number, what: str
     return;
   }
   if (res.status !== 200) fail(res, `a 4xx (400 preferred) with an Error body, or 200 with at most ${max} Pets (${what})`);
-  const pets = expectPetList(res);
+  const pets = listToJudge(res);
   if (pets.length > max) fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`);
 }
