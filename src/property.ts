@@ -43,6 +43,11 @@ export interface PropertySpec<T> {
   creates?: { perRun: number; weight: number };
   /** How the counterexample reads in the report (fast-check's rendering by default). */
   show?: (value: T) => string;
+  /**
+   * Inputs checked before the generated ones on every seed: what generators reach only by luck, so
+   * whether the property catches a fault never depends on the seed. Reported as they are (not shrunk).
+   */
+  examples?: readonly T[];
 }
 
 /** Creations kept aside for shrinking a failure (at most a quarter of the allowance). */
@@ -163,8 +168,9 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
   const creations = new Creations(allowance);
   const seed = seedFor(ctx.config.seed, spec.label);
   try {
-    // The inputs fast-check's sequential run draws, in its order (a dry run: no request).
-    const inputs: T[] = [];
+    // The examples, then the inputs fast-check's sequential run draws, in its order (a dry run: no request).
+    const examples = spec.examples ?? [];
+    const inputs: T[] = [...examples];
     fc.check(
       fc.property(spec.arbitrary, (value) => {
         inputs.push(value);
@@ -220,6 +226,15 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     if (failures.size === 0) return;
     const first = Math.min(...failures.keys());
     const found = failures.get(first) as Violation;
+    if (first < examples.length) {
+      const shown = wire(spec.show ? spec.show(inputs[first] as T) : fc.stringify(inputs[first]));
+      throw new Violation(
+        [found.message, `Counterexample (example ${first + 1} of ${examples.length}, checked on every seed, so any PETSTORE_SEED replays it; examples are not shrunk): ${shown}`].join('\n'),
+        found.evidence,
+        found.causes,
+      );
+    }
+    const drawn = first - examples.length;
     // The earliest failing input, replayed alone by fast-check (path = its index) and shrunk.
     let shrinks = 0;
     let shrinkStarved = 0;
@@ -242,7 +257,7 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
         if (trial.starved > 0 && (allowance?.left ?? 0) === 0) spent = true;
       }
     });
-    const details = await fc.check(property, { seed, numRuns, path: String(first), maxSkipsPerRun: 1000 });
+    const details = await fc.check(property, { seed, numRuns, path: String(drawn), maxSkipsPerRun: 1000 });
     stopIfFatal();
     const replayed = details.failed && details.errorInstance instanceof Violation;
     const error = replayed ? (details.errorInstance as Violation) : found;
@@ -253,8 +268,8 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     throw new Violation(
       [
         error.message,
-        `Counterexample (found at run ${first + 1} of ${numRuns}, ${how}): ${shown}`,
-        `Replay: PETSTORE_SEED=${ctx.config.seed} replays it (fast-check seed ${seed}, path "${replayed ? (details.counterexamplePath ?? '') : String(first)}")`,
+        `Counterexample (found at run ${drawn + 1} of ${numRuns}, ${how}): ${shown}`,
+        `Replay: PETSTORE_SEED=${ctx.config.seed} replays it (fast-check seed ${seed}, path "${replayed ? (details.counterexamplePath ?? '') : String(drawn)}")`,
       ].join('\n'),
       error.evidence,
       error.causes,

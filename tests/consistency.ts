@@ -7,7 +7,7 @@ import { exactInteger, show } from '../src/json.js';
 import { because, Skip, type Requirement } from '../src/requirement.js';
 import type { RunContext } from '../src/run.js';
 import { PET_STATUSES } from '../src/schemas.js';
-import { echoRules, samePet, shortListRules } from './pets.js';
+import { blockIfTwin, echoRules, samePet, shortListRules } from './pets.js';
 import { checkModel } from './properties/model.js';
 
 /** A list shorter than the limit it asked for is complete; the largest limit proves the most. */
@@ -20,10 +20,11 @@ async function listed(ctx: RunContext, query: [string, string][]): Promise<{ res
 }
 
 /** When the list is complete (fewer items than `limit`), it holds `pet` unchanged; returns whether it was complete. */
-function expectListedIfComplete(res: ApiResponse, pets: Pet[], limit: number, pet: Pet): boolean {
+function expectListedIfComplete(ctx: RunContext, res: ApiResponse, pets: Pet[], limit: number, pet: Pet): boolean {
   if (pets.length >= limit) return false;
   const item = pets.find((p) => exactInteger(p.id) === exactInteger(pet.id));
   if (!item) return because(shortListRules(res), () => fail(res, `the pet just created, ${show(pet)}: the list is complete (${pets.length} < limit ${limit})`, `${pets.length} Pets without it`));
+  blockIfTwin(ctx, pet, item);
   const diff = samePet(pet, item);
   if (diff) because(echoRules(pet, item), () => fail(res, `the pet as created: ${show(pet)}`, `${show(item)} (${diff})`));
   return true;
@@ -50,7 +51,7 @@ export const consistency: Requirement[] = [
         listed(ctx, [['status', status]]).then((l) => ({ ...l, limit: LIMIT.default })),
         listed(ctx, [['limit', String(MAX_LIMIT)]]).then((l) => ({ ...l, limit: MAX_LIMIT })),
       ]);
-      const complete = lists.filter(({ res, pets, limit }) => expectListedIfComplete(res, pets, limit, pet));
+      const complete = lists.filter(({ res, pets, limit }) => expectListedIfComplete(ctx, res, pets, limit, pet));
       if (complete.length === 0) throw new Skip(`the lists of status "${status}" filled up to their limit meanwhile; none could be proven complete`);
     },
   },

@@ -133,6 +133,7 @@ function rejects(id: string, statement: string, cases: readonly InvalidBody[]): 
 const EXTREMES: readonly (readonly [Int64, string])[] = [
   [0, 'zero'],
   [2n ** 53n + 1n, '2^53+1, the first integer a double cannot hold'],
+  [-(2n ** 53n) - 3n, '-(2^53+3), a negative integer a double cannot hold'],
   [INT64_MAX, 'the int64 maximum'],
   [INT64_MIN, 'the int64 minimum'],
 ];
@@ -141,10 +142,18 @@ const EXTREMES: readonly (readonly [Int64, string])[] = [
 const UNICODE_NAMES: readonly (readonly [string, string])[] = [
   ['emoji with joiners and skin tones (astral code points)', '🐈\u200D⬛ 🐕\u200D🦺 👩🏽\u200D🔬'],
   ['mathematical letters outside the BMP', '𝔓𝔢𝔱 𝟘𝟙'],
+  ['CJK ideographs outside the BMP (supplementary planes)', '𠀋𡈽𪚲 𫝆'],
   ['CJK and Hangul', '小猫 ねこ 고양이'],
   ['right-to-left text with a mark', 'חתול \u200Fقطة'],
   ['combining marks, not normalised (NFD)', 'Zoe\u0308 Rene\u0301e A\u030Angstro\u0308m'],
 ];
+
+/**
+ * Names that read as JSON numbers, booleans or null, sent as the whole name (no run tag: a tag
+ * would make them plain text; their ids are in the report's created pets): a server that parses
+ * them, or stores names in a typed column, turns "007" into 7 on every seed, not by luck.
+ */
+const LITERAL_NAMES: readonly string[] = ['007', '1e3', '-0', '0.10', 'true', 'false', 'null'];
 
 /**
  * Extra fields, empty, padded and very long names: the interface does not say, so a 4xx Error is
@@ -236,12 +245,11 @@ export const createPet: Requirement[] = [
     id: 'createPet.unicode',
     level: 'MUST',
     section: SECTION,
-    statement: 'Names with emoji, CJK, right-to-left text and combining marks are echoed and read back code point for code point',
+    statement: 'Names with emoji, CJK, right-to-left text and combining marks, or that read as numbers, booleans or null, are echoed and read back code point for code point',
     check: (ctx) =>
-      eachCase(UNICODE_NAMES, async ([what, text]) => {
-        const name = `${ctx.petName('unicode')} ${text}`;
+      eachCase([...UNICODE_NAMES.map(([what, text]) => [`a name with ${what}`, `${ctx.petName('unicode')} ${text}`] as const), ...LITERAL_NAMES.map((name) => [`the name ${JSON.stringify(name)}, which reads as JSON`, name] as const)], async ([what, name]) => {
         const body = ctx.newPet({ name });
-        await expectStoredAsSent(ctx, body, (await ctx.createPet(body)).res, `a name with ${what}`);
+        await expectStoredAsSent(ctx, body, (await ctx.createPet(body)).res, what);
       }),
   },
   {

@@ -1,7 +1,7 @@
 // Properties across operations: pets created at the same moment are still distinct pets.
 import fc from 'fast-check';
 import { expectCreated, expectPet, fail } from '../../src/assert.js';
-import { newPet, plainText } from '../../src/generators.js';
+import { newPet } from '../../src/generators.js';
 import { exactInteger, show } from '../../src/json.js';
 import { checkProperty } from '../../src/property.js';
 import { because, type Property } from '../../src/requirement.js';
@@ -18,7 +18,9 @@ const concurrentCreates: Property = {
   check: (ctx) =>
     checkProperty(ctx, {
       label: 'par',
-      arbitrary: fc.array(newPet({ name: plainText() }), { minLength: 2, maxLength: MOST_AT_ONCE }),
+      // Plain names and small categoryIds: how exactly fields are stored is createPet's rules'
+      // (their examples meet every such fault on every seed); this property is about creating at once.
+      arbitrary: fc.array(newPet({ name: fc.stringMatching(/^[a-z][a-z ]{0,10}[a-z]$/), categoryId: fc.integer({ min: 1, max: 1_000 }) }), { minLength: 2, maxLength: MOST_AT_ONCE }),
       // Runs are sized for the usual few pets at once; a larger batch the allowance cannot pay for is skipped.
       creates: { perRun: 4, weight: CREATE_WEIGHTS.concurrent },
       show: (pets) => `${pets.length} at once: ${pets.map((p) => show(p)).join(', ')}`,

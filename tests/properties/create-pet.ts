@@ -1,7 +1,7 @@
 // Properties of createPet over generated bodies: any valid NewPet is stored exactly, and any body
 // that breaks one rule of the schema is refused with 400 and creates nothing.
 import fc from 'fast-check';
-import { createdRules, expectError, expectErrorBody, expectPetList, expectStatus, fail } from '../../src/assert.js';
+import { createdRules, expectError, expectErrorBody, expectStatus, fail, listToJudge } from '../../src/assert.js';
 import type { ApiResponse } from '../../src/wire.js';
 import type { NewPet } from '../../src/generated/schema-types.js';
 import { codePoints, invalidBodies, nameGap, newPet, plainText, ruleKey, type InvalidBody } from '../../src/generators.js';
@@ -28,7 +28,8 @@ const unicode: Property = {
   check: (ctx) =>
     checkProperty(ctx, {
       label: 'uni',
-      arbitrary: newPet(),
+      // Only the name varies: a categoryId or status fault is its own rule's, met on every seed by its examples.
+      arbitrary: newPet({ categoryId: fc.constant(1), status: fc.constant('available') }),
       creates: { perRun: 1, weight: CREATE_WEIGHTS.unicode },
       show: (p) => `${show(p)}, name ${codePoints(p.name)}`,
       predicate: async (generated, trial) => {
@@ -54,7 +55,8 @@ const int64: Property = {
   check: (ctx) =>
     checkProperty(ctx, {
       label: 'i64',
-      arbitrary: newPet({ name: plainText() }),
+      // Only categoryId varies: a name or status fault is its own rule's, met on every seed by its examples.
+      arbitrary: newPet({ name: fc.constant('int64'), status: fc.constant('available') }),
       creates: { perRun: 1, weight: CREATE_WEIGHTS.int64 },
       show: (p) => show(p),
       predicate: async (generated, trial) => {
@@ -105,7 +107,7 @@ async function expectNothingCreated(ctx: RunContext, body: unknown, name: string
   const filter: [string, string][] = typeof status === 'string' && PET_STATUSES.includes(status) ? [['status', status]] : [];
   const res = await ctx.api.listPets([...filter, ['limit', '100']]);
   if (res.status !== 200) return;
-  const pets = expectPetList(res);
+  const pets = listToJudge(res);
   if (pets.length >= 100) return;
   const made = pets.find((p) => p.name === name);
   if (made) fail(res, `no pet named ${show(name)}: the body broke a rule (${says}) and was refused, so nothing may be created`, `${show(made)} in the list`);

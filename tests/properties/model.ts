@@ -3,20 +3,23 @@
 // created. The model knows only our pets, so a shared store full of others' pets is no problem:
 // after every command the target must agree with it.
 import fc from 'fast-check';
-import { expectCreated, expectError, expectPet, expectPetList, expectStatus, fail } from '../../src/assert.js';
+import { expectCreated, expectError, expectPet, fail } from '../../src/assert.js';
+import { validate } from '../../src/schemas.js';
 import type { NewPet, Pet, PetStatus } from '../../src/generated/schema-types.js';
-import { invalidBodies, LIMIT, newPet, plainText, statusFilter, validLimit, type InvalidBody } from '../../src/generators.js';
+import { invalidBodies, LIMIT, newPet, statusFilter, validLimit, type InvalidBody } from '../../src/generators.js';
 import { exactInteger, show } from '../../src/json.js';
 import { checkProperty, type Trial } from '../../src/property.js';
 import { because } from '../../src/requirement.js';
 import type { RunContext } from '../../src/run.js';
-import { echoDifference, echoRules, readBackRules, samePet, shortListRules, UNKNOWN_ID_RANGE } from '../pets.js';
+import { blockIfTwin, echoRules, readBackRules, samePet, shortListRules, UNKNOWN_ID_RANGE } from '../pets.js';
 import { expectSuccess, getPetStage } from '../operations.js';
-import { invalidBodyRequirement } from './create-pet.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
 
 // Each command's answer is first the rule of the requirement of that one operation (a fixture's
-// create, getPet, the list's limit); the model's own finding is what only a sequence shows.
+// create, getPet); the model's own finding is what only a sequence shows. What rules judge on every
+// answer of the run (the Error body of a refusal, a list's validity, limit and filter: see
+// src/error-answers.ts and src/list-answers.ts) the model leaves to them, so whether it fails never
+// depends on which commands a seed happened to draw.
 const DISTINCT_IDS = ['createPet.distinct-ids'];
 
 interface Model {
@@ -45,9 +48,9 @@ class CreatePet implements PetCommand {
     await trial.take();
     const res = await ctx.api.createPet(body);
     if (res.status !== 201) trial.giveBack();
+    // The fields echoed as sent are createPet's rules (met on every seed by their examples); the
+    // model goes on with the pet as the service returned it.
     const pet = expectCreated(res, body);
-    const wrong = echoDifference(body, pet);
-    if (wrong) because(echoRules(body, pet), () => fail(res, 'the sent fields echoed exactly', wrong));
     const twin = m.pets.find((p) => idOf(p) === idOf(pet));
     if (twin) because(DISTINCT_IDS, () => fail(res, 'a new id', `id ${idOf(pet)}, already given to ${show(twin)} earlier in this sequence`));
     if (ctx.ledger.filter((id) => exactInteger(id) === idOf(pet)).length > 1) because(DISTINCT_IDS, () => fail(res, 'a new id', `id ${idOf(pet)}, already given to another pet this run created`));
@@ -62,10 +65,10 @@ class CreateInvalidPet implements PetCommand {
   async run(_m: Model, { ctx, trial }: Real): Promise<void> {
     const { body } = taggedBody(this.invalid.body, trial);
     await trial.take();
-    const res = await ctx.api.createPet(null, { body });
-    if (res.status !== 201) trial.giveBack();
-    const requirement = invalidBodyRequirement(this.invalid);
-    because(requirement ? [requirement] : [], () => expectError(res, 400, this.invalid.rule.says));
+    if ((await ctx.api.createPet(null, { body })).status !== 201) trial.giveBack();
+    // Whether and how it was refused is the invalid body's own requirement's rule (its examples
+    // send every kind on every seed) and the Error rules'; the model goes on, and later commands
+    // show whether the store changed under its own pets.
   }
   toString = () => `createPet(${'raw' in this.invalid.body ? show(this.invalid.body.raw) : show(this.invalid.body.json)}) where ${this.invalid.rule.says}`;
 }
@@ -78,6 +81,7 @@ class GetPet implements PetCommand {
     const res = await ctx.api.getPet(pet.id);
     expectSuccess({ name: 'getPet', success: 200 }, res, 'a pet this sequence created');
     const got = expectPet(res);
+    blockIfTwin(ctx, pet, got);
     const diff = samePet(pet, got);
     if (diff) because(readBackRules(ctx, pet, got), () => fail(res, `the pet as created: ${show(pet)}`, `${show(got)} (${diff})`));
   }
@@ -90,7 +94,8 @@ class GetUnknownPet implements PetCommand {
   async run(_m: Model, { ctx }: Real): Promise<void> {
     if (ctx.ledger.some((id) => exactInteger(id) === this.id.toString())) return;
     const res = await ctx.api.getPet(this.id);
-    because(['getPet.unknown'], () => expectError(res, 404, 'an id no pet has'));
+    // Found, it disagrees with the model; the status and Error body of the refusal are getPet.unknown's and the Error rules'.
+    if (res.status < 300) because(['getPet.unknown'], () => expectError(res, 404, 'an id no pet has'));
   }
   toString = () => `getPet(${this.id}) /* unknown */`;
 }
@@ -106,12 +111,12 @@ class ListPets implements PetCommand {
     if (this.status !== undefined) query.push(['status', this.status]);
     if (this.limit !== undefined) query.push(['limit', String(this.limit)]);
     const res = await ctx.api.listPets(query);
-    expectStatus(res, 200, 'an allowed limit and filter');
-    const items = expectPetList(res);
+    // A list refused, no valid PetList, too long or badly filtered is the list rules' finding
+    // (their example cases, and src/list-answers.ts on every list answer): nothing to compare here.
+    if (res.status !== 200 || !validate('PetList', res.json).valid) return;
+    const items = res.json as Pet[];
     const limit = this.limit ?? LIMIT.default;
-    if (items.length > limit) because(['listPets.limit.respected'], () => fail(res, `at most ${limit} Pets`, `${items.length} Pets`));
-    const other = this.status === undefined ? undefined : items.find((p) => p.status !== this.status);
-    if (other) because(['listPets.status.filter'], () => fail(res, `only pets with status "${this.status}"`, `${show(other)}`));
+    if (items.length > limit || (this.status !== undefined && items.some((p) => p.status !== this.status))) return;
     const listed = new Map(items.map((p) => [idOf(p), p]));
     for (const pet of m.pets) {
       const item = listed.get(idOf(pet));
@@ -132,7 +137,9 @@ class ListPets implements PetCommand {
 const CREATES_PER_SEQUENCE = 2;
 
 function commands(): fc.Arbitrary<Iterable<PetCommand>> {
-  const valid = newPet({ name: plainText() });
+  // Plain names and small categoryIds: how exactly fields are stored is createPet's rules' (their
+  // examples meet every such fault on every seed); the model is about what a sequence shows.
+  const valid = newPet({ name: fc.stringMatching(/^[a-z][a-z ]{0,10}[a-z]$/), categoryId: fc.integer({ min: 1, max: 1_000 }) });
   const create = valid.map((p): PetCommand => new CreatePet(p));
   const get = fc.nat({ max: 2 }).map((i): PetCommand => new GetPet(i));
   const list = fc.tuple(fc.option(validLimit(), { nil: undefined }), fc.option(statusFilter(), { nil: undefined })).map(([l, s]): PetCommand => new ListPets(l, s));
@@ -151,6 +158,30 @@ function commands(): fc.Arbitrary<Iterable<PetCommand>> {
   );
 }
 
+/** An id from UNKNOWN_ID_RANGE, the same on every seed. */
+const FIXED_UNKNOWN_ID = UNKNOWN_ID_RANGE.min + 20_260_101n;
+
+/**
+ * A sequence every seed runs before the random ones: each command at least once, a pet read back
+ * after an invalid create, a complete filtered list, the smallest limit, so the faults a sequence
+ * shows are caught on every seed, not only when a seed happens to draw the commands that show them.
+ */
+function scripted(): PetCommand[] {
+  const refused: InvalidBody = { rule: { kind: 'missing', field: 'name', says: 'name is missing (required)' }, body: { json: { categoryId: 1 } } };
+  return [
+    new CreatePet({ name: 'scripted', categoryId: 1, status: 'sold' }),
+    new CreatePet({ name: 'scripted', categoryId: 2 }),
+    new GetPet(0),
+    new ListPets(LIMIT.max, 'sold'),
+    new ListPets(undefined, undefined),
+    new ListPets(LIMIT.min, undefined),
+    new GetUnknownPet(FIXED_UNKNOWN_ID),
+    new CreateInvalidPet(refused),
+    new GetPet(1),
+    new ListPets(LIMIT.max, 'sold'),
+  ];
+}
+
 /** The commands that ran, as a script, and fast-check's replay path for the sequence. */
 function script(cmds: Iterable<PetCommand>): string {
   const ran = [...cmds].filter((c) => (c as { hasRan?: boolean }).hasRan !== false).map(String);
@@ -166,6 +197,7 @@ export function checkModel(ctx: RunContext): Promise<void> {
     arbitrary: commands(),
     creates: { perRun: CREATES_PER_SEQUENCE, weight: CREATE_WEIGHTS.model },
     show: script,
+    examples: [scripted()],
     predicate: (cmds, trial) => fc.asyncModelRun(() => ({ model: { pets: [], left: trial.left, getPetLive }, real: { ctx, trial } }), cmds),
   });
 }

@@ -227,4 +227,10 @@ export const createPetFaults: Fault[] = [
       return creating(req) && isObject(body) && typeof body.name === 'string' && body.name.length > 255;
     }, () => errorResponse(500, 'internal_error', 'value too long for type character varying(255)')),
   },
+  {
+    name: 'numeric-names-as-numbers',
+    breaks: 'createPet.unicode',
+    does: 'stores a name that reads as a number as that number (a typed column): "007" comes back as 7',
+    wrap: mapJson((body, res) => (res.status < 300 ? eachPet(body, (pet) => (typeof pet.name === 'string' && /^-?\d+(\.\d+)?(e\d+)?$/i.test(pet.name) ? { ...pet, name: Number(pet.name) } : pet)) : body)),
+  },
 ];

@@ -1,5 +1,5 @@
-// Faults that slip past the example checks and only generated inputs find: each is caught by
-// a property of the requirement it breaks (tests/properties/).
+// Faults a property of the requirement they break found first (tests/properties/): each value
+// they spoil now has an example case too, so every seed catches them, not only a lucky one.
 import { isObject, isOp, mapRequestJson, type Fault } from '../faults-kit.js';
 
 export const propertyFaults: Fault[] = [
