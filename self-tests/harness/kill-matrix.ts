@@ -201,12 +201,36 @@ async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<F
   };
 }
 
+/** One whole-catalogue run of a fault with a seed of its own, at PETSTORE_RUNS=SEED_RUNS (see seedRow). */
+export interface SeedRow {
+  fault: string;
+  seed: number;
+  /** Whether the requirement the fault names failed. */
+  caught: boolean;
+  /** MUST requirements that failed or could not be decided, sorted. */
+  must: string[];
+  requests: number;
+}
+
+/**
+ * PETSTORE_RUNS of a fault's runs with other seeds: one generated input per property. What a fault
+ * breaks must show on the example cases every seed sends, so one input is enough, and cheap.
+ */
+export const SEED_RUNS = 1;
+
+/** A fault's whole catalogue with another seed: which MUST requirements fail, and whether its own did. */
+async function seedRow(f: Fault, seed: number, levels: ReadonlyMap<string, Level>): Promise<SeedRow> {
+  const run = await attempt({ ...f, config: { ...f.config, seed, runs: SEED_RUNS } });
+  const must = findings(run, levels, ['failed', 'error']).filter((x) => x.level !== 'SHOULD').map((x) => x.id);
+  return { fault: f.name, seed, caught: run.outcomes.get(f.breaks)?.outcome === 'failed', must, requests: run.requests };
+}
+
 /**
  * One server of the matrix: the reference server or a variant (a whole-catalogue run), or a fault.
  * A variant job with a seed is one more run of it with other inputs: not in the matrix, it is
- * compared with the matrix's run for flakiness.
+ * compared with the matrix's run for flakiness; a fault job with a seed, likewise (a SeedRow).
  */
-export type MatrixJob = { variant: string; seed?: number; runs?: number } | { fault: string };
+export type MatrixJob = { variant: string; seed?: number; runs?: number } | { fault: string; seed?: number };
 
 const reference: Variant = { name: 'reference', does: 'the reference server as it is', wrap: (h) => h };
 
@@ -217,12 +241,12 @@ export const matrixJobs = (faults: readonly Fault[], variants: readonly Variant[
 ];
 
 /** Runs one server of the matrix. Jobs name their server, so a child process can run them too. */
-export async function runMatrixJob(job: MatrixJob, catalogue: readonly Requirement[], faults: readonly Fault[], variants: readonly Variant[]): Promise<VariantRow | FaultRow> {
+export async function runMatrixJob(job: MatrixJob, catalogue: readonly Requirement[], faults: readonly Fault[], variants: readonly Variant[]): Promise<VariantRow | FaultRow | SeedRow> {
   const levels = new Map(catalogue.map((r) => [r.id, r.level]));
   if ('fault' in job) {
     const f = faults.find((x) => x.name === job.fault);
     if (!f) throw new Error(`no fault named ${job.fault}`);
-    return faultRow(f, levels);
+    return job.seed === undefined ? faultRow(f, levels) : seedRow(f, job.seed, levels);
   }
   const v = [reference, ...variants].find((x) => x.name === job.variant);
   if (!v) throw new Error(`no variant named ${job.variant}`);
