@@ -8,7 +8,7 @@ import { redactMessage, wire } from './redact.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 // The outcome vocabulary lives below the run context and the assertions; checks get it from here too.
-export { because, OUTCOMES, Skip, Violation, worse, type CaseCause, type Outcome, type OutcomeKind } from './outcomes.js';
+export { because, Blocked, OUTCOMES, Skip, Violation, worse, type CaseCause, type Outcome, type OutcomeKind } from './outcomes.js';
 
 /** MUST: the interface says it. SHOULD: an HTTP standard it relies on, or sound practice, says it. */
 export type Level = 'MUST' | 'SHOULD';
