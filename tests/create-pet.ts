@@ -153,7 +153,7 @@ const UNICODE_NAMES: readonly (readonly [string, string])[] = [
  * would make them plain text; their ids are in the report's created pets): a server that parses
  * them, or stores names in a typed column, turns "007" into 7 on every seed, not by luck.
  */
-const LITERAL_NAMES: readonly string[] = ['007', '1e3', '-0', '0.10', 'true', 'false', 'null'];
+export const LITERAL_NAMES: readonly string[] = ['007', '1e3', '-0', '0.10', 'true', 'false', 'null'];
 
 /**
  * Extra fields, empty, padded and very long names: the interface does not say, so a 4xx Error is
