@@ -6,7 +6,7 @@ import type { PetStatus } from '../../src/generated/schema-types.js';
 import { LIMIT, malformedLimit, outOfRangeLimit, statusFilter, unknownStatusFilter, validLimit } from '../../src/generators.js';
 import { show } from '../../src/json.js';
 import { checkProperty } from '../../src/property.js';
-import { Skip, type Property } from '../../src/requirement.js';
+import { because, Skip, type Property } from '../../src/requirement.js';
 import type { RunContext } from '../../src/run.js';
 import { expectRejectedOrBounded } from './shared.js';
 
@@ -18,6 +18,9 @@ const query = (limit: number | string | undefined, status: string | undefined): 
 /** Lists with an allowed limit and filter: 200, valid Pets, at most `limit`, all of the status; returns how many. */
 async function listWithin(ctx: RunContext, limit: number, status: PetStatus | undefined): Promise<number> {
   const res = await ctx.api.listPets(query(limit, status));
+  // An end of the range refused is the rule of that end's requirement.
+  const end = limit === LIMIT.max ? ['listPets.limit.max'] : limit === LIMIT.min ? ['listPets.limit.min'] : [];
+  because(end, () => expectStatus(res, 200, 'an allowed limit and filter'));
   const pets = expectListOf(res, limit, 'an allowed limit and filter');
   const other = status === undefined ? undefined : pets.find((p) => p.status !== status);
   if (other) fail(res, `only pets with status "${status}"`, `${show(other)} among ${pets.length} Pets`);
@@ -32,6 +35,7 @@ const within: Property[] = [
       checkProperty(ctx, {
         label: 'lim',
         arbitrary: validLimit(),
+        examples: [LIMIT.min, LIMIT.max],
         predicate: async (limit) => void (await listWithin(ctx, limit, undefined)),
       }),
   },
@@ -42,6 +46,7 @@ const within: Property[] = [
       checkProperty(ctx, {
         label: 'slim',
         arbitrary: fc.record({ status: statusFilter(), limit: validLimit() }),
+        examples: [{ status: 'available' as PetStatus, limit: LIMIT.max }],
         predicate: async ({ status, limit }) => void (await listWithin(ctx, limit, status)),
       }),
   },
