@@ -42,6 +42,11 @@ export interface Fault extends ServerSetup {
    * fault is caught only when `breaks` fails.
    */
   alongside?: readonly string[];
+  /**
+   * Why what else it breaks depends on timing (a race the fault models: load, a coarse clock):
+   * across seeds only its own requirement is compared, as no scheduling is the same twice.
+   */
+  racy?: string;
 }
 
 /** A correct server that makes a different allowed choice: the suite must report no MUST failure. */

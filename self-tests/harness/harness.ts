@@ -28,6 +28,9 @@ export interface RunOptions extends Omit<ServerSetup, 'wrap'> {
   serveWith?: (handler: Handler) => Promise<{ origin: string; close(): Promise<void> }>;
 }
 
+/** The seed of every harness run that sets none. */
+export const HARNESS_SEED = 42;
+
 export async function runCatalogueAgainst(wrap: Wrap, { options = {}, config = {}, basePath: base = '/v1', prepare, only, alongside = [], serveWith = serve }: RunOptions = {}): Promise<HarnessRun> {
   const apiKey = `harness-${randomBytes(9).toString('hex')}`;
   const basePath = (options.basePath ?? base).replace(/\/+$/, '');
@@ -35,7 +38,7 @@ export async function runCatalogueAgainst(wrap: Wrap, { options = {}, config = {
   await prepare?.({ handler, apiKey, basePath });
   const server = await serveWith(handler);
   const target = resolveRunConfig(loadConfig({}, { dotenv: false }), { baseUrl: `${server.origin}${basePath}`, apiKey, embedded: true });
-  const runConfig: RunConfig = Object.freeze({ ...target, seed: 42, timeoutMs: 10_000, ...config });
+  const runConfig: RunConfig = Object.freeze({ ...target, seed: HARNESS_SEED, timeoutMs: 10_000, ...config });
   const ctx = new RunContext(runConfig);
   const started = performance.now();
   const outcomes = new Map<string, Outcome>();

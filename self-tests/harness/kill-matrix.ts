@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Level, OutcomeKind, Requirement } from '../../src/requirement.js';
 import { findings as reported } from '../../src/report/verdict.js';
 import type { Fault, ServerSetup, Variant } from './faults-kit.js';
-import { failing, runSetup, type HarnessRun } from './harness.js';
+import { failing, HARNESS_SEED, runSetup, type HarnessRun } from './harness.js';
 import { resultsOf } from './results-of.js';
 
 export interface Finding {
@@ -43,6 +43,8 @@ export interface FaultRow {
    * run cost when the fault was caught (at ROOT_CAUSE_RUNS against a MUST, SHOULD_WHOLE_RUNS against a SHOULD).
    */
   rootCause: { first: string; root: string; ms?: number; requests?: number } | null;
+  /** That whole-catalogue run as one of the fault's seeds (the harness's, 42). */
+  wholeRun: SeedRow;
   ms: number;
   requests: number;
 }
@@ -196,15 +198,18 @@ async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<F
     failingInstead,
     ...(should ? { mustFailures: findings(whole, levels, ['failed', 'error']).filter((x) => x.level === 'MUST') } : {}),
     rootCause: named ? { ...named, ...(caught ? { ms: whole.ms, requests: whole.requests } : {}) } : null,
+    wholeRun: asSeedRow(f, f.config?.seed ?? HARNESS_SEED, runs ?? f.config?.runs, whole, levels),
     ms: run.ms,
     requests: run.requests,
   };
 }
 
-/** One whole-catalogue run of a fault with a seed of its own, at PETSTORE_RUNS=SEED_RUNS (see seedRow). */
+/** One whole-catalogue run of a fault with a seed of its own, at PETSTORE_RUNS=SEED_RUNS (see seedRow) unless its row's. */
 export interface SeedRow {
   fault: string;
   seed: number;
+  /** PETSTORE_RUNS; absent: the default. */
+  runs?: number;
   /** Whether the requirement the fault names failed. */
   caught: boolean;
   /** MUST requirements that failed or could not be decided, sorted. */
@@ -220,9 +225,12 @@ export const SEED_RUNS = 1;
 
 /** A fault's whole catalogue with another seed: which MUST requirements fail, and whether its own did. */
 async function seedRow(f: Fault, seed: number, levels: ReadonlyMap<string, Level>): Promise<SeedRow> {
-  const run = await attempt({ ...f, config: { ...f.config, seed, runs: SEED_RUNS } });
+  return asSeedRow(f, seed, SEED_RUNS, await attempt({ ...f, config: { ...f.config, seed, runs: SEED_RUNS } }), levels);
+}
+
+function asSeedRow(f: Fault, seed: number, runs: number | undefined, run: HarnessRun, levels: ReadonlyMap<string, Level>): SeedRow {
   const must = findings(run, levels, ['failed', 'error']).filter((x) => x.level !== 'SHOULD').map((x) => x.id);
-  return { fault: f.name, seed, caught: run.outcomes.get(f.breaks)?.outcome === 'failed', must, requests: run.requests };
+  return { fault: f.name, seed, ...(runs === undefined ? {} : { runs }), caught: run.outcomes.get(f.breaks)?.outcome === 'failed', must, requests: run.requests };
 }
 
 /**

@@ -175,6 +175,7 @@ export const createPetFaults: Fault[] = [
     name: 'ids-collide',
     breaks: 'createPet.distinct-ids',
     does: 'hands out ids from a coarse clock: pets created within the same 50 ms share one',
+    racy: 'which creations share a 50 ms tick depends on the scheduling',
     wrap: (inner, apiKey) => {
       let last: { id: unknown; at: number } | undefined;
       return editCreated((pet) => {
