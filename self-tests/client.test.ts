@@ -125,7 +125,8 @@ describe('retries', () => {
     const started = performance.now();
     await expect(client(baseUrl, { retries: 3 }).listPets()).rejects.toThrow(/503 with Retry-After: 3600, a longer wait than the 60 s/);
     expect(seen).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Not waited for: far below the 60 s the suite would honour, far above a slow machine's moment.
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 
   test('with retries off, the first 429 is already undecidable', async () => {
