@@ -1,7 +1,9 @@
 // Derives src/generated/schema-types.ts from the Pet schemas and the baseline's, the report types
 // (src/generated/report-types.ts) from schemas/conformance-report.schema.json and
-// schemas/har-extension.schema.json, and .env.example from the settings table in src/config.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
-import { writeFileSync } from 'node:fs';
+// schemas/har-extension.schema.json, the RequirementId type (src/generated/requirement-ids.ts)
+// from the id registry self-tests/requirement-ids.json, and .env.example from the settings table
+// in src/config.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { envExample } from '../src/config.js';
@@ -9,6 +11,20 @@ import { readSchemaFile, SCHEMA_NAMES, schemaDir, schemaFiles } from '../src/sch
 
 export const typesFile = new URL('../src/generated/schema-types.ts', import.meta.url);
 export const reportTypesFile = new URL('../src/generated/report-types.ts', import.meta.url);
+export const requirementIdsFile = new URL('../src/generated/requirement-ids.ts', import.meta.url);
+
+/** The RequirementId type: every id of the registry, so a misspelt id does not compile. */
+export function generateRequirementIds(): string {
+  const registry = JSON.parse(readFileSync(new URL('../self-tests/requirement-ids.json', import.meta.url), 'utf8')) as { requirements: Record<string, string> };
+  return [
+    '// Generated from self-tests/requirement-ids.json by scripts/generate.ts. Do not edit by hand.',
+    '',
+    '/** The id of a requirement of the catalogue (retired ids are not). */',
+    'export type RequirementId =',
+    ...Object.keys(registry.requirements).map((id, i, all) => `  | '${id}'${i === all.length - 1 ? ';' : ''}`),
+    '',
+  ].join('\n');
+}
 
 /** int64 values are parsed as number | bigint (see src/json.ts); tell the generator so. */
 function markInt64(node: unknown): unknown {
@@ -96,6 +112,7 @@ export async function generateReportTypes(): Promise<string> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(typesFile, await generateTypes());
   writeFileSync(reportTypesFile, await generateReportTypes());
+  writeFileSync(requirementIdsFile, generateRequirementIds());
   writeFileSync(new URL('../.env.example', import.meta.url), envExample());
-  console.log('wrote src/generated/schema-types.ts, src/generated/report-types.ts and .env.example');
+  console.log('wrote src/generated/schema-types.ts, src/generated/report-types.ts, src/generated/requirement-ids.ts and .env.example');
 }

@@ -12,6 +12,7 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import type { RequirementId } from '../src/requirement.js';
 import { catalogue } from '../tests/catalogue.js';
 import { CHILDREN, IN_FLIGHT, runQueued } from './harness/children.js';
 import { faults } from './harness/faults/index.js';
@@ -34,7 +35,7 @@ const levels = new Map(catalogue.map((r) => [r.id, r.level]));
  * A fault's first seed is the harness's: its matrix row's whole-catalogue run when that ran at
  * SEED_RUNS (against a MUST), else a run of its own, as what fails can depend on the runs.
  */
-const reusesRow = (f: { breaks: string }) => levels.get(f.breaks) === 'MUST' && ROOT_CAUSE_RUNS === SEED_RUNS;
+const reusesRow = (f: { breaks: RequirementId }) => levels.get(f.breaks) === 'MUST' && ROOT_CAUSE_RUNS === SEED_RUNS;
 /** Seeds spread over the whole range (negative ones too), none repeated, never the harness's 42. */
 const seedOf = (i: number) => (Math.imul(i + 1, 0x9e3779b1) | 0) || 1;
 

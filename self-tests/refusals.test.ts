@@ -4,11 +4,12 @@
 // answer under a large upload is a refusal noted, and no POST is lost to a connection closing.
 import { describe, expect, test } from 'vitest';
 import type { Handler } from '../src/reference-server/handler.js';
+import type { Level } from '../src/requirement.js';
 import { catalogue } from '../tests/catalogue.js';
 import { failing, runCatalogueAgainst, type HarnessRun } from './harness/harness.js';
 import { refusalServer, type Refusal, type RefusalServer } from './refusal-servers.js';
 
-const LEVELS = new Map(catalogue.map((r) => [r.id, r.level]));
+const LEVELS = new Map<string, Level>(catalogue.map((r) => [r.id, r.level]));
 
 const RUNS = 20;
 /** Runs of one server at once: a run waits on its own answers more than it computes. */

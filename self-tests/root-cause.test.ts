@@ -84,8 +84,10 @@ describe('a server that keeps categoryId as a double', () => {
   });
 });
 
+/** A case of the made-up runs below, whose ids are short letters, not the catalogue's. */
+type MadeUpCase = { [K in keyof CaseCause]: readonly string[] };
 /** A requirement of the made-up runs below: failed, with these cases. */
-const failing = (id: string, ...cases: CaseCause[]): CauseInput => ({ id, outcome: 'failed', cases: cases.length ? cases : [{}] });
+const failing = (id: string, ...cases: MadeUpCase[]): CauseInput => ({ id, outcome: 'failed', cases: (cases.length ? cases : [{}]) as CaseCause[] });
 
 describe('grouping, from what the checks say about each failing case', () => {
   test('a failure is grouped under another when every one of its failing cases resolves to that one', () => {

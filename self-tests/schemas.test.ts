@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { parseJson } from '../src/json.js';
 import { LIMIT } from '../src/reference-server/handler.js';
 import { PET_STATUSES, SCHEMA_NAMES, schemaDir, schemaFiles, validate } from '../src/schemas.js';
-import { generateReportTypes, generateTypes, reportTypesFile, typesFile } from '../scripts/generate.js';
+import { generateReportTypes, generateRequirementIds, generateTypes, reportTypesFile, requirementIdsFile, typesFile } from '../scripts/generate.js';
 
 const openapi = JSON.parse(readFileSync(new URL('openapi.json', schemaDir), 'utf8'));
 
@@ -91,5 +91,9 @@ describe('schemas/', () => {
 
   test('src/generated/report-types.ts is what scripts/generate.ts derives from the report schema (run npm run generate)', async () => {
     expect(readFileSync(reportTypesFile, 'utf8')).toBe(await generateReportTypes());
+  });
+
+  test('src/generated/requirement-ids.ts is what scripts/generate.ts derives from the id registry (run npm run generate)', () => {
+    expect(readFileSync(requirementIdsFile, 'utf8')).toBe(generateRequirementIds());
   });
 });

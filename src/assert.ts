@@ -7,6 +7,7 @@ import { wire } from './redact.js';
 import { because, Blocked, Violation, type CaseCause } from './outcomes.js';
 import { validate, type SchemaName } from './schemas.js';
 import type { Pet, Error as ErrorBody } from './generated/schema-types.js';
+import type { RequirementId } from './generated/requirement-ids.js';
 
 export function describeRequest(res: ApiResponse): string {
   const url = new URL(res.request.url);
@@ -97,7 +98,7 @@ function listCause(list: unknown): CaseCause {
   const items = Array.isArray(list) ? list.filter((item: unknown) => !validate('Pet', item).valid) : [];
   const inexact = items.some((item: unknown) => faultyField(item) === 'categoryId' && isObject(item) && exactInteger(item.categoryId) !== undefined);
   const pets = items.flatMap((item: unknown) => (isObject(item) && exactInteger(item.id) !== undefined ? [exactInteger(item.id) as string] : []));
-  return { rules: [...(inexact ? ['createPet.int64-extremes'] : []), 'listPets.ok'], pets };
+  return { rules: [...(inexact ? (['createPet.int64-extremes'] as const) : []), 'listPets.ok'], pets };
 }
 
 /** fail(), the case naming whose rule it breaks (undefined: the check's own). */
@@ -123,7 +124,7 @@ function faultyField(pet: unknown): string | undefined {
  * createPet.status-echo's (as the body had one); an integer categoryId beyond int64,
  * createPet.int64-extremes'; anything else createPet.minimal's.
  */
-export function createdRules(res: ApiResponse, sent: { status?: unknown }): string[] {
+export function createdRules(res: ApiResponse, sent: { status?: unknown }): RequirementId[] {
   if (res.status === 401 || res.status === 403) return ['auth.valid-key'];
   if (res.status !== 201 || res.jsonError !== undefined) return ['createPet.minimal'];
   const field = faultyField(res.json);
@@ -163,7 +164,7 @@ export function listToJudge(res: ApiResponse): Pet[] {
 }
 
 /** A 200 with a valid list of at most `max` Pets; `countRules`: whose rule too many breaks, when not the check's own (see CaseCause). */
-export function expectListOf(res: ApiResponse, max: number, what: string, countRules: readonly string[] = []): Pet[] {
+export function expectListOf(res: ApiResponse, max: number, what: string, countRules: readonly RequirementId[] = []): Pet[] {
   expectStatus(res, 200, what);
   const pets = listToJudge(res);
   if (pets.length > max) because(countRules, () => fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`));

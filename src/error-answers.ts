@@ -5,13 +5,14 @@
 // few examples (and the check that sent each), however many answers it spoiled.
 import { errorAnswerRoot, isJsonMediaType } from './assert.js';
 import type { ApiResponse } from './wire.js';
+import type { RequirementId } from './generated/requirement-ids.js';
 import { curlCommand, exchangeOf, type Exchange } from './evidence.js';
 import { detach, exactInteger, show } from './json.js';
 import { redact } from './redact.js';
 import { requirementOf, Violation, type CaseCause } from './outcomes.js';
 import { validate } from './schemas.js';
 
-export const ERROR_RULES = ['errors.body', 'errors.status-field', 'errors.content-type'] as const;
+export const ERROR_RULES = ['errors.body', 'errors.status-field', 'errors.content-type'] as const satisfies readonly RequirementId[];
 export type ErrorRule = (typeof ERROR_RULES)[number];
 
 const excerpt = (text: string) => detach(text.slice(0, 121)).replace(/\s+/g, ' ').trim().slice(0, 120);

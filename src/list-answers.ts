@@ -4,13 +4,14 @@
 // by the rule it breaks on every seed, not only when a random sequence happens to ask that list.
 import { expectListOf, expectPetList, fail } from './assert.js';
 import type { Pet } from './generated/schema-types.js';
+import type { RequirementId } from './generated/requirement-ids.js';
 import { LIMIT } from './generators.js';
 import { exactInteger, show } from './json.js';
 import { requirementOf, Violation } from './outcomes.js';
 import { PET_STATUSES } from './schemas.js';
 import type { ApiResponse } from './wire.js';
 
-export const LIST_RULES = ['listPets.ok', 'listPets.limit.respected', 'listPets.limit.default', 'listPets.status.filter', 'listPets.distinct-ids'] as const;
+export const LIST_RULES = ['listPets.ok', 'listPets.limit.respected', 'listPets.limit.default', 'listPets.status.filter', 'listPets.distinct-ids'] as const satisfies readonly RequirementId[];
 export type ListRule = (typeof LIST_RULES)[number];
 
 /** A `limit` the interface allows, as a client writes it; others (out of range, malformed) have rules of their own. */

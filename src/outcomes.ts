@@ -1,6 +1,7 @@
 // The outcome vocabulary: what a check can end in. It depends on nothing of the suite (the
 // Exchange type aside), so assertions, the run context and the requirement model all build on it.
 import type { Exchange } from './evidence.js';
+import type { RequirementId } from './generated/requirement-ids.js';
 
 /**
  * Whose rule one failing case's evidence breaks, when the check met another requirement's rule on
@@ -15,7 +16,7 @@ import type { Exchange } from './evidence.js';
  *   requirement whose check created each before `rules` (see RunContext.creatorOf).
  */
 export interface CaseCause {
-  rules?: readonly string[];
+  rules?: readonly RequirementId[];
   sentBy?: readonly string[];
   pets?: readonly string[];
 }
@@ -33,7 +34,7 @@ export class Violation extends Error {
 }
 
 /** The requirement id a check's name starts with (see Check.name), for the signals that name the check sending a request. */
-export const requirementOf = (check: string): string => check.split(' ')[0] as string;
+export const requirementOf = (check: string): RequirementId => check.split(' ')[0] as RequirementId;
 
 const own = (c: CaseCause) => !c.rules?.length && !c.sentBy?.length && !c.pets?.length;
 
@@ -43,8 +44,8 @@ const own = (c: CaseCause) => !c.rules?.length && !c.sentBy?.length && !c.pets?.
  * a fixture create against createPet.minimal. Cases that already name a rule keep it: the
  * innermost helper knows best.
  */
-export function because<T>(cause: readonly string[] | CaseCause, fn: () => T): T {
-  const named: CaseCause = Array.isArray(cause) ? { rules: cause as readonly string[] } : (cause as CaseCause);
+export function because<T>(cause: readonly RequirementId[] | CaseCause, fn: () => T): T {
+  const named: CaseCause = Array.isArray(cause) ? { rules: cause as readonly RequirementId[] } : (cause as CaseCause);
   const retag = (err: unknown): never => {
     if (!(err instanceof Violation)) throw err;
     throw new Violation(err.message, err.evidence, err.causes.map((c) => (own(c) ? { ...c, ...named } : c)));
@@ -70,7 +71,7 @@ export class Skip extends Error {
 export class Blocked extends Skip {
   override name = 'Blocked';
   constructor(
-    readonly by: string,
+    readonly by: RequirementId,
     why: string,
   ) {
     super(`blocked by ${by}: ${why}`);

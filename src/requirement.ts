@@ -1,5 +1,6 @@
 // A requirement is data: id, level, section, statement, and its check. The same list runs
 // under vitest, in the broken-server harness and in the reports.
+import type { RequirementId } from './generated/requirement-ids.js';
 import type { RunContext } from './run.js';
 import { TransportError, WriteBlocked } from './wire.js';
 import { requestOnly } from './evidence.js';
@@ -9,13 +10,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 // The outcome vocabulary lives below the run context and the assertions; checks get it from here too.
 export { because, Blocked, OUTCOMES, Skip, Violation, worse, type CaseCause, type Outcome, type OutcomeKind } from './outcomes.js';
+export type { RequirementId } from './generated/requirement-ids.js';
 
 /** MUST: the interface says it. SHOULD: an HTTP standard it relies on, or sound practice, says it. */
 export type Level = 'MUST' | 'SHOULD';
 
 export interface Requirement {
-  /** Stable, never reused: `<area>.<topic>[.<detail>]`. */
-  id: string;
+  /** Stable, never reused: `<area>.<topic>[.<detail>]`; in self-tests/requirement-ids.json. */
+  id: RequirementId;
   level: Level;
   /** Heading of the interface document it comes from, e.g. "Endpoints › List all animals". */
   section: string;
@@ -27,7 +29,7 @@ export interface Requirement {
 /** A further check of a catalogue requirement, e.g. a property over generated inputs. */
 export interface Property {
   /** Id of the catalogue requirement it checks. */
-  requirement: string;
+  requirement: RequirementId;
   /** One line: what holds for every generated input. */
   title: string;
   check: (ctx: RunContext) => Promise<void>;
@@ -94,7 +96,7 @@ export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx
  * A case about pets (invalid list items) names first the requirements whose checks created them,
  * when this run did; not the running one's (its own other check's failure on that pet names its cause).
  */
-function resolvePets({ pets, ...cause }: CaseCause, ctx: RunContext, self: string | undefined): CaseCause {
+function resolvePets({ pets, ...cause }: CaseCause, ctx: RunContext, self: RequirementId | undefined): CaseCause {
   if (!pets?.length) return cause;
   const creators = pets.flatMap((id) => ctx.creatorOf?.(id) ?? []).filter((id) => id !== self);
   return { ...cause, rules: [...new Set([...creators, ...(cause.rules ?? [])])] };

@@ -12,6 +12,7 @@ import { exactInteger, type Int64 } from './json.js';
 import { LIMIT } from './generators.js';
 import { PET_STATUSES } from './schemas.js';
 import { requirementOf, Skip, Violation } from './outcomes.js';
+import type { RequirementId } from './generated/requirement-ids.js';
 import { expectCreated, expectPetList, expectStatus } from './assert.js';
 import type { NewPet, Pet, PetStatus } from './generated/schema-types.js';
 
@@ -104,7 +105,7 @@ export class RunContext {
   private population?: Promise<Population>;
   private nameCounter = 0;
   /** Pet id → requirement whose check created it (see creatorOf). */
-  private readonly creators = new Map<string, string>();
+  private readonly creators = new Map<string, RequirementId>();
   /** Name → id of every pet this run created (see createdIdOf). */
   private readonly createdIds = new Map<string, string>();
   /** Every error answer of the run, judged by the Error rules as it arrives (see src/error-answers.ts). */
@@ -179,7 +180,7 @@ export class RunContext {
    * The requirement whose check created the pet with this id (not the population's pets): a list
    * holding it spoiled is evidence against that requirement's rule first (see CaseCause.pets).
    */
-  creatorOf(id: string): string | undefined {
+  creatorOf(id: string): RequirementId | undefined {
     return this.creators.get(id);
   }
 

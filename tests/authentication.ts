@@ -4,7 +4,7 @@ import { expectError, expectHeader, expectStatus } from '../src/assert.js';
 import type { ApiResponse, Auth } from '../src/wire.js';
 import { parseChallenges, type Challenge } from '../src/headers.js';
 import { show } from '../src/json.js';
-import type { Requirement } from '../src/requirement.js';
+import type { Requirement, RequirementId } from '../src/requirement.js';
 import { because, eachCase } from '../src/requirement.js';
 import type { RunContext } from '../src/run.js';
 import { expectSuccess, getPetStage, liveOperations, successRules, type Operation } from './operations.js';
@@ -18,7 +18,7 @@ interface Credentials {
   what: string;
   auth: Auth;
   /** The requirement whose rule says these credentials get a 401. */
-  refusedBy: string;
+  refusedBy: RequirementId;
 }
 
 const NO_KEY: Credentials = { what: 'no key', auth: 'none', refusedBy: 'auth.missing-key' };
@@ -56,7 +56,7 @@ function expectBearerChallenge(res: ApiResponse, c: Credentials): Challenge {
 interface InvalidRequest {
   what: string;
   /** The requirement whose rule covers this input with a key. */
-  input: string;
+  input: RequirementId;
   getPet?: true;
   send(ctx: RunContext, auth: Auth): Promise<ApiResponse>;
 }
@@ -136,7 +136,7 @@ export const authentication: Requirement[] = [
         async ([r, c]) => {
           const res = await r.send(ctx, c.auth);
           // A 5xx shows the input crashed the server (errors.no-server-error's rule), not validation before authentication.
-          because(res.status >= 500 ? ['errors.no-server-error', r.input] : [], () => expectError(res, 401, `${r.what}, with ${c.what}: authentication comes first`));
+          because(res.status >= 500 ? (['errors.no-server-error', r.input] as const) : [], () => expectError(res, 401, `${r.what}, with ${c.what}: authentication comes first`));
         },
       );
     },
@@ -148,7 +148,7 @@ export const authentication: Requirement[] = [
     // RFC 9110 §11.6.1: a 401 carries WWW-Authenticate; RFC 6750 §3: the challenge uses the Bearer scheme.
     statement: 'A 401 carries a WWW-Authenticate header with a Bearer challenge (RFC 6750 §3)',
     check: (ctx) =>
-      onEveryOperation(ctx, [NO_KEY, ...wrongKeys(ctx).slice(0, 1), { what: 'an empty token', auth: bearer(''), refusedBy: 'auth.empty-token' }], async (op, c) => {
+      onEveryOperation(ctx, [NO_KEY, ...wrongKeys(ctx).slice(0, 1), { what: 'an empty token', auth: bearer(''), refusedBy: 'auth.empty-token' } satisfies Credentials], async (op, c) => {
         expectBearerChallenge(await op.send(ctx, { auth: c.auth }), c);
       }),
   },

@@ -6,7 +6,7 @@ import type { ApiRequest, ApiResponse } from '../src/wire.js';
 import { exchangeOf } from '../src/evidence.js';
 import type { NewPet, Pet, PetStatus } from '../src/generated/schema-types.js';
 import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/json.js';
-import { because, eachCase, Violation, type Requirement } from '../src/requirement.js';
+import { because, eachCase, Violation, type Requirement, type RequirementId } from '../src/requirement.js';
 import { POPULATION_PLAN, type RunContext } from '../src/run.js';
 import { PET_STATUSES, validate } from '../src/schemas.js';
 import { expectStoredAsSent } from './pets.js';
@@ -110,7 +110,7 @@ async function expectNothingCreated(ctx: RunContext, rejected: ApiResponse, m: M
 }
 
 /** A requirement that each body in the table is answered 400 with an Error body and creates nothing. */
-function rejects(id: string, statement: string, cases: readonly InvalidBody[]): Requirement {
+function rejects(id: RequirementId, statement: string, cases: readonly InvalidBody[]): Requirement {
   return {
     id,
     level: 'MUST',

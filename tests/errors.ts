@@ -7,7 +7,7 @@ import { expectErrorBody, expectNotServerError } from '../src/assert.js';
 import { UploadRefused, type ApiRequest, type ApiResponse } from '../src/wire.js';
 import { compactExchange, type ErrorRule } from '../src/error-answers.js';
 import { INT64_MAX, INT64_MIN } from '../src/json.js';
-import type { Requirement } from '../src/requirement.js';
+import type { Requirement, RequirementId } from '../src/requirement.js';
 import { because, eachCase, noteForCheck, Skip, Violation } from '../src/requirement.js';
 import type { RunContext } from '../src/run.js';
 import { unknownPetIds } from './pets.js';
@@ -22,19 +22,19 @@ interface Case {
    * requirement's finding first (see CaseCause); errors.no-server-error is the cause only of a
    * failure spread over several.
    */
-  input?: string;
+  input?: RequirementId;
   /** A body over the size limits the interface leaves open: closing the connection under it, without an answer, is a refusal (see errorBodyWhenError). */
   refusable?: true;
   send(ctx: RunContext): Promise<ApiResponse>;
 }
 
 /** `NAME` in the raw body becomes a tagged name, so a pet created by mistake can be traced to the run. */
-const createWith = (what: string, raw: string, input?: string): Case => ({
+const createWith = (what: string, raw: string, input?: RequirementId): Case => ({
   what: `createPet with ${what}`,
   ...(input ? { input } : {}),
   send: (ctx) => ctx.api.createPet(undefined, { body: { raw: raw.replace('NAME', JSON.stringify(ctx.petName('invalid'))) } }),
 });
-const listWith = (what: string, query: [string, string][], input?: string): Case => ({ what: `listPets with ${what}`, ...(input ? { input } : {}), send: (ctx) => ctx.api.listPets(query) });
+const listWith = (what: string, query: [string, string][], input?: RequirementId): Case => ({ what: `listPets with ${what}`, ...(input ? { input } : {}), send: (ctx) => ctx.api.listPets(query) });
 const getWith = (what: string, id: string): Case => ({ what: `getPet for ${what}`, input: 'getPet.malformed-id', send: (ctx) => ctx.api.getPet(id) });
 const NOT_OBJECT = 'createPet.body-not-object';
 

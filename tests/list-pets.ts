@@ -4,7 +4,7 @@ import { expectError, expectErrorBody, expectListOf, expectPetList, expectStatus
 import type { ApiResponse } from '../src/wire.js';
 import type { Pet, PetStatus } from '../src/generated/schema-types.js';
 import { expectAllOfStatus, expectDistinctIds, type ListRule } from '../src/list-answers.js';
-import { eachCase, Skip, type Requirement } from '../src/requirement.js';
+import { eachCase, Skip, type Requirement, type RequirementId } from '../src/requirement.js';
 import { POPULATION_PLAN, type RunContext } from '../src/run.js';
 import { PET_STATUSES } from '../src/schemas.js';
 
@@ -47,7 +47,7 @@ async function onFullStore(ctx: RunContext, assert: () => Promise<void>): Promis
 }
 
 /** limit=n at an end of the range is accepted. */
-const acceptsEnd = (id: string, n: number, end: string): Requirement => ({
+const acceptsEnd = (id: RequirementId, n: number, end: string): Requirement => ({
   id,
   level: 'MUST',
   section: LIMITS,
@@ -83,7 +83,7 @@ async function andEveryList(ctx: RunContext, rule: ListRule, own: () => Promise<
  * store holds more than 100 pets, so a server that lets limit=101 through, or ignores a malformed
  * limit and lists everything, shows.
  */
-const rejectedOrBounded = (id: string, statement: string, cases: typeof OUT_OF_RANGE): Requirement => ({
+const rejectedOrBounded = (id: RequirementId, statement: string, cases: typeof OUT_OF_RANGE): Requirement => ({
   id,
   level: 'MUST',
   section: LIMITS,

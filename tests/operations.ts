@@ -1,7 +1,7 @@
 // The three operations as valid requests, for checks that apply to every operation.
 import { expectStatus } from '../src/assert.js';
 import type { ApiRequest, ApiResponse } from '../src/wire.js';
-import { because, Skip } from '../src/requirement.js';
+import { because, Skip, type RequirementId } from '../src/requirement.js';
 import type { RunContext } from '../src/run.js';
 
 export interface Operation {
@@ -79,14 +79,14 @@ export function liveOperations(ctx: Pick<RunContext, 'now'>): readonly Operation
 }
 
 /** The requirement whose rule a valid request of each operation meets first: it is answered with the operation's success. */
-const SUCCESS_RULE: Readonly<Record<Operation['name'], string>> = { listPets: 'listPets.ok', createPet: 'createPet.minimal', getPet: 'getPet.existing' };
+const SUCCESS_RULE: Readonly<Record<Operation['name'], RequirementId>> = { listPets: 'listPets.ok', createPet: 'createPet.minimal', getPet: 'getPet.existing' };
 
 /**
  * Whose rule it breaks when a valid request, with the right key, is not answered with its
  * operation's success (see CaseCause): the key refused is auth.valid-key's; getPet gone (410)
  * before its removal day, getPet.removal's; anything else the operation's own requirement's.
  */
-export function successRules(op: Operation['name'], res: ApiResponse): string[] {
+export function successRules(op: Operation['name'], res: ApiResponse): RequirementId[] {
   if (res.status === 401 || res.status === 403) return ['auth.valid-key'];
   if (op === 'getPet' && res.status === 410) return ['getPet.removal'];
   return [SUCCESS_RULE[op]];

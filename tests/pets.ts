@@ -5,7 +5,7 @@ import type { ApiResponse } from '../src/wire.js';
 import { exactInteger, show } from '../src/json.js';
 import { codePoints, NAME_SURELY_ACCEPTED } from '../src/generators.js';
 import type { Pet } from '../src/generated/schema-types.js';
-import { because, Blocked } from '../src/requirement.js';
+import { because, Blocked, type RequirementId } from '../src/requirement.js';
 import type { RunContext } from '../src/run.js';
 import { expectSuccess, getPetStage } from './operations.js';
 
@@ -76,7 +76,7 @@ export const isGapName = (name: string): boolean => name.trim() !== name || [...
  * createPet.unicode's (createPet.gaps' when empty, padded or very long), categoryId
  * createPet.int64-extremes', status createPet.status-echo's; none when nothing differs.
  */
-export function echoRules(sent: Sent, pet: Pet): string[] {
+export function echoRules(sent: Sent, pet: Pet): RequirementId[] {
   const field = differingField(sent, pet);
   if (field === 'name') return [isGapName(sent.name as string) ? 'createPet.gaps' : 'createPet.unicode'];
   return field ? [field === 'categoryId' ? 'createPet.int64-extremes' : 'createPet.status-echo'] : [];
@@ -87,8 +87,8 @@ export function echoRules(sent: Sent, pet: Pet): string[] {
  * created under the same id is createPet.distinct-ids'; otherwise getPet.existing's first, then the
  * rule of the field that changed (a getPet that alters names in every answer is getPet's fault).
  */
-export function readBackRules(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got: Pet): string[] {
-  return [...(isTwin(ctx, pet, got) ? ['createPet.distinct-ids'] : []), 'getPet.existing', ...echoRules(pet, got)];
+export function readBackRules(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got: Pet): RequirementId[] {
+  return [...(isTwin(ctx, pet, got) ? (['createPet.distinct-ids'] as const) : []), 'getPet.existing', ...echoRules(pet, got)];
 }
 
 /** `got`, read back for `pet`, is another pet this run created under the same id. */
@@ -127,7 +127,7 @@ export async function expectStoredAsSent(ctx: RunContext, sent: Sent, res: ApiRe
  * (see CaseCause): listPets.limit.exact first, then listPets.status.exact under a filter, or
  * listPets.limit.default-exact without a limit. A pet missing from it may be a short page.
  */
-export function shortListRules(res: ApiResponse): string[] {
+export function shortListRules(res: ApiResponse): RequirementId[] {
   const query = new URL(res.request.url).searchParams;
   if (query.has('status')) return ['listPets.limit.exact', 'listPets.status.exact'];
   return query.has('limit') ? ['listPets.limit.exact'] : ['listPets.limit.exact', 'listPets.limit.default-exact'];

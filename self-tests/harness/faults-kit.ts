@@ -2,6 +2,7 @@
 // reference server stays pure and a fault is a few lines naming the requirement it breaks.
 import type { Handler, ReferenceOptions, ServerRequest, ServerResponse } from '../../src/reference-server/handler.js';
 import type { RunConfig } from '../../src/config.js';
+import type { RequirementId } from '../../src/requirement.js';
 import { parseJson, stringifyJson } from '../../src/json.js';
 
 /** Wraps the reference handler; `apiKey` is the key it accepts, for faults that bypass authentication. */
@@ -33,7 +34,7 @@ export interface Fault extends ServerSetup {
   /** Short kebab-case name, unique. */
   name: string;
   /** The requirement id that must catch it. */
-  breaks: string;
+  breaks: RequirementId;
   /** What the server does wrong, in plain words. */
   does: string;
   /**
@@ -41,7 +42,7 @@ export interface Fault extends ServerSetup {
    * that is run (a rule judging every answer of the run, e.g. errors.body). Never credit: the
    * fault is caught only when `breaks` fails.
    */
-  alongside?: readonly string[];
+  alongside?: readonly RequirementId[];
   /**
    * Why what else it breaks depends on timing (a race the fault models: load, a coarse clock):
    * across seeds only its own requirement is compared, as no scheduling is the same twice.

@@ -7,7 +7,7 @@ import type { NewPet } from '../../src/generated/schema-types.js';
 import { codePoints, invalidBodies, nameGap, newPet, plainText, ruleKey, type InvalidBody } from '../../src/generators.js';
 import { exactInteger, show } from '../../src/json.js';
 import { checkProperty, type Trial } from '../../src/property.js';
-import { because, type Property } from '../../src/requirement.js';
+import { because, type Property, type RequirementId } from '../../src/requirement.js';
 import type { RunContext } from '../../src/run.js';
 import { PET_STATUSES } from '../../src/schemas.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
@@ -45,7 +45,7 @@ const unicode: Property = {
         }
         // A name in a gap of the interface is createPet.gaps' to judge (empty, padded, very long).
         const refused = res.status < 200 || res.status >= 300;
-        const rules = refused && isGapName(body.name) ? ['createPet.gaps'] : createdRules(res, body);
+        const rules: RequirementId[] = refused && isGapName(body.name) ? ['createPet.gaps'] : createdRules(res, body);
         because(rules, () => expectStatus(res, 201, gap ? `or 400 with an Error body, as the name may be refused: ${gap}` : 'a valid NewPet with a name of ordinary text'));
         await expectStoredAsSent(ctx, body, res, `a name of ${[...body.name].length} code points`);
       },
@@ -71,7 +71,7 @@ const int64: Property = {
 };
 
 /** Which requirement each rule of the NewPet schema belongs to; every rule the generators derive must be here. */
-const INVALID: readonly { requirement: string; rules: readonly string[]; label: string; title: string }[] = [
+const INVALID: readonly { requirement: RequirementId; rules: readonly string[]; label: string; title: string }[] = [
   { requirement: 'createPet.missing-name', rules: ['missing:name'], label: 'nm', title: 'Any otherwise valid body without name is answered 400 with an Error body' },
   { requirement: 'createPet.missing-category', rules: ['missing:categoryId'], label: 'nc', title: 'Any otherwise valid body without categoryId is answered 400 with an Error body, and creates nothing where a complete list can show it' },
   { requirement: 'createPet.name-type', rules: ['type:name'], label: 'tn', title: 'Any body whose name is not a string is answered 400 with an Error body' },

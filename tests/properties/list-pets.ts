@@ -6,7 +6,7 @@ import type { PetStatus } from '../../src/generated/schema-types.js';
 import { LIMIT, malformedLimit, outOfRangeLimit, statusFilter, unknownStatusFilter, validLimit } from '../../src/generators.js';
 import { show } from '../../src/json.js';
 import { checkProperty } from '../../src/property.js';
-import { because, Skip, type Property } from '../../src/requirement.js';
+import { because, Skip, type Property, type RequirementId } from '../../src/requirement.js';
 import type { RunContext } from '../../src/run.js';
 import { expectRejectedOrBounded } from './shared.js';
 
@@ -19,7 +19,7 @@ const query = (limit: number | string | undefined, status: string | undefined): 
 async function listWithin(ctx: RunContext, limit: number, status: PetStatus | undefined): Promise<number> {
   const res = await ctx.api.listPets(query(limit, status));
   // An end of the range refused is the rule of that end's requirement.
-  const end = limit === LIMIT.max ? ['listPets.limit.max'] : limit === LIMIT.min ? ['listPets.limit.min'] : [];
+  const end: RequirementId[] = limit === LIMIT.max ? ['listPets.limit.max'] : limit === LIMIT.min ? ['listPets.limit.min'] : [];
   because(end, () => expectStatus(res, 200, 'an allowed limit and filter'));
   const pets = expectListOf(res, limit, 'an allowed limit and filter');
   const other = status === undefined ? undefined : pets.find((p) => p.status !== status);
@@ -53,7 +53,7 @@ const within: Property[] = [
 ];
 
 /** A `limit` the interface does not allow, with or without a filter: a 4xx Error or at most 100 Pets. */
-const badLimit = (requirement: string, label: string, title: string, limits: fc.Arbitrary<string>, says: string): Property => ({
+const badLimit = (requirement: RequirementId, label: string, title: string, limits: fc.Arbitrary<string>, says: string): Property => ({
   requirement,
   title,
   check: (ctx) =>

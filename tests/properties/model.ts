@@ -9,7 +9,7 @@ import type { NewPet, Pet, PetStatus } from '../../src/generated/schema-types.js
 import { invalidBodies, LIMIT, newPet, statusFilter, validLimit, type InvalidBody } from '../../src/generators.js';
 import { exactInteger, show } from '../../src/json.js';
 import { checkProperty, type Trial } from '../../src/property.js';
-import { because } from '../../src/requirement.js';
+import { because, type RequirementId } from '../../src/requirement.js';
 import type { RunContext } from '../../src/run.js';
 import { blockIfTwin, echoRules, readBackRules, samePet, shortListRules, UNKNOWN_ID_RANGE } from '../pets.js';
 import { expectSuccess, getPetStage } from '../operations.js';
@@ -20,7 +20,7 @@ import { CREATE_WEIGHTS, taggedBody } from './shared.js';
 // answer of the run (the Error body of a refusal, a list's validity, limit and filter: see
 // src/error-answers.ts and src/list-answers.ts) the model leaves to them, so whether it fails never
 // depends on which commands a seed happened to draw.
-const DISTINCT_IDS = ['createPet.distinct-ids'];
+const DISTINCT_IDS: RequirementId[] = ['createPet.distinct-ids'];
 
 interface Model {
   /** The pets this sequence created, as the service returned them, in creation order. */
@@ -126,7 +126,7 @@ class ListPets implements PetCommand {
     // Fewer items than the limit: the list is complete, so it holds every matching pet of ours.
     if (items.length < limit) {
       const missing = m.pets.find((p) => (this.status === undefined || p.status === this.status) && !listed.has(idOf(p)));
-      const rules = ['consistency.create-then-list', ...shortListRules(res)];
+      const rules: RequirementId[] = ['consistency.create-then-list', ...shortListRules(res)];
       if (missing) because(rules, () => fail(res, `every matching pet, as the list is complete (${items.length} < limit ${limit}), including ${show(missing)}`, `${items.length} Pets without it`));
     }
   }

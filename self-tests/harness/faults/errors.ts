@@ -31,7 +31,7 @@ const malformedJson = (body: string) => {
 };
 
 /** A framework answering some requests itself, with its own page instead of the Error body. */
-const ownPage = (name: string, breaks: string, does: string, when: (req: ServerRequest) => boolean, res: (req: ServerRequest) => ServerResponse): Fault => ({
+const ownPage = (name: string, breaks: Fault['breaks'], does: string, when: (req: ServerRequest) => boolean, res: (req: ServerRequest) => ServerResponse): Fault => ({
   name,
   breaks,
   does,

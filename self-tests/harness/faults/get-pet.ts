@@ -15,7 +15,7 @@ const headersOf = (op: Operation, change: Record<string, string | undefined>): W
   }, isOp(op));
 
 /** A fault that rewrites the headers of one operation's answers. */
-const headerFault = (name: string, breaks: string, does: string, op: Operation, change: Record<string, string | undefined>): Fault => ({ name, breaks, does, wrap: headersOf(op, change) });
+const headerFault = (name: string, breaks: Fault['breaks'], does: string, op: Operation, change: Record<string, string | undefined>): Fault => ({ name, breaks, does, wrap: headersOf(op, change) });
 
 /** Rewrites getPet answers of one status. */
 const getPetAnswers = (status: number, fn: (res: ServerResponse) => ServerResponse): Wrap =>
