@@ -24,5 +24,5 @@ process.stdout.on('error', (err) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw err;
 });
-const { main } = await import('../src/cli.ts');
+const { main } = await import('../src/commands/cli.ts');
 process.exitCode = await main(argv);

@@ -42,7 +42,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { createReferenceHandler } from '../src/reference-server/handler.js';
 import { serve } from '../src/reference-server/http.js';
 

@@ -1,17 +1,17 @@
-// Derives src/generated/schema-types.ts from the Pet schemas and the baseline's, the report types
-// (src/generated/report-types.ts) from schemas/conformance-report.schema.json and
-// schemas/har-extension.schema.json, the RequirementId type (src/generated/requirement-ids.ts)
+// Derives src/data/generated/schema-types.ts from the Pet schemas and the baseline's, the report types
+// (src/data/generated/report-types.ts) from schemas/conformance-report.schema.json and
+// schemas/har-extension.schema.json, the RequirementId type (src/data/generated/requirement-ids.ts)
 // from the id registry self-tests/requirement-ids.json, and .env.example from the settings table
-// in src/config.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
+// in src/config/config.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import { envExample } from '../src/config.js';
-import { readSchemaFile, SCHEMA_NAMES, schemaDir, schemaFiles } from '../src/schemas.js';
+import { envExample } from '../src/config/config.js';
+import { readSchemaFile, SCHEMA_NAMES, schemaDir, schemaFiles } from '../src/data/schemas.js';
 
-export const typesFile = new URL('../src/generated/schema-types.ts', import.meta.url);
-export const reportTypesFile = new URL('../src/generated/report-types.ts', import.meta.url);
-export const requirementIdsFile = new URL('../src/generated/requirement-ids.ts', import.meta.url);
+export const typesFile = new URL('../src/data/generated/schema-types.ts', import.meta.url);
+export const reportTypesFile = new URL('../src/data/generated/report-types.ts', import.meta.url);
+export const requirementIdsFile = new URL('../src/data/generated/requirement-ids.ts', import.meta.url);
 
 /** The RequirementId type: every id of the registry, so a misspelt id does not compile. */
 export function generateRequirementIds(): string {
@@ -26,7 +26,7 @@ export function generateRequirementIds(): string {
   ].join('\n');
 }
 
-/** int64 values are parsed as number | bigint (see src/json.ts); tell the generator so. */
+/** int64 values are parsed as number | bigint (see src/wire/json.ts); tell the generator so. */
 function markInt64(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(markInt64);
   if (node === null || typeof node !== 'object') return node;
@@ -44,7 +44,7 @@ export async function generateTypes(): Promise<string> {
   parts.push(await compile(baseline.$defs.entry, 'BaselineEntry', { ...options, declareExternallyReferenced: false }));
   return [
     '// Generated from schemas/*.json by scripts/generate.ts. Do not edit by hand.',
-    "import type { Int64 } from '../json.js';",
+    "import type { Int64 } from '../../wire/json.js';",
     '',
     ...parts,
   ].join('\n');
@@ -101,7 +101,7 @@ export async function generateReportTypes(): Promise<string> {
   return [
     '// Generated from schemas/conformance-report.schema.json and schemas/har-extension.schema.json by',
     '// scripts/generate.ts. Do not edit by hand.',
-    "import type { OutcomeKind } from '../outcomes.js';",
+    "import type { OutcomeKind } from '../../checks/outcomes.js';",
     "import type { BaselineEntry } from './schema-types.js';",
     '',
     types,
@@ -114,5 +114,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(reportTypesFile, await generateReportTypes());
   writeFileSync(requirementIdsFile, generateRequirementIds());
   writeFileSync(new URL('../.env.example', import.meta.url), envExample());
-  console.log('wrote src/generated/schema-types.ts, src/generated/report-types.ts, src/generated/requirement-ids.ts and .env.example');
+  console.log('wrote src/data/generated/schema-types.ts, src/data/generated/report-types.ts, src/data/generated/requirement-ids.ts and .env.example');
 }

@@ -5,8 +5,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { BaselineError, loadBaseline, schemaValidators } from '../src/baseline.js';
-import { EXIT, main } from '../src/cli.js';
+import { BaselineError, loadBaseline, schemaValidators } from '../src/report/baseline.js';
+import { EXIT, main } from '../src/commands/cli.js';
 import { createReferenceHandler } from '../src/reference-server/handler.js';
 import { serve } from '../src/reference-server/http.js';
 import { renderHtml } from '../src/report/html.js';

@@ -11,8 +11,8 @@
 // printed and written to the report folder, and the runs with other seeds.
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import type { RequirementId } from '../src/requirement.js';
+import { loadConfig } from '../src/config/config.js';
+import type { RequirementId } from '../src/checks/requirement.js';
 import { catalogue } from '../tests/catalogue.js';
 import { CHILDREN, IN_FLIGHT, runQueued } from './harness/children.js';
 import { faults } from './harness/faults/index.js';

@@ -5,11 +5,11 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { parse } from 'yaml';
-import { parseCommandLine } from '../src/cli/args.js';
-import { loadConfig, SETTINGS } from '../src/config.js';
+import { parseCommandLine } from '../src/commands/cli/args.js';
+import { loadConfig, SETTINGS } from '../src/config/config.js';
 import { ConformanceReporter, conformanceReporters } from '../src/report/index.js';
-import { areaOf } from '../src/requirement.js';
-import { selectRequirements } from '../src/select.js';
+import { areaOf } from '../src/checks/requirement.js';
+import { selectRequirements } from '../src/checks/select.js';
 import { catalogue } from '../tests/catalogue.js';
 import { root, tempDir } from './net-kit.js';
 

@@ -4,8 +4,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { EXIT } from '../src/cli.js';
-import { SETTINGS } from '../src/config.js';
+import { EXIT } from '../src/commands/cli.js';
+import { SETTINGS } from '../src/config/config.js';
 import { catalogue } from '../tests/catalogue.js';
 import { CHILD_TIMEOUT, referenceServer, runBin, targetEnv, tempDir, type TestServer } from './net-kit.js';
 

@@ -4,15 +4,15 @@
 // with their Location; read-only mode sends nothing that could create.
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import { fail } from '../src/assert.js';
-import { Client } from '../src/client.js';
-import { describeTransportError, RequestTarget } from '../src/transport.js';
-import { RetriesExhausted, retryAfterMs, WriteBlocked } from '../src/wire.js';
+import { fail } from '../src/checks/assert.js';
+import { Client } from '../src/wire/client.js';
+import { describeTransportError, RequestTarget } from '../src/wire/transport.js';
+import { RetriesExhausted, retryAfterMs, WriteBlocked } from '../src/wire/wire.js';
 import { json, type ServerResponse } from '../src/reference-server/handler.js';
 import { serve, type RunningServer } from '../src/reference-server/http.js';
-import { execute, Violation } from '../src/requirement.js';
-import { forgetSecrets, redactMessage } from '../src/redact.js';
-import { exchangeOf } from '../src/evidence.js';
+import { execute, Violation } from '../src/checks/requirement.js';
+import { forgetSecrets, redactMessage } from '../src/wire/redact.js';
+import { exchangeOf } from '../src/wire/evidence.js';
 
 const servers: RunningServer[] = [];
 const clients: Client[] = [];

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { EXIT, main } from '../src/cli.js';
+import { EXIT, main } from '../src/commands/cli.js';
 import type { Results } from '../src/report/results.js';
 import { catalogue } from '../tests/catalogue.js';
 import { runCatalogueAgainst } from './harness/harness.js';

@@ -2,9 +2,9 @@
 // stands whatever else happened, a case lost to the network is a note while the decided cases are
 // at least as many, and the check could not decide only when more were lost than decided.
 import { describe, expect, test } from 'vitest';
-import { eachCase, execute, Skip, Violation } from '../src/requirement.js';
-import type { RunContext } from '../src/run.js';
-import { TransportError } from '../src/wire.js';
+import { eachCase, execute, Skip, Violation } from '../src/checks/requirement.js';
+import type { RunContext } from '../src/checks/run.js';
+import { TransportError } from '../src/wire/wire.js';
 
 const request = { method: 'POST', url: 'http://127.0.0.1:1/v1/pets', headers: {} };
 const lostCase = () => new TransportError('connection reset by the server', request);

@@ -4,10 +4,10 @@
 // an ordinary TransportError, and a reset of a fresh connection is not taken for a stale one.
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
-import { Client } from '../src/client.js';
-import { harEntry, REFUSED_UPLOAD } from '../src/har.js';
+import { Client } from '../src/wire/client.js';
+import { harEntry, REFUSED_UPLOAD } from '../src/wire/har.js';
 import { createReferenceHandler } from '../src/reference-server/handler.js';
-import { TransportError, UploadRefused, type SendRecord } from '../src/wire.js';
+import { TransportError, UploadRefused, type SendRecord } from '../src/wire/wire.js';
 import { refusalServer, type Refusal } from './refusal-servers.js';
 
 const API_KEY = 'early-answers-key';

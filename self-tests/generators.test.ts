@@ -18,9 +18,9 @@ import {
   unknownStatusFilter,
   validLimit,
   wrongToken,
-} from '../src/generators.js';
-import { exactInteger, INT64_MAX, INT64_MIN, isInt64, parseJson, stringifyJson } from '../src/json.js';
-import { PET_STATUSES, schemaFiles, validate } from '../src/schemas.js';
+} from '../src/data/generators.js';
+import { exactInteger, INT64_MAX, INT64_MIN, isInt64, parseJson, stringifyJson } from '../src/wire/json.js';
+import { PET_STATUSES, schemaFiles, validate } from '../src/data/schemas.js';
 
 const sample = <T>(arb: fc.Arbitrary<T>, numRuns = 400, seed = 1) => fc.sample(arb, { seed, numRuns });
 const codePointsOf = (s: string) => [...s].length;
@@ -58,7 +58,7 @@ describe('valid NewPets', () => {
     expect(ids.some((n) => n < -SAFE)).toBe(true);
     expect(ids.some((n) => n > -1000n && n < 1000n)).toBe(true);
     for (const p of pets) expect(isInt64(p.categoryId)).toBe(true);
-    // Safe integers are numbers and the rest bigint, as src/json.ts reads them back.
+    // Safe integers are numbers and the rest bigint, as src/wire/json.ts reads them back.
     for (const p of pets) expect(typeof p.categoryId === 'bigint').toBe(!Number.isSafeInteger(Number(p.categoryId)));
     for (const edge of INT64_EDGES) expect(edge >= INT64_MIN && edge <= INT64_MAX).toBe(true);
   });

@@ -1,7 +1,7 @@
 // The header parsers the checks judge with: a parser that misreads a valid value is a false
 // alarm, one that accepts an invalid value hides a finding.
 import { describe, expect, test } from 'vitest';
-import { parseChallenges, parseImfFixdate, parseLinks, parseSfDate } from '../src/headers.js';
+import { parseChallenges, parseImfFixdate, parseLinks, parseSfDate } from '../src/wire/headers.js';
 
 describe('WWW-Authenticate challenges', () => {
   test.each([

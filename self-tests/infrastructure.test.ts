@@ -4,15 +4,15 @@
 // rate limits (the whole pool pauses and slows down until a verdict is reached), and proxies
 // named when they are the ones failing.
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { fail } from '../src/assert.js';
-import { Client, type ClientOptions } from '../src/client.js';
-import { GATEWAY_FAILING, TransportError } from '../src/wire.js';
-import { describePacing } from '../src/pacer.js';
-import { ConfigError, loadConfig, resolveRunConfig, type RunConfig } from '../src/config.js';
+import { fail } from '../src/checks/assert.js';
+import { Client, type ClientOptions } from '../src/wire/client.js';
+import { GATEWAY_FAILING, TransportError } from '../src/wire/wire.js';
+import { describePacing } from '../src/wire/pacer.js';
+import { ConfigError, loadConfig, resolveRunConfig, type RunConfig } from '../src/config/config.js';
 import { createReferenceHandler, json } from '../src/reference-server/handler.js';
 import { serve } from '../src/reference-server/http.js';
-import { execute, Violation, type Outcome } from '../src/requirement.js';
-import { RunContext } from '../src/run.js';
+import { execute, Violation, type Outcome } from '../src/checks/requirement.js';
+import { RunContext } from '../src/checks/run.js';
 import { checks } from '../tests/catalogue.js';
 import { failingGateway, gatewayError, keepAliveServer, refusingProxy, serviceUnavailable, tokenBucket } from './infra-servers.js';
 import { closedPort } from './net-kit.js';

@@ -1,11 +1,11 @@
-// The fast paths of src/json.ts give exactly what lossless-json gives: the same values (int64
+// The fast paths of src/wire/json.ts give exactly what lossless-json gives: the same values (int64
 // beyond 2^53 as bigint, digit for digit), the same refusals (repeated keys, not JSON), the same
 // text when writing. Checked over generated JSON, and over texts bent the ways servers bend them.
 // Every spelling JSON allows for an integer (`1E2`, `1.0`, `10e-1`, `-0`…) reads as that integer.
 import fc from 'fast-check';
 import { parse, stringify } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
-import { exactNumber, INT64_MAX, INT64_MIN, MAX_INTEGER_DIGITS, parseJson, stringifyJson } from '../src/json.js';
+import { exactNumber, INT64_MAX, INT64_MIN, MAX_INTEGER_DIGITS, parseJson, stringifyJson } from '../src/wire/json.js';
 
 type Read = { value: unknown } | { error: true };
 const read = (parser: (text: string) => unknown, text: string): Read => {

@@ -4,11 +4,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { main } from '../src/cli.js';
-import { labelOf, runMode, uniqueLabels } from '../src/matrix/model.js';
+import { main } from '../src/commands/cli.js';
+import { labelOf, runMode, uniqueLabels } from '../src/commands/matrix/model.js';
 import { renderHtml } from '../src/report/html.js';
 import { buildResults, type CheckInput, type Results } from '../src/report/results.js';
-import type { OutcomeKind } from '../src/requirement.js';
+import type { OutcomeKind } from '../src/checks/requirement.js';
 import { catalogue } from '../tests/catalogue.js';
 import { launchBundledChromium, pageProblems } from './browser.js';
 import { tempDir } from './net-kit.js';

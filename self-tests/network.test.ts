@@ -2,7 +2,7 @@
 // NODE_EXTRA_CA_CERTS, refused in one line without it) and forward proxies from HTTP_PROXY /
 // HTTPS_PROXY, bypassed for hosts in NO_PROXY. Certificates are made here with openssl.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { EXIT } from '../src/cli.js';
+import { EXIT } from '../src/commands/cli.js';
 import { CHILD_TIMEOUT, forwardProxy, makeCertificates, referenceServer, runBin, tlsFront, type Certificates, type TestServer } from './net-kit.js';
 
 const closers: { close(): Promise<void> }[] = [];

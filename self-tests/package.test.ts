@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { EXIT } from '../src/cli.js';
+import { EXIT } from '../src/commands/cli.js';
 import { CHILD_TIMEOUT, cleanEnv, root, tempDir } from './net-kit.js';
 
 const exec = promisify(execFile);
@@ -31,7 +31,7 @@ const pack = () =>
 describe('the package', CHILD_TIMEOUT, () => {
   test("packs what the bin needs and nothing of the project's own", async () => {
     const { files } = await pack();
-    for (const needed of ['bin/petstore-conformance.js', 'src/cli.ts', 'src/vitest/global-setup.ts', 'tests/catalogue.ts', 'tests/conformance.test.ts', 'schemas/openapi.json', 'vitest.config.ts', 'package.json', 'README.md', '.env.example']) {
+    for (const needed of ['bin/petstore-conformance.js', 'src/commands/cli.ts', 'src/vitest/global-setup.ts', 'tests/catalogue.ts', 'tests/conformance.test.ts', 'schemas/openapi.json', 'vitest.config.ts', 'package.json', 'README.md', '.env.example']) {
       expect(files).toContain(needed);
     }
     expect(files.filter((f) => /^(self-tests|\.ci|reports|node_modules|scripts)\//.test(f))).toEqual([]);

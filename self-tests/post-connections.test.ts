@@ -2,7 +2,7 @@
 // it, which no close of a kept-alive connection can meet (a server may close one at any moment:
 // after an error answer, near its idle timeout, or as it pleases). Never sent twice either.
 import { afterEach, expect, test } from 'vitest';
-import { Client } from '../src/client.js';
+import { Client } from '../src/wire/client.js';
 import { createReferenceHandler } from '../src/reference-server/handler.js';
 import { keepAliveServer } from './infra-servers.js';
 

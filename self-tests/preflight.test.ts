@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { EXIT } from '../src/cli.js';
+import { EXIT } from '../src/commands/cli.js';
 import { errorResponse, json, type Handler } from '../src/reference-server/handler.js';
 import { answer, isOp, mapResponse } from './harness/faults-kit.js';
 import { runCatalogueAgainst } from './harness/harness.js';

@@ -3,13 +3,13 @@
 // that replays it; a replayed seed sends the identical requests; the write budget holds.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { loadConfig, resolveRunConfig, type RunConfig } from '../src/config.js';
-import { parseJson, stringifyJson } from '../src/json.js';
-import { checkProperty, runsWithin } from '../src/property.js';
+import { loadConfig, resolveRunConfig, type RunConfig } from '../src/config/config.js';
+import { parseJson, stringifyJson } from '../src/wire/json.js';
+import { checkProperty, runsWithin } from '../src/checks/property.js';
 import { createReferenceHandler } from '../src/reference-server/handler.js';
 import { serve } from '../src/reference-server/http.js';
-import { execute, type Outcome } from '../src/requirement.js';
-import { POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, RunContext } from '../src/run.js';
+import { execute, type Outcome } from '../src/checks/requirement.js';
+import { POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, RunContext } from '../src/checks/run.js';
 import { checks } from '../tests/catalogue.js';
 import { CREATE_WEIGHTS } from '../tests/properties/shared.js';
 import { answer, isObject, isOp, mapRequestJson, withQuery, type Wrap } from './harness/faults-kit.js';

@@ -1,7 +1,7 @@
 // The reference server is the model every check is proven against, so each rule is tested here.
 import { describe, expect, test } from 'vitest';
 import { createReferenceHandler, REMOVAL_AT, type ServerResponse } from '../src/reference-server/handler.js';
-import { parseJson } from '../src/json.js';
+import { parseJson } from '../src/wire/json.js';
 
 const KEY = 'test-key';
 const auth = { authorization: `Bearer ${KEY}` };

@@ -4,7 +4,7 @@
 // answer under a large upload is a refusal noted, and no POST is lost to a connection closing.
 import { describe, expect, test } from 'vitest';
 import type { Handler } from '../src/reference-server/handler.js';
-import type { Level } from '../src/requirement.js';
+import type { Level } from '../src/checks/requirement.js';
 import { catalogue } from '../tests/catalogue.js';
 import { failing, runCatalogueAgainst, type HarnessRun } from './harness/harness.js';
 import { refusalServer, type Refusal, type RefusalServer } from './refusal-servers.js';

@@ -3,7 +3,7 @@
 // dropping one or reusing a retired one takes a deliberate edit of that file.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import type { Level } from '../src/requirement.js';
+import type { Level } from '../src/checks/requirement.js';
 import { catalogue, checks } from '../tests/catalogue.js';
 
 interface Recorded {

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { afterEach, describe, expect, test } from 'vitest';
-import { EXIT } from '../src/cli.js';
-import { loadConfig, resolveRunConfig, type RunConfig } from '../src/config.js';
+import { EXIT } from '../src/commands/cli.js';
+import { loadConfig, resolveRunConfig, type RunConfig } from '../src/config/config.js';
 import { createReferenceHandler, errorResponse, type Handler } from '../src/reference-server/handler.js';
 import { serve } from '../src/reference-server/http.js';
 import type { Results } from '../src/report/results.js';
-import { execute } from '../src/requirement.js';
-import { RunContext } from '../src/run.js';
+import { execute } from '../src/checks/requirement.js';
+import { RunContext } from '../src/checks/run.js';
 import { keepAliveServer } from './infra-servers.js';
 import { CHILD_TIMEOUT, referenceServer, root, runBin, targetEnv, tempDir } from './net-kit.js';
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { CaseCause } from '../src/outcomes.js';
+import type { CaseCause } from '../src/checks/outcomes.js';
 import { inCauseOrder, rootCauses, type CauseInput } from '../src/report/causes.js';
 import { renderReports } from '../src/report/reporter.js';
 import type { RequirementResult, Results } from '../src/report/results.js';

@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, test } from 'vitest';
-import { parseJson } from '../src/json.js';
+import { parseJson } from '../src/wire/json.js';
 import { LIMIT } from '../src/reference-server/handler.js';
-import { PET_STATUSES, SCHEMA_NAMES, schemaDir, schemaFiles, validate } from '../src/schemas.js';
+import { PET_STATUSES, SCHEMA_NAMES, schemaDir, schemaFiles, validate } from '../src/data/schemas.js';
 import { generateReportTypes, generateRequirementIds, generateTypes, reportTypesFile, requirementIdsFile, typesFile } from '../scripts/generate.js';
 
 const openapi = JSON.parse(readFileSync(new URL('openapi.json', schemaDir), 'utf8'));
@@ -85,15 +85,15 @@ describe('schemas/', () => {
     expect(validate(schema, parseJson(text)).valid).toBe(valid);
   });
 
-  test('src/generated/schema-types.ts is what scripts/generate.ts derives (run npm run generate)', async () => {
+  test('src/data/generated/schema-types.ts is what scripts/generate.ts derives (run npm run generate)', async () => {
     expect(readFileSync(typesFile, 'utf8')).toBe(await generateTypes());
   });
 
-  test('src/generated/report-types.ts is what scripts/generate.ts derives from the report schema (run npm run generate)', async () => {
+  test('src/data/generated/report-types.ts is what scripts/generate.ts derives from the report schema (run npm run generate)', async () => {
     expect(readFileSync(reportTypesFile, 'utf8')).toBe(await generateReportTypes());
   });
 
-  test('src/generated/requirement-ids.ts is what scripts/generate.ts derives from the id registry (run npm run generate)', () => {
+  test('src/data/generated/requirement-ids.ts is what scripts/generate.ts derives from the id registry (run npm run generate)', () => {
     expect(readFileSync(requirementIdsFile, 'utf8')).toBe(generateRequirementIds());
   });
 });

@@ -1,12 +1,12 @@
 // Interface section "Authentication": bearer key on every operation, 401 with an Error body.
 // Every check runs on each operation the server still offers (getPet until its removal day).
-import { expectError, expectHeader, expectStatus } from '../src/assert.js';
-import type { ApiResponse, Auth } from '../src/wire.js';
-import { parseChallenges, type Challenge } from '../src/headers.js';
-import { show } from '../src/json.js';
-import type { Requirement, RequirementId } from '../src/requirement.js';
-import { because, eachCase } from '../src/requirement.js';
-import type { RunContext } from '../src/run.js';
+import { expectError, expectHeader, expectStatus } from '../src/checks/assert.js';
+import type { ApiResponse, Auth } from '../src/wire/wire.js';
+import { parseChallenges, type Challenge } from '../src/wire/headers.js';
+import { show } from '../src/wire/json.js';
+import type { Requirement, RequirementId } from '../src/checks/requirement.js';
+import { because, eachCase } from '../src/checks/requirement.js';
+import type { RunContext } from '../src/checks/run.js';
 import { expectSuccess, getPetStage, liveOperations, successRules, type Operation } from './operations.js';
 import { unknownPetIds } from './pets.js';
 

@@ -1,5 +1,5 @@
 // Every requirement of the interface, as one plain list. Files mirror the interface's sections.
-import { checksOf, type Requirement } from '../src/requirement.js';
+import { checksOf, type Requirement } from '../src/checks/requirement.js';
 import { authentication } from './authentication.js';
 import { consistency } from './consistency.js';
 import { createPet } from './create-pet.js';

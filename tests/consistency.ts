@@ -1,12 +1,12 @@
 // Consistency across operations: what createPet stores, listPets and getPet show.
-import { expectStatus, fail, listToJudge } from '../src/assert.js';
-import type { ApiResponse } from '../src/wire.js';
-import type { Pet, PetStatus } from '../src/generated/schema-types.js';
-import { LIMIT } from '../src/generators.js';
-import { exactInteger, show } from '../src/json.js';
-import { because, Skip, type Requirement } from '../src/requirement.js';
-import type { RunContext } from '../src/run.js';
-import { PET_STATUSES } from '../src/schemas.js';
+import { expectStatus, fail, listToJudge } from '../src/checks/assert.js';
+import type { ApiResponse } from '../src/wire/wire.js';
+import type { Pet, PetStatus } from '../src/data/generated/schema-types.js';
+import { LIMIT } from '../src/data/generators.js';
+import { exactInteger, show } from '../src/wire/json.js';
+import { because, Skip, type Requirement } from '../src/checks/requirement.js';
+import type { RunContext } from '../src/checks/run.js';
+import { PET_STATUSES } from '../src/data/schemas.js';
 import { blockIfTwin, echoRules, samePet, shortListRules } from './pets.js';
 import { checkModel } from './properties/model.js';
 

@@ -1,14 +1,14 @@
 // Interface section "Endpoints › Add an animal" (createPet).
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { createdRules, describeRequest, expectError, expectErrorBody, expectNotServerError, fail } from '../src/assert.js';
-import type { ApiRequest, ApiResponse } from '../src/wire.js';
-import { exchangeOf } from '../src/evidence.js';
-import type { NewPet, Pet, PetStatus } from '../src/generated/schema-types.js';
-import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/json.js';
-import { because, eachCase, Violation, type Requirement, type RequirementId } from '../src/requirement.js';
-import { POPULATION_PLAN, type RunContext } from '../src/run.js';
-import { PET_STATUSES, validate } from '../src/schemas.js';
+import { createdRules, describeRequest, expectError, expectErrorBody, expectNotServerError, fail } from '../src/checks/assert.js';
+import type { ApiRequest, ApiResponse } from '../src/wire/wire.js';
+import { exchangeOf } from '../src/wire/evidence.js';
+import type { NewPet, Pet, PetStatus } from '../src/data/generated/schema-types.js';
+import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/wire/json.js';
+import { because, eachCase, Violation, type Requirement, type RequirementId } from '../src/checks/requirement.js';
+import { POPULATION_PLAN, type RunContext } from '../src/checks/run.js';
+import { PET_STATUSES, validate } from '../src/data/schemas.js';
 import { expectStoredAsSent } from './pets.js';
 
 const SECTION = 'Endpoints › Add an animal';

@@ -1,15 +1,15 @@
 // Interface section "Errors": every error the service gives carries the Error body, its status
 // equals the HTTP status, errors are JSON, and no malformed input makes the server fail. The three
-// Error rules judge every error answer of the run (see src/error-answers.ts), and the service's
+// Error rules judge every error answer of the run (see src/checks/error-answers.ts), and the service's
 // error paths beyond the three operations are provoked here: unknown paths, methods the interface
 // does not define, bodies the server may refuse, malformed URIs.
-import { expectErrorBody, expectNotServerError } from '../src/assert.js';
-import { UploadRefused, type ApiRequest, type ApiResponse } from '../src/wire.js';
-import { compactExchange, type ErrorRule } from '../src/error-answers.js';
-import { INT64_MAX, INT64_MIN } from '../src/json.js';
-import type { Requirement, RequirementId } from '../src/requirement.js';
-import { because, eachCase, noteForCheck, Skip, Violation } from '../src/requirement.js';
-import type { RunContext } from '../src/run.js';
+import { expectErrorBody, expectNotServerError } from '../src/checks/assert.js';
+import { UploadRefused, type ApiRequest, type ApiResponse } from '../src/wire/wire.js';
+import { compactExchange, type ErrorRule } from '../src/checks/error-answers.js';
+import { INT64_MAX, INT64_MIN } from '../src/wire/json.js';
+import type { Requirement, RequirementId } from '../src/checks/requirement.js';
+import { because, eachCase, noteForCheck, Skip, Violation } from '../src/checks/requirement.js';
+import type { RunContext } from '../src/checks/run.js';
 import { unknownPetIds } from './pets.js';
 
 const SECTION = 'Errors';

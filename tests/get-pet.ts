@@ -1,15 +1,15 @@
 // Interface section "Endpoints › Get an animal (deprecated)" (getPet), and its deprecation
 // ("Versioning"): removal is scheduled for 5 December 2030, the replacement is GET /pets.
 // Retrieval checks run while getPet is live (by the suite's clock); getPet.removal covers after.
-import { expectError, expectHeader, expectNoHeader, expectPet, expectStatus, fail } from '../src/assert.js';
-import type { ApiResponse } from '../src/wire.js';
-import { parseImfFixdate, parseLinks, parseSfDate } from '../src/headers.js';
-import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/json.js';
-import type { Requirement } from '../src/requirement.js';
-import { because, eachCase, Skip } from '../src/requirement.js';
-import type { RunContext } from '../src/run.js';
-import { validate } from '../src/schemas.js';
-import type { Pet } from '../src/generated/schema-types.js';
+import { expectError, expectHeader, expectNoHeader, expectPet, expectStatus, fail } from '../src/checks/assert.js';
+import type { ApiResponse } from '../src/wire/wire.js';
+import { parseImfFixdate, parseLinks, parseSfDate } from '../src/wire/headers.js';
+import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/wire/json.js';
+import type { Requirement } from '../src/checks/requirement.js';
+import { because, eachCase, Skip } from '../src/checks/requirement.js';
+import type { RunContext } from '../src/checks/run.js';
+import { validate } from '../src/data/schemas.js';
+import type { Pet } from '../src/data/generated/schema-types.js';
 import { expectSuccess, GETPET_REMOVAL, getPetGone, getPetStage, operations } from './operations.js';
 import { blockIfTwin, samePet, unknownPetIds } from './pets.js';
 

@@ -1,12 +1,12 @@
 // Interface section "Endpoints › List all animals" (listPets) and its limits.
 import fc from 'fast-check';
-import { expectError, expectErrorBody, expectListOf, expectPetList, expectStatus, fail, isClientError, listToJudge } from '../src/assert.js';
-import type { ApiResponse } from '../src/wire.js';
-import type { Pet, PetStatus } from '../src/generated/schema-types.js';
-import { expectAllOfStatus, expectDistinctIds, type ListRule } from '../src/list-answers.js';
-import { eachCase, Skip, type Requirement, type RequirementId } from '../src/requirement.js';
-import { POPULATION_PLAN, type RunContext } from '../src/run.js';
-import { PET_STATUSES } from '../src/schemas.js';
+import { expectError, expectErrorBody, expectListOf, expectPetList, expectStatus, fail, isClientError, listToJudge } from '../src/checks/assert.js';
+import type { ApiResponse } from '../src/wire/wire.js';
+import type { Pet, PetStatus } from '../src/data/generated/schema-types.js';
+import { expectAllOfStatus, expectDistinctIds, type ListRule } from '../src/checks/list-answers.js';
+import { eachCase, Skip, type Requirement, type RequirementId } from '../src/checks/requirement.js';
+import { POPULATION_PLAN, type RunContext } from '../src/checks/run.js';
+import { PET_STATUSES } from '../src/data/schemas.js';
 
 const SECTION = 'Endpoints › List all animals';
 const LIMITS = 'Limits';
@@ -69,7 +69,7 @@ function expectExactly(res: ApiResponse, n: number, what: string): Pet[] {
 
 /**
  * A list rule over the whole run: its own cases, then every list answer the other checks received
- * (each judged as it arrived, src/list-answers.ts), once all of them have finished.
+ * (each judged as it arrived, src/checks/list-answers.ts), once all of them have finished.
  */
 async function andEveryList(ctx: RunContext, rule: ListRule, own: () => Promise<void>): Promise<void> {
   await own();

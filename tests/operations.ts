@@ -1,8 +1,8 @@
 // The three operations as valid requests, for checks that apply to every operation.
-import { expectStatus } from '../src/assert.js';
-import type { ApiRequest, ApiResponse } from '../src/wire.js';
-import { because, Skip, type RequirementId } from '../src/requirement.js';
-import type { RunContext } from '../src/run.js';
+import { expectStatus } from '../src/checks/assert.js';
+import type { ApiRequest, ApiResponse } from '../src/wire/wire.js';
+import { because, Skip, type RequirementId } from '../src/checks/requirement.js';
+import type { RunContext } from '../src/checks/run.js';
 
 export interface Operation {
   name: 'listPets' | 'createPet' | 'getPet';

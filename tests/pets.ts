@@ -1,12 +1,12 @@
 // Comparing pets exactly: int64 digit for digit, names code point for code point.
 import fc from 'fast-check';
-import { createdRules, expectPet, fail } from '../src/assert.js';
-import type { ApiResponse } from '../src/wire.js';
-import { exactInteger, show } from '../src/json.js';
-import { codePoints, NAME_SURELY_ACCEPTED } from '../src/generators.js';
-import type { Pet } from '../src/generated/schema-types.js';
-import { because, Blocked, type RequirementId } from '../src/requirement.js';
-import type { RunContext } from '../src/run.js';
+import { createdRules, expectPet, fail } from '../src/checks/assert.js';
+import type { ApiResponse } from '../src/wire/wire.js';
+import { exactInteger, show } from '../src/wire/json.js';
+import { codePoints, NAME_SURELY_ACCEPTED } from '../src/data/generators.js';
+import type { Pet } from '../src/data/generated/schema-types.js';
+import { because, Blocked, type RequirementId } from '../src/checks/requirement.js';
+import type { RunContext } from '../src/checks/run.js';
 import { expectSuccess, getPetStage } from './operations.js';
 
 /** Undefined when equal on every interface field; otherwise which field differs. */

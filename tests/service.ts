@@ -1,7 +1,7 @@
 // Interface section "What the service does": all bodies are JSON (application/json).
-import { expectJsonContentType } from '../src/assert.js';
-import type { Requirement } from '../src/requirement.js';
-import { eachCase } from '../src/requirement.js';
+import { expectJsonContentType } from '../src/checks/assert.js';
+import type { Requirement } from '../src/checks/requirement.js';
+import { eachCase } from '../src/checks/requirement.js';
 import { expectSuccess, liveOperations } from './operations.js';
 
 const SECTION = 'What the service does';

@@ -1,9 +1,9 @@
 // Building blocks for broken and variant servers: each wraps the reference handler, so the
 // reference server stays pure and a fault is a few lines naming the requirement it breaks.
 import type { Handler, ReferenceOptions, ServerRequest, ServerResponse } from '../../src/reference-server/handler.js';
-import type { RunConfig } from '../../src/config.js';
-import type { RequirementId } from '../../src/requirement.js';
-import { parseJson, stringifyJson } from '../../src/json.js';
+import type { RunConfig } from '../../src/config/config.js';
+import type { RequirementId } from '../../src/checks/requirement.js';
+import { parseJson, stringifyJson } from '../../src/wire/json.js';
 
 /** Wraps the reference handler; `apiKey` is the key it accepts, for faults that bypass authentication. */
 export type Wrap = (inner: Handler, apiKey: string) => Handler;

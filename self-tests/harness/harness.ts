@@ -1,11 +1,11 @@
 // Runs the whole conformance catalogue in-process against a server built from the reference
 // handler with one fault or variant applied, and returns the outcome of every requirement.
 import { randomBytes } from 'node:crypto';
-import { resolveRunConfig, loadConfig, type RunConfig } from '../../src/config.js';
+import { resolveRunConfig, loadConfig, type RunConfig } from '../../src/config/config.js';
 import { createReferenceHandler, type Handler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
-import { execute, worse, type CheckKind, type Outcome } from '../../src/requirement.js';
-import { RunContext } from '../../src/run.js';
+import { execute, worse, type CheckKind, type Outcome } from '../../src/checks/requirement.js';
+import { RunContext } from '../../src/checks/run.js';
 import { checks } from '../../tests/catalogue.js';
 import type { ServerSetup, Wrap } from './faults-kit.js';
 

@@ -2,7 +2,7 @@
 // drew a false alarm, and which requirements no fault exercises. Built once, printed and written.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Level, OutcomeKind, Requirement, RequirementId } from '../../src/requirement.js';
+import type { Level, OutcomeKind, Requirement, RequirementId } from '../../src/checks/requirement.js';
 import { findings as reported } from '../../src/report/verdict.js';
 import type { Fault, ServerSetup, Variant } from './faults-kit.js';
 import { failing, HARNESS_SEED, runSetup, type HarnessRun } from './harness.js';

@@ -1,6 +1,6 @@
 // The results tree of a harness run, built as the reporter builds a real run's (for the baseline
 // and diff self-tests, which write it as conformance.json and read it back).
-import type { Baseline } from '../../src/baseline.js';
+import type { Baseline } from '../../src/report/baseline.js';
 import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
 import { catalogue } from '../../tests/catalogue.js';
 import type { HarnessRun } from './harness.js';

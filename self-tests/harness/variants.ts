@@ -4,9 +4,9 @@
 // limit and an unknown status, leaves status absent when omitted, accepts empty names, ignores
 // unknown fields, answers 400 to a malformed petId, lists oldest first).
 import { errorResponse, type ServerResponse } from '../../src/reference-server/handler.js';
-import { INT64_MAX, INT64_MIN, parseJson, stringifyJson } from '../../src/json.js';
-import { NAME_SURELY_ACCEPTED, nameGap } from '../../src/generators.js';
-import { PET_STATUSES } from '../../src/schemas.js';
+import { INT64_MAX, INT64_MIN, parseJson, stringifyJson } from '../../src/wire/json.js';
+import { NAME_SURELY_ACCEPTED, nameGap } from '../../src/data/generators.js';
+import { PET_STATUSES } from '../../src/data/schemas.js';
 import {
   answer,
   badPercentEncoding,

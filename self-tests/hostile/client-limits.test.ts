@@ -2,9 +2,9 @@
 // recursive parser sees it, a body beyond the read bound is cut (and the connection dropped),
 // and abort() ends every request at once, in flight, waiting for a retry, or sent later.
 import { afterEach, describe, expect, test } from 'vitest';
-import { Client } from '../../src/client.js';
-import { INTERRUPTED, TransportError } from '../../src/wire.js';
-import { MAX_JSON_DEPTH, parseJson } from '../../src/json.js';
+import { Client } from '../../src/wire/client.js';
+import { INTERRUPTED, TransportError } from '../../src/wire/wire.js';
+import { MAX_JSON_DEPTH, parseJson } from '../../src/wire/json.js';
 import { hostileServer, type HostileServer } from './servers.js';
 
 const nested = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}${close.repeat(depth)}`;

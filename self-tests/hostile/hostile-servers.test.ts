@@ -19,8 +19,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { EXIT } from '../../src/cli.js';
-import { MAX_JSON_DEPTH } from '../../src/json.js';
+import { EXIT } from '../../src/commands/cli.js';
+import { MAX_JSON_DEPTH } from '../../src/wire/json.js';
 import { MANIFEST_FILE, REPORT_FILES } from '../../src/report/reporter.js';
 import { catalogue } from '../../tests/catalogue.js';
 import { inParallel } from '../harness/harness.js';

@@ -10,7 +10,7 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, test } from 'vitest';
-import { EXIT } from '../../src/cli.js';
+import { EXIT } from '../../src/commands/cli.js';
 import { json, type Handler } from '../../src/reference-server/handler.js';
 import { MANIFEST_FILE, REPORT_FILES } from '../../src/report/reporter.js';
 import { CHILD_TIMEOUT, referenceServer, targetEnv, tempDir, type TestServer } from '../net-kit.js';

@@ -1,9 +1,9 @@
 // The bundled reference implementation of the interface, as a pure function from request to
 // response over an in-memory store. Broken and variant servers wrap this handler; it stays correct.
 import { timingSafeEqual } from 'node:crypto';
-import { INT64_MAX, INT64_MIN, parseJson, stringifyJson, type Int64 } from '../json.js';
-import { validate, PET_STATUSES } from '../schemas.js';
-import type { Pet, NewPet } from '../generated/schema-types.js';
+import { INT64_MAX, INT64_MIN, parseJson, stringifyJson, type Int64 } from '../wire/json.js';
+import { validate, PET_STATUSES } from '../data/schemas.js';
+import type { Pet, NewPet } from '../data/generated/schema-types.js';
 
 export interface ServerRequest {
   method: string;

@@ -1,6 +1,6 @@
 // Root cause first: which failure explains another (from what checks said of each failing case, never message text), and the order findings are named in.
-import type { CaseCause } from '../outcomes.js';
-import type { RequirementResult } from '../generated/report-types.js';
+import type { CaseCause } from '../checks/outcomes.js';
+import type { RequirementResult } from '../data/generated/report-types.js';
 
 /** What causes.ts reads of a requirement: its outcome and, when failed, its failing checks' cases. */
 export interface CauseInput {

@@ -1,7 +1,7 @@
 // conformance.html's body: the verdict, the level cards, the findings (root cause first), a row per requirement with its exchanges.
 // One self-contained file, readable on screen and on paper: its shell and h() are in src/report/page.ts, its CSS and script in
 // src/report/html-assets.ts. Every piece of text from the run passes through h(): a server's response is untrusted input.
-import type { Exchange } from '../evidence.js';
+import type { Exchange } from '../wire/evidence.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { h, htmlPage } from './page.js';
 import { byArea, givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';

@@ -2,7 +2,7 @@
 // What each file holds is described in the README ("Reports"); conformance.json's format
 // is published as schemas/conformance-report.schema.json.
 import type { Reporter } from 'vitest/reporters';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { ConformanceReporter } from './reporter.js';
 
 export { ConformanceReporter } from './reporter.js';
@@ -11,7 +11,7 @@ export type { Results, Verdict } from './results.js';
 
 export function conformanceReporters(
   config: Config,
-  // GITHUB_STEP_SUMMARY and NO_COLOR are settings of src/config.ts like the rest (without a flag).
+  // GITHUB_STEP_SUMMARY and NO_COLOR are settings of src/config/config.ts like the rest (without a flag).
   { stepSummary = config.stepSummary, color = Boolean(process.stdout.isTTY) && !config.noColor } = {},
 ): Reporter[] {
   return [new ConformanceReporter(config, { stepSummary: stepSummary || undefined, color })];

@@ -2,7 +2,7 @@
 // `<id> <statement>`. A violation is a <failure>, an undecided check an <error>, a skip <skipped>.
 // A SHOULD finding outside strict mode does not fail the build, so its testcase passes and
 // carries the finding as a `warning` property and in <system-out>, where CI viewers show it.
-import type { Exchange } from '../evidence.js';
+import type { Exchange } from '../wire/evidence.js';
 import { byArea, type RequirementResult, type Results } from './results.js';
 import { blocks } from './verdict.js';
 import { oneLine } from './words.js';

@@ -25,7 +25,7 @@ ${main}
 `;
 }
 
-/** The palette and the rules every page of the suite starts from (the matrix too: src/matrix/html.ts). */
+/** The palette and the rules every page of the suite starts from (the matrix too: src/commands/matrix/html.ts). */
 export const BASE_STYLE = `
 :root {
   --ink: #1c2430; --muted: #5f6b7a; --line: #e3e7ed; --bg: #f4f6f9; --card: #fff;

@@ -5,15 +5,15 @@ import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
-import type { Config, RunConfig } from '../config.js';
-import { redact, redactMessage, registerSecret } from '../redact.js';
+import type { Config, RunConfig } from '../config/config.js';
+import { redact, redactMessage, registerSecret } from '../wire/redact.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { buildManifest, digestFile, suiteCommit } from './manifest.js';
 import { renderMarkdown } from './markdown.js';
-import { addRetries, noRetries } from '../wire.js';
-import { sealHar, writeEmptyHar } from '../har.js';
-import { loadBaseline, type Baseline } from '../baseline.js';
+import { addRetries, noRetries } from '../wire/wire.js';
+import { sealHar, writeEmptyHar } from '../wire/har.js';
+import { loadBaseline, type Baseline } from './baseline.js';
 import { buildResults, LEDGER_FILE, type CheckInput, type Results, type RunInput, type RunRetries } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
 
@@ -58,7 +58,7 @@ export function renderLedger(results: Results, ids: readonly string[]): string {
 /**
  * Every report file of a run. Nothing is redacted here: what came from the wire or the
  * configuration was redacted where it entered the tree (evidence, messages, the target), and the
- * suite's own words must reach the page as written (see src/redact.ts).
+ * suite's own words must reach the page as written (see src/wire/redact.ts).
  */
 export function renderReports(results: Results, ledger: readonly string[], { har }: { har?: string } = {}): { file: string; content: string }[] {
   const contents: Record<(typeof REPORT_FILES)[number], string> = {

@@ -1,21 +1,21 @@
 // The one results tree of a run, built from its checks: every report file and the terminal
 // summary render from it. One entry per requirement; its outcome comes from its checks (see
 // requirementOutcome); the verdict follows from the entries (src/report/verdict.ts).
-import { addRetries, noRetries, type Retries } from '../wire.js';
-import type { Exchange } from '../evidence.js';
-import { areaOf, worse, type CaseCause, type CheckKind, type Level, type OutcomeKind } from '../requirement.js';
-import { matches } from '../select.js';
+import { addRetries, noRetries, type Retries } from '../wire/wire.js';
+import type { Exchange } from '../wire/evidence.js';
+import { areaOf, worse, type CaseCause, type CheckKind, type Level, type OutcomeKind } from '../checks/requirement.js';
+import { matches } from '../checks/select.js';
 import { rootCauses } from './causes.js';
 import { tally, verdictOf } from './verdict.js';
-import type { BaselineEntry } from '../generated/schema-types.js';
-import type { RequirementResult, Results, RunRetries } from '../generated/report-types.js';
+import type { BaselineEntry } from '../data/generated/schema-types.js';
+import type { RequirementResult, Results, RunRetries } from '../data/generated/report-types.js';
 
 // The tree's types are generated from schemas/conformance-report.schema.json (npm run generate);
 // the schema's descriptions say what each field means and since which format version.
 export type { BaselineEntry, RequirementResult, Results, RunRetries };
-export type { BaselineMark, CheckResult, RunBaseline, Tally, Verdict } from '../generated/report-types.js';
+export type { BaselineMark, CheckResult, RunBaseline, Tally, Verdict } from '../data/generated/report-types.js';
 
-/** A loaded baseline, as a report knows it (src/baseline.ts loads one): what the run records and matches requirements against. */
+/** A loaded baseline, as a report knows it (src/report/baseline.ts loads one): what the run records and matches requirements against. */
 export interface Baseline {
   path: string;
   sha256: string;

@@ -1,8 +1,8 @@
 // What a run's requirement entries add up to: the verdict and its one-line reason, the findings
 // that kept it from a clean result, and the release gate of a run with a baseline.
-import { GATEWAY_FAILING } from '../wire.js';
-import type { RequirementResult, Results, Tally, Verdict } from '../generated/report-types.js';
-import type { Level } from '../requirement.js';
+import { GATEWAY_FAILING } from '../wire/wire.js';
+import type { RequirementResult, Results, Tally, Verdict } from '../data/generated/report-types.js';
+import type { Level } from '../checks/requirement.js';
 import { inCauseOrder, shownFindings, type Shown } from './causes.js';
 import { oneLine, plural } from './words.js';
 

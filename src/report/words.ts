@@ -1,6 +1,6 @@
 // Findings in words: a message's one-line reason, and the retries and pacing of a run.
-import type { Retries } from '../wire.js';
-import type { RunRetries } from '../generated/report-types.js';
+import type { Retries } from '../wire/wire.js';
+import type { RunRetries } from '../data/generated/report-types.js';
 
 /**
  * The one-line reason: the first line of a message, cut to `max` characters. A summary line

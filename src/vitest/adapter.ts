@@ -1,13 +1,13 @@
 // The one thin adapter from requirements to vitest tests. Test names start with the id, so
 // `-t listPets.limit` filters and JUnit carries it; outcomes ride on task meta for reporters.
 import { afterAll, beforeAll, describe, test, type RunnerTestSuite } from 'vitest';
-import { describePacing } from '../pacer.js';
-import type { RunConfig } from '../config.js';
-import type { Retries } from '../wire.js';
-import type { Pacing } from '../pacer.js';
-import { areaOf, execute, type Check, type CheckKind, type Outcome, type Requirement } from '../requirement.js';
-import { RunContext } from '../run.js';
-import { selectRequirements } from '../select.js';
+import { describePacing } from '../wire/pacer.js';
+import type { RunConfig } from '../config/config.js';
+import type { Retries } from '../wire/wire.js';
+import type { Pacing } from '../wire/pacer.js';
+import { areaOf, execute, type Check, type CheckKind, type Outcome, type Requirement } from '../checks/requirement.js';
+import { RunContext } from '../checks/run.js';
+import { selectRequirements } from '../checks/select.js';
 
 declare module 'vitest' {
   interface TaskMeta {

@@ -2,13 +2,13 @@
 // server when none is configured), fixes the seed, and hands the frozen RunConfig to the tests.
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
-import { loadConfig, resolveRunConfig, type RunConfig } from '../config.js';
+import { loadConfig, resolveRunConfig, type RunConfig } from '../config/config.js';
 import { createReferenceHandler } from '../reference-server/handler.js';
 import { serve } from '../reference-server/http.js';
-import { writeEmptyHar } from '../har.js';
-import { redact, registerSecret } from '../redact.js';
+import { writeEmptyHar } from '../wire/har.js';
+import { redact, registerSecret } from '../wire/redact.js';
 import { replayCommand } from '../report/results.js';
-import { runTagOf } from '../run.js';
+import { runTagOf } from '../checks/run.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,12 +1,12 @@
 // Properties of authentication: no bearer token but the key opens any operation.
 import fc from 'fast-check';
-import { expectError, expectPetList } from '../../src/assert.js';
-import type { ApiResponse, Auth } from '../../src/wire.js';
-import { plainText, wrongToken } from '../../src/generators.js';
-import type { Int64 } from '../../src/json.js';
-import { checkProperty, type Trial } from '../../src/property.js';
-import type { Property } from '../../src/requirement.js';
-import type { RunContext } from '../../src/run.js';
+import { expectError, expectPetList } from '../../src/checks/assert.js';
+import type { ApiResponse, Auth } from '../../src/wire/wire.js';
+import { plainText, wrongToken } from '../../src/data/generators.js';
+import type { Int64 } from '../../src/wire/json.js';
+import { checkProperty, type Trial } from '../../src/checks/property.js';
+import type { Property } from '../../src/checks/requirement.js';
+import type { RunContext } from '../../src/checks/run.js';
 import { getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS } from './shared.js';
 

@@ -1,10 +1,10 @@
 // Properties across operations: pets created at the same moment are still distinct pets.
 import fc from 'fast-check';
-import { expectCreated, expectPet, fail } from '../../src/assert.js';
-import { newPet } from '../../src/generators.js';
-import { exactInteger, show } from '../../src/json.js';
-import { checkProperty } from '../../src/property.js';
-import { because, type Property } from '../../src/requirement.js';
+import { expectCreated, expectPet, fail } from '../../src/checks/assert.js';
+import { newPet } from '../../src/data/generators.js';
+import { exactInteger, show } from '../../src/wire/json.js';
+import { checkProperty } from '../../src/checks/property.js';
+import { because, type Property } from '../../src/checks/requirement.js';
 import { echoDifference, echoRules, readBackRules, samePet } from '../pets.js';
 import { expectSuccess, getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS } from './shared.js';

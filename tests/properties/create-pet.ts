@@ -1,15 +1,15 @@
 // Properties of createPet over generated bodies: any valid NewPet is stored exactly, and any body
 // that breaks one rule of the schema is refused with 400 and creates nothing.
 import fc from 'fast-check';
-import { createdRules, expectError, expectErrorBody, expectStatus, fail, listToJudge } from '../../src/assert.js';
-import type { ApiResponse } from '../../src/wire.js';
-import type { NewPet } from '../../src/generated/schema-types.js';
-import { codePoints, invalidBodies, nameGap, newPet, plainText, ruleKey, type InvalidBody } from '../../src/generators.js';
-import { exactInteger, show } from '../../src/json.js';
-import { checkProperty, type Trial } from '../../src/property.js';
-import { because, type Property, type RequirementId } from '../../src/requirement.js';
-import type { RunContext } from '../../src/run.js';
-import { PET_STATUSES } from '../../src/schemas.js';
+import { createdRules, expectError, expectErrorBody, expectStatus, fail, listToJudge } from '../../src/checks/assert.js';
+import type { ApiResponse } from '../../src/wire/wire.js';
+import type { NewPet } from '../../src/data/generated/schema-types.js';
+import { codePoints, invalidBodies, nameGap, newPet, plainText, ruleKey, type InvalidBody } from '../../src/data/generators.js';
+import { exactInteger, show } from '../../src/wire/json.js';
+import { checkProperty, type Trial } from '../../src/checks/property.js';
+import { because, type Property, type RequirementId } from '../../src/checks/requirement.js';
+import type { RunContext } from '../../src/checks/run.js';
+import { PET_STATUSES } from '../../src/data/schemas.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
 import { expectStoredAsSent, isGapName } from '../pets.js';
 

@@ -1,5 +1,5 @@
 // Properties over inputs generated from schemas/, each tied to a catalogue requirement.
-import type { Property } from '../../src/requirement.js';
+import type { Property } from '../../src/checks/requirement.js';
 import { authenticationProperties } from './authentication.js';
 import { consistencyProperties } from './consistency.js';
 import { createPetProperties } from './create-pet.js';

@@ -1,13 +1,13 @@
 // Properties of listPets over generated query values: allowed limits and filters are obeyed, and
 // any other value gets a 4xx Error or a bounded list, never a server error.
 import fc from 'fast-check';
-import { expectListOf, expectPetList, expectStatus, fail } from '../../src/assert.js';
-import type { PetStatus } from '../../src/generated/schema-types.js';
-import { LIMIT, malformedLimit, outOfRangeLimit, statusFilter, unknownStatusFilter, validLimit } from '../../src/generators.js';
-import { show } from '../../src/json.js';
-import { checkProperty } from '../../src/property.js';
-import { because, Skip, type Property, type RequirementId } from '../../src/requirement.js';
-import type { RunContext } from '../../src/run.js';
+import { expectListOf, expectPetList, expectStatus, fail } from '../../src/checks/assert.js';
+import type { PetStatus } from '../../src/data/generated/schema-types.js';
+import { LIMIT, malformedLimit, outOfRangeLimit, statusFilter, unknownStatusFilter, validLimit } from '../../src/data/generators.js';
+import { show } from '../../src/wire/json.js';
+import { checkProperty } from '../../src/checks/property.js';
+import { because, Skip, type Property, type RequirementId } from '../../src/checks/requirement.js';
+import type { RunContext } from '../../src/checks/run.js';
 import { expectRejectedOrBounded } from './shared.js';
 
 const query = (limit: number | string | undefined, status: string | undefined): [string, string][] => [

@@ -3,14 +3,14 @@
 // created. The model knows only our pets, so a shared store full of others' pets is no problem:
 // after every command the target must agree with it.
 import fc from 'fast-check';
-import { expectCreated, expectError, expectPet, fail } from '../../src/assert.js';
-import { PET_STATUSES, validate } from '../../src/schemas.js';
-import type { NewPet, Pet, PetStatus } from '../../src/generated/schema-types.js';
-import { invalidBodies, LIMIT, newPet, statusFilter, validLimit, type InvalidBody } from '../../src/generators.js';
-import { exactInteger, show } from '../../src/json.js';
-import { checkProperty, type Trial } from '../../src/property.js';
-import { because, type RequirementId } from '../../src/requirement.js';
-import type { RunContext } from '../../src/run.js';
+import { expectCreated, expectError, expectPet, fail } from '../../src/checks/assert.js';
+import { PET_STATUSES, validate } from '../../src/data/schemas.js';
+import type { NewPet, Pet, PetStatus } from '../../src/data/generated/schema-types.js';
+import { invalidBodies, LIMIT, newPet, statusFilter, validLimit, type InvalidBody } from '../../src/data/generators.js';
+import { exactInteger, show } from '../../src/wire/json.js';
+import { checkProperty, type Trial } from '../../src/checks/property.js';
+import { because, type RequirementId } from '../../src/checks/requirement.js';
+import type { RunContext } from '../../src/checks/run.js';
 import { blockIfTwin, echoRules, readBackRules, samePet, shortListRules, UNKNOWN_ID_RANGE } from '../pets.js';
 import { expectSuccess, getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
@@ -18,7 +18,7 @@ import { CREATE_WEIGHTS, taggedBody } from './shared.js';
 // Each command's answer is first the rule of the requirement of that one operation (a fixture's
 // create, getPet); the model's own finding is what only a sequence shows. What rules judge on every
 // answer of the run (the Error body of a refusal, a list's validity, limit and filter: see
-// src/error-answers.ts and src/list-answers.ts) the model leaves to them, so whether it fails never
+// src/checks/error-answers.ts and src/checks/list-answers.ts) the model leaves to them, so whether it fails never
 // depends on which commands a seed happened to draw.
 const DISTINCT_IDS: RequirementId[] = ['createPet.distinct-ids'];
 
@@ -112,7 +112,7 @@ class ListPets implements PetCommand {
     if (this.limit !== undefined) query.push(['limit', String(this.limit)]);
     const res = await ctx.api.listPets(query);
     // A list refused, no valid PetList, too long or badly filtered is the list rules' finding
-    // (their example cases, and src/list-answers.ts on every list answer): nothing to compare here.
+    // (their example cases, and src/checks/list-answers.ts on every list answer): nothing to compare here.
     if (res.status !== 200 || !validate('PetList', res.json).valid) return;
     const items = res.json as Pet[];
     const limit = this.limit ?? LIMIT.default;

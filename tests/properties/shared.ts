@@ -1,13 +1,13 @@
 // What the property files share: their weights of the write budget, and small helpers for
 // finding what a body created (an accepted body's echo is checked by tests/pets.ts).
-import { expectErrorBody, fail, isClientError, listToJudge } from '../../src/assert.js';
-import type { ApiResponse } from '../../src/wire.js';
-import type { Body } from '../../src/generators.js';
-import type { Trial } from '../../src/property.js';
+import { expectErrorBody, fail, isClientError, listToJudge } from '../../src/checks/assert.js';
+import type { ApiResponse } from '../../src/wire/wire.js';
+import type { Body } from '../../src/data/generators.js';
+import type { Trial } from '../../src/checks/property.js';
 
 /**
  * Each creating property's weight of the properties' share of PETSTORE_MAX_CREATES (PROPERTY_SHARE
- * in src/run.ts). `byMistake` is for the properties that create only when the server breaks the
+ * in src/checks/run.ts). `byMistake` is for the properties that create only when the server breaks the
  * rule (invalid bodies, wrong tokens): eight of them. The weights add up to at most 1.
  */
 export const CREATE_WEIGHTS = Object.freeze({

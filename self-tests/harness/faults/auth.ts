@@ -1,7 +1,7 @@
 // Faults against section "Authentication": each loosens or misreports one part of the bearer check.
 import { errorResponse, type ServerRequest } from '../../../src/reference-server/handler.js';
-import { parseJson } from '../../../src/json.js';
-import { validate } from '../../../src/schemas.js';
+import { parseJson } from '../../../src/wire/json.js';
+import { validate } from '../../../src/data/schemas.js';
 import { answer, authenticated, isOp, mapResponse, type Fault, type Wrap } from '../faults-kit.js';
 
 /** The Authorization header rewritten before the reference server judges it. */

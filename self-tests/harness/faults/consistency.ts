@@ -1,6 +1,6 @@
 // Faults against the consistency requirements: what one operation stores, another must show.
 import { errorResponse, type ServerResponse } from '../../../src/reference-server/handler.js';
-import { exactInteger, parseJson, stringifyJson } from '../../../src/json.js';
+import { exactInteger, parseJson, stringifyJson } from '../../../src/wire/json.js';
 import { isObject, operationOf, type Fault } from '../faults-kit.js';
 
 const idOf = (res: ServerResponse): string | undefined => {

@@ -1,7 +1,7 @@
 // Faults against the create-pet requirements.
 import { errorResponse, type ServerRequest } from '../../../src/reference-server/handler.js';
-import { INT64_MAX, INT64_MIN, parseJson, stringifyJson } from '../../../src/json.js';
-import { PET_STATUSES } from '../../../src/schemas.js';
+import { INT64_MAX, INT64_MIN, parseJson, stringifyJson } from '../../../src/wire/json.js';
+import { PET_STATUSES } from '../../../src/data/schemas.js';
 import { answer, eachPet, isObject, isOp, mapJson, mapRequestJson, mapResponse, type Fault, type Wrap } from '../faults-kit.js';
 
 const creating = isOp('createPet');

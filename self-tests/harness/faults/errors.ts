@@ -1,7 +1,7 @@
 // Faults against section "Errors": the Error body, its status field, the content type, and
 // malformed input that makes the server fail.
 import { errorResponse, json, type ServerRequest, type ServerResponse } from '../../../src/reference-server/handler.js';
-import { parseJson } from '../../../src/json.js';
+import { parseJson } from '../../../src/wire/json.js';
 import { answer, badPercentEncoding, frameworkPage, isObject, isOp, isRoute, mapJson, mapResponse, operationOf, type Fault, type Wrap } from '../faults-kit.js';
 
 /** Rewrites the Error body of error answers (optionally only for one status). */

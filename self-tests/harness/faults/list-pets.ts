@@ -1,7 +1,7 @@
 // Faults against the list-pets requirements.
 import { errorResponse, type Handler, type ServerRequest } from '../../../src/reference-server/handler.js';
-import { parseJson, stringifyJson } from '../../../src/json.js';
-import { PET_STATUSES } from '../../../src/schemas.js';
+import { parseJson, stringifyJson } from '../../../src/wire/json.js';
+import { PET_STATUSES } from '../../../src/data/schemas.js';
 import { answer, isOp, mapJson, mapRequest, withQuery, type Fault, type Wrap } from '../faults-kit.js';
 import { variants } from '../variants.js';
 

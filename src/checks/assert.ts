@@ -1,0 +1,204 @@
+// The small vocabulary of assertions checks are written in. Each failure says what was sent,
+// what came back and what the interface expects; the exchange carries the reproduction.
+import { GATEWAY_FAILING, TransportError, type ApiResponse } from '../wire/wire.js';
+import { exchangeOf } from '../wire/evidence.js';
+import { detach, exactInteger, show } from '../wire/json.js';
+import { wire } from '../wire/redact.js';
+import { because, Blocked, Violation, type CaseCause } from './outcomes.js';
+import { validate, type SchemaName } from '../data/schemas.js';
+import type { Pet, Error as ErrorBody } from '../data/generated/schema-types.js';
+import type { RequirementId } from '../data/generated/requirement-ids.js';
+
+export function describeRequest(res: ApiResponse): string {
+  const url = new URL(res.request.url);
+  return wire(`${res.request.method} ${url.pathname}${url.search}`);
+}
+
+/** A body as received, on one line and cut short (not re-encoded: JSON reads as JSON). */
+function excerpt(text: string, max: number): string {
+  // Cut before normalising: a body can be megabytes long.
+  const line = detach(text.slice(0, max + 1)).replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${line.slice(0, max)}… (${text.length} chars)` : line;
+}
+
+function describeResponse(res: ApiResponse): string {
+  const body = res.text.length ? wire(excerpt(res.text, 160)) : 'an empty body';
+  // Redirects are not followed: where the server points is part of the finding.
+  const location = res.status >= 300 && res.status < 400 ? `, redirecting to Location: ${wire(res.headers.location ?? '(none)')} (not followed)` : '';
+  const retried = res.retries ? ` (answered after ${res.retries} retries of 429/503 with Retry-After)` : '';
+  return `${res.status}${location} with ${body}${retried}`;
+}
+
+/**
+ * Throws a Violation about this exchange; but an answer the client attributed to infrastructure
+ * (a gateway's 502/503/504 that is not JSON) is not the service's: the check could not decide.
+ */
+export function fail(res: ApiResponse, expected: string, got = describeResponse(res)): never {
+  if (res.infrastructure) throw new TransportError(`${GATEWAY_FAILING} (${res.infrastructure}): ${describeRequest(res)} got no answer from the service`, res.request);
+  const resent = res.resent ? ` (${res.resent})` : '';
+  throw new Violation(`${describeRequest(res)}: expected ${expected}; got ${got}${resent}`, [exchangeOf(res)]);
+}
+
+export function expectStatus(res: ApiResponse, expected: number | readonly number[], what = ''): void {
+  const list = typeof expected === 'number' ? [expected] : expected;
+  if (!list.includes(res.status)) fail(res, `${list.join(' or ')}${what ? ` (${what})` : ''}`);
+}
+
+/** A 4xx: how a server may refuse input where the interface leaves the answer open. */
+export const isClientError = (res: ApiResponse): boolean => res.status >= 400 && res.status < 500;
+
+export function expectNotServerError(res: ApiResponse): void {
+  if (res.status >= 500) fail(res, 'no 5xx: the server must answer malformed input without failing');
+}
+
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType ?? '');
+}
+
+export function expectJsonContentType(res: ApiResponse): void {
+  if (!isJsonMediaType(res.headers['content-type'])) {
+    fail(res, 'Content-Type application/json', `Content-Type ${wire(res.headers['content-type'] ?? '(none)')}`);
+  }
+}
+
+/**
+ * A response header that must be present and satisfy `accept`; returns its value.
+ * `expected` says in plain words what the value should be, for the failure message.
+ */
+export function expectHeader(res: ApiResponse, name: string, expected: string, accept: (value: string) => boolean = () => true): string {
+  const value = res.headers[name.toLowerCase()];
+  if (value === undefined) fail(res, `a ${name} header: ${expected}`, `${res.status} without ${name}`);
+  if (!accept(value)) fail(res, `${name}: ${expected}`, `${res.status} with ${name}: ${wire(value)}`);
+  return value;
+}
+
+/** A response header that must be absent. */
+export function expectNoHeader(res: ApiResponse, name: string, why: string): void {
+  const value = res.headers[name.toLowerCase()];
+  if (value !== undefined) fail(res, `no ${name} header (${why})`, `${res.status} with ${name}: ${wire(value)}`);
+}
+
+/** Parses and schema-checks the JSON body. */
+export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): unknown {
+  // A list that is no valid PetList breaks listPets.ok's rule, whichever check listed (see listCause).
+  const list = (): CaseCause | undefined => (schema === 'PetList' ? { rules: ['listPets.ok'] } : undefined);
+  if (res.truncated) failAs(list(), res, `a ${schema} body`, `a body larger than the suite reads (${res.text.length} bytes read)`);
+  if (res.jsonError !== undefined) failAs(list(), res, `a JSON ${schema} body`, `a body that is not JSON (${wire(res.jsonError)}): ${wire(excerpt(res.text, 120))}`);
+  const result = validate(schema, res.json);
+  if (!result.valid) failAs(schema === 'PetList' ? listCause(res.json) : undefined, res, `a valid ${schema}`, `${show(res.json, 200)}, where ${result.problems.join('; ')}`);
+  return res.json;
+}
+
+/**
+ * Whose rule a list of invalid Pets breaks: listPets.ok's, after createPet.int64-extremes' when
+ * an item's only fault is an integer categoryId beyond int64 (stored inexactly), and after the
+ * rules of the checks that created the items (CaseCause.pets: the run context knows them).
+ */
+function listCause(list: unknown): CaseCause {
+  const items = Array.isArray(list) ? list.filter((item: unknown) => !validate('Pet', item).valid) : [];
+  const inexact = items.some((item: unknown) => faultyField(item) === 'categoryId' && isObject(item) && exactInteger(item.categoryId) !== undefined);
+  const pets = items.flatMap((item: unknown) => (isObject(item) && exactInteger(item.id) !== undefined ? [exactInteger(item.id) as string] : []));
+  return { rules: [...(inexact ? (['createPet.int64-extremes'] as const) : []), 'listPets.ok'], pets };
+}
+
+/** fail(), the case naming whose rule it breaks (undefined: the check's own). */
+function failAs(cause: CaseCause | undefined, res: ApiResponse, expected: string, got?: string): never {
+  return cause ? because(cause, () => fail(res, expected, got)) : fail(res, expected, got);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A value for each Pet field that the schema accepts, to tell which field alone spoils a Pet. */
+const VALID_PET_FIELDS: Readonly<Record<string, unknown>> = { id: 1, name: 'x', categoryId: 0, status: 'available' };
+
+/** The one field whose value alone makes `pet` no valid Pet, if there is one. */
+function faultyField(pet: unknown): string | undefined {
+  if (!isObject(pet)) return undefined;
+  return Object.keys(VALID_PET_FIELDS).find((f) => validate('Pet', { ...pet, [f]: VALID_PET_FIELDS[f] }).valid);
+}
+
+/**
+ * Whose rule the answer to a valid createPet breaks when it is not 201 with a valid Pet (the
+ * requirement ids the reports group failures under, see CaseCause): the key refused is
+ * auth.valid-key's; a status missing or out of the enumeration, createPet.status-omitted's or
+ * createPet.status-echo's (as the body had one); an integer categoryId beyond int64,
+ * createPet.int64-extremes'; anything else createPet.minimal's.
+ */
+export function createdRules(res: ApiResponse, sent: { status?: unknown }): RequirementId[] {
+  if (res.status === 401 || res.status === 403) return ['auth.valid-key'];
+  if (res.status !== 201 || res.jsonError !== undefined) return ['createPet.minimal'];
+  const field = faultyField(res.json);
+  if (field === 'status') return [sent.status === undefined ? 'createPet.status-omitted' : 'createPet.status-echo', 'createPet.minimal'];
+  if (field === 'categoryId' && isObject(res.json) && exactInteger(res.json.categoryId) !== undefined) return ['createPet.int64-extremes', 'createPet.minimal'];
+  return ['createPet.minimal'];
+}
+
+/** The answer to a valid createPet: 201 and a valid Pet; a failure names the rule it breaks (createdRules). */
+export function expectCreated(res: ApiResponse, sent: { status?: unknown }, what = 'a valid NewPet'): Pet {
+  return because(createdRules(res, sent), () => {
+    expectStatus(res, 201, what);
+    return expectPet(res);
+  });
+}
+
+export function expectPet(res: ApiResponse): Pet {
+  return expectBody(res, 'Pet') as Pet;
+}
+
+export function expectPetList(res: ApiResponse): Pet[] {
+  return expectBody(res, 'PetList') as Pet[];
+}
+
+/**
+ * The Pets of a 200 list, for a rule about the list's length, filter or contents: a list that is
+ * no valid PetList is listPets.ok's finding (judged on every list answer), and leaves nothing to
+ * judge here (Blocked).
+ */
+export function listToJudge(res: ApiResponse): Pet[] {
+  try {
+    return expectPetList(res);
+  } catch (err) {
+    if (err instanceof Violation) throw new Blocked('listPets.ok', `the list is no valid PetList (${err.message})`);
+    throw err;
+  }
+}
+
+/** A 200 with a valid list of at most `max` Pets; `countRules`: whose rule too many breaks, when not the check's own (see CaseCause). */
+export function expectListOf(res: ApiResponse, max: number, what: string, countRules: readonly RequirementId[] = []): Pet[] {
+  expectStatus(res, 200, what);
+  const pets = listToJudge(res);
+  if (pets.length > max) because(countRules, () => fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`));
+  return pets;
+}
+
+/**
+ * What an error answer is at its root, which decides the Error rule its faults are named under:
+ * JSON at all (else errors.body's finding, whatever its Content-Type), and an Error but for its
+ * status member (then errors.status-field's). Here and in src/checks/error-answers.ts.
+ */
+export function errorAnswerRoot(res: ApiResponse): { json: boolean; onlyStatus: boolean } {
+  const json = res.jsonError === undefined && !res.truncated;
+  return { json, onlyStatus: json && isObject(res.json) && validate('Error', { ...res.json, status: res.status }).valid };
+}
+
+/**
+ * Every error response: application/json Error body, non-empty code, status equal to the HTTP
+ * status. Each part is the rule of one of errors.body, errors.content-type and
+ * errors.status-field, which judge every error answer of the run: a failure names it (see
+ * CaseCause). A body that is not JSON at all is errors.body's finding, whatever its Content-Type
+ * says; a status member that is not the HTTP status, integer or not, errors.status-field's.
+ */
+export function expectErrorBody(res: ApiResponse): ErrorBody {
+  const { json, onlyStatus } = errorAnswerRoot(res);
+  because([json ? 'errors.content-type' : 'errors.body'], () => expectJsonContentType(res));
+  const body = because([onlyStatus ? 'errors.status-field' : 'errors.body'], () => expectBody(res, 'Error') as ErrorBody);
+  if (body.code.length === 0) because(['errors.body'], () => fail(res, 'a non-empty Error code', `code ""`));
+  if (body.status !== res.status) because(['errors.status-field'], () => fail(res, `Error.status equal to the HTTP status ${res.status}`, `status ${show(body.status)}`));
+  return body;
+}
+
+/** The status, then the Error body: the shape of every error the interface lists. */
+export function expectError(res: ApiResponse, status: number | readonly number[], what = ''): ErrorBody {
+  expectStatus(res, status, what);
+  return expectErrorBody(res);
+}

@@ -1,0 +1,190 @@
+// The Error rules (errors.body, errors.status-field, errors.content-type) hold for every error
+// answer of the run, not only for the cases those rules provoke: examples, properties, the model
+// and malformed inputs alike. Each answer is judged as it arrives and only the failures are kept,
+// grouped by status and body shape, so that a framework's default page makes one finding with a
+// few examples (and the check that sent each), however many answers it spoiled.
+import { errorAnswerRoot, isJsonMediaType } from './assert.js';
+import type { ApiResponse } from '../wire/wire.js';
+import type { RequirementId } from '../data/generated/requirement-ids.js';
+import { curlCommand, exchangeOf, type Exchange } from '../wire/evidence.js';
+import { detach, exactInteger, show } from '../wire/json.js';
+import { redact } from '../wire/redact.js';
+import { requirementOf, Violation, type CaseCause } from './outcomes.js';
+import { validate } from '../data/schemas.js';
+
+export const ERROR_RULES = ['errors.body', 'errors.status-field', 'errors.content-type'] as const satisfies readonly RequirementId[];
+export type ErrorRule = (typeof ERROR_RULES)[number];
+
+const excerpt = (text: string) => detach(text.slice(0, 121)).replace(/\s+/g, ' ').trim().slice(0, 120);
+
+const bodyOf = (res: ApiResponse): Record<string, unknown> | undefined =>
+  res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json) ? (res.json as Record<string, unknown>) : undefined;
+
+/** Each rule: what it expects of an error answer, and what was wrong with one (undefined: nothing). */
+const RULES: Record<ErrorRule, { expected: string; judge: (res: ApiResponse) => string | undefined }> = {
+  'errors.body': {
+    expected: 'a JSON Error body (code a non-empty string, message a string, status an integer)',
+    judge: (res) => {
+      if (res.truncated) return `a body larger than the suite reads (${res.text.length} bytes read)`;
+      if (res.jsonError !== undefined) return res.text.length === 0 ? 'an empty body' : `a body that is not JSON: ${excerpt(res.text)}`;
+      const result = validate('Error', res.json);
+      if (!result.valid) return `${show(res.json, 160)}, where ${result.problems.join('; ')}`;
+      return bodyOf(res)?.code === '' ? 'code ""' : undefined;
+    },
+  },
+  'errors.status-field': {
+    expected: 'an Error body whose status is the HTTP status',
+    judge: (res) => {
+      const status = bodyOf(res)?.status;
+      return exactInteger(status) === String(res.status) ? undefined : `status ${show(status)} in the body`;
+    },
+  },
+  'errors.content-type': {
+    expected: 'Content-Type application/json',
+    judge: (res) => (isJsonMediaType(res.headers['content-type']) ? undefined : `Content-Type ${res.headers['content-type'] ?? '(none)'}`),
+  },
+};
+
+/** Status and body shape, e.g. `404 text/html, not JSON` or `405 application/json {detail}`. */
+export function shapeOf(res: ApiResponse): string {
+  const type = res.headers['content-type']?.split(';')[0]?.trim().toLowerCase() || 'no Content-Type';
+  const body = bodyOf(res);
+  const shape =
+    res.text.length === 0 ? 'empty body'
+    : res.jsonError !== undefined ? 'not JSON'
+    : body ? `{${Object.keys(body).sort().slice(0, 6).join(', ')}}`
+    : `JSON ${Array.isArray(res.json) ? 'array' : res.json === null ? 'null' : typeof res.json}`;
+  return `${res.status} ${type}, ${shape}`;
+}
+
+const MAX_REQUEST_BODY = 4096;
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The exchange for a report, its request body cut when it is large (a several-MiB body must not
+ * reach the reports); such a body ends in one repeated character, which the curl line regenerates.
+ */
+export function compactExchange(res: ApiResponse): Exchange {
+  const body = res.request.body;
+  if (body === undefined || body.length <= MAX_REQUEST_BODY) return exchangeOf(res);
+  const exchange = exchangeOf({ ...res, request: { ...res.request, body: `${body.slice(0, 200)}… (${body.length} chars)` } });
+  let start = body.length - 1;
+  const pad = body[start] ?? ' ';
+  while (start > 0 && body[start - 1] === pad) start--;
+  const head = redact(body.slice(0, start));
+  const { body: _cut, ...bodiless } = exchange.request;
+  const reproduce =
+    head.length <= MAX_REQUEST_BODY && pad.charCodeAt(0) < 0x80
+      ? `${curlCommand(bodiless)} --data-binary @<(printf '%s' ${shellQuote(head)}; head -c ${body.length - start} /dev/zero | tr '\\0' ${shellQuote(pad)})`
+      : `${curlCommand(bodiless)} --data-binary @body  # the ${body.length}-character body is not reproduced here`;
+  return { ...exchange, reproduce };
+}
+
+interface Example {
+  what: string;
+  exchange: Exchange;
+}
+
+interface Group {
+  shape: string;
+  count: number;
+  /** What was wrong with the first answer of this shape. */
+  got: string;
+  /** A few answers, each from another check where possible. */
+  examples: Example[];
+  senders: Set<string>;
+  /** Another Error rule that the first answer of this shape breaks at its root (see rootRule). */
+  rootRule?: ErrorRule;
+}
+
+/**
+ * The Error rule at the root of an answer's failing another: a body that is not JSON, or not an
+ * Error beyond its status member, is errors.body's finding (its Content-Type and status member
+ * follow from it); an Error whose only fault is its status member, errors.status-field's.
+ */
+function rootRule(rule: ErrorRule, res: ApiResponse): ErrorRule | undefined {
+  const { json, onlyStatus: statusAlone } = errorAnswerRoot(res);
+  // An empty code is errors.body's finding too (the schema allows it, the interface does not).
+  const onlyStatus = statusAlone && bodyOf(res)?.code !== '';
+  if (rule === 'errors.body') return onlyStatus ? 'errors.status-field' : undefined;
+  if (rule === 'errors.content-type') return json ? undefined : 'errors.body';
+  return onlyStatus ? undefined : 'errors.body';
+}
+
+/**
+ * What a shape's answers show beyond the rule (see CaseCause): the requirements whose checks sent
+ * them (the Error rules' own provoked cases aside: each of the three sends them), and another
+ * Error rule that may be at their root.
+ */
+function causeOf(g: Group): CaseCause {
+  const senders = [...new Set([...g.senders].map(requirementOf))].filter((id) => !(ERROR_RULES as readonly string[]).includes(id));
+  return { ...(senders.length > 0 ? { sentBy: senders } : {}), ...(g.rootRule ? { rules: [g.rootRule] } : {}) };
+}
+
+const EXAMPLES_PER_GROUP = 3;
+const GROUPS_SHOWN = 8;
+
+/** Every error answer of a run, judged as it arrives; only failures are kept (a bounded few per shape). */
+export class ErrorAnswers {
+  /** Error answers judged by the rules. */
+  judged = 0;
+  /** Error answers attributed to infrastructure in front of the service: not the service's, not judged. */
+  infrastructure = 0;
+  /** Error answers whose body only a SHOULD judges (the HTTP layer's answer to a malformed URI). */
+  exempt = 0;
+  private readonly failures = new Map<ErrorRule, Map<string, Group>>(ERROR_RULES.map((r) => [r, new Map()]));
+
+  /** `sentBy`: the check whose request it answers. */
+  record(res: ApiResponse, sentBy: string, exempt = false): void {
+    if (res.status < 400) return;
+    if (res.infrastructure !== undefined) {
+      this.infrastructure++;
+      return;
+    }
+    if (exempt) {
+      this.exempt++;
+      return;
+    }
+    this.judged++;
+    for (const rule of ERROR_RULES) {
+      const got = RULES[rule].judge(res);
+      if (got !== undefined) this.add(rule, res, got, sentBy);
+    }
+  }
+
+  private add(rule: ErrorRule, res: ApiResponse, got: string, check: string): void {
+    // A requirement's own check by its id; a property by its id and title.
+    const sentBy = / \(property\) /.test(check) ? check : (/^[a-z][A-Za-z]*\.\S+(?= )/.exec(check)?.[0] ?? check);
+    const groups = this.failures.get(rule) as Map<string, Group>;
+    const shape = shapeOf(res);
+    let group = groups.get(shape);
+    if (!group) {
+      const root = rootRule(rule, res);
+      groups.set(shape, (group = { shape, count: 0, got, examples: [], senders: new Set(), ...(root ? { rootRule: root } : {}) }));
+    }
+    group.count++;
+    if (group.examples.length < EXAMPLES_PER_GROUP && !group.senders.has(sentBy)) {
+      const url = new URL(res.request.url);
+      group.examples.push({ what: `${res.request.method} ${url.pathname}${url.search} (sent by ${sentBy})`, exchange: compactExchange(res) });
+    }
+    group.senders.add(sentBy);
+  }
+
+  /** Throws a Violation naming each shape of error answer that broke the rule; returns when none did. */
+  verdict(rule: ErrorRule): void {
+    const groups = [...(this.failures.get(rule) as Map<string, Group>).values()].sort((a, b) => b.count - a.count || a.shape.localeCompare(b.shape));
+    if (groups.length === 0) return;
+    const count = groups.reduce((n, g) => n + g.count, 0);
+    const lines = groups.slice(0, GROUPS_SHOWN).map(
+      (g) =>
+        `- ${g.shape}: ${g.count} answer(s) from ${g.senders.size} check(s), expected ${RULES[rule].expected}; got ${g.got}; e.g. ${g.examples.map((e) => e.what).join('; ')}`,
+    );
+    if (groups.length > GROUPS_SHOWN) lines.push(`- and ${groups.length - GROUPS_SHOWN} more shape(s)`);
+    const infra = this.infrastructure > 0 ? ` (${this.infrastructure} answer(s) attributed to infrastructure were not judged)` : '';
+    throw new Violation(
+      `${count} of the run's ${this.judged} error answers break it, in ${groups.length} shape(s)${infra}:\n${lines.join('\n')}`,
+      groups.slice(0, GROUPS_SHOWN).flatMap((g) => g.examples.map((e) => e.exchange)),
+      groups.map(causeOf),
+    );
+  }
+}

@@ -1,0 +1,119 @@
+// Every answer a list operation returns is judged on its own, whoever asked for it and whatever pets
+// it holds: valid Pets, at most `limit` (20 without one), the status filter obeyed, no id twice. A
+// fault that only some lists show (a repeated pet, one item too many for one limit) is then caught
+// by the rule it breaks on every seed, not only when a random sequence happens to ask that list.
+import { expectListOf, expectPetList, fail } from './assert.js';
+import type { Pet } from '../data/generated/schema-types.js';
+import type { RequirementId } from '../data/generated/requirement-ids.js';
+import { LIMIT } from '../data/generators.js';
+import { exactInteger, show } from '../wire/json.js';
+import { requirementOf, Violation } from './outcomes.js';
+import { PET_STATUSES } from '../data/schemas.js';
+import type { ApiResponse } from '../wire/wire.js';
+
+export const LIST_RULES = ['listPets.ok', 'listPets.limit.respected', 'listPets.limit.default', 'listPets.status.filter', 'listPets.distinct-ids'] as const satisfies readonly RequirementId[];
+export type ListRule = (typeof LIST_RULES)[number];
+
+/** A `limit` the interface allows, as a client writes it; others (out of range, malformed) have rules of their own. */
+const ALLOWED_LIMIT = /^[1-9]\d{0,2}$/;
+
+/** Throws a Violation when two items of the list share an id: an id identifies one pet. */
+export function expectDistinctIds(res: ApiResponse, pets: readonly Pet[]): void {
+  const at = new Map<string, number>();
+  pets.forEach((pet, i) => {
+    const id = exactInteger(pet.id) ?? String(pet.id);
+    const first = at.get(id);
+    if (first !== undefined) fail(res, 'no id twice in one list (an id identifies one pet)', `id ${id} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}`);
+    at.set(id, i);
+  });
+}
+
+/** Throws a Violation when an item's status is not the one the list was filtered by. */
+export function expectAllOfStatus(res: ApiResponse, pets: readonly Pet[], status: string): void {
+  const other = pets.find((p) => p.status !== status);
+  if (other) fail(res, `only pets with status "${status}"`, `${show(other)} among ${pets.length} Pets`);
+}
+
+/** The rules a 200 answer to GET /pets breaks, each with its violation. */
+function judge(res: ApiResponse): [ListRule, Violation][] {
+  const broken: [ListRule, Violation][] = [];
+  const at = (rule: ListRule, fn: () => void) => {
+    try {
+      fn();
+    } catch (err) {
+      if (!(err instanceof Violation)) throw err;
+      broken.push([rule, err]);
+    }
+  };
+  let pets: Pet[] | undefined;
+  at('listPets.ok', () => (pets = expectPetList(res)));
+  if (pets === undefined) return broken;
+  const valid = pets;
+  const query = new URL(res.request.url).searchParams;
+  const limits = query.getAll('limit');
+  const statuses = query.getAll('status');
+  const [limit] = limits;
+  if (limits.length === 0) at('listPets.limit.default', () => expectListOf(res, LIMIT.default, `no limit: the default is ${LIMIT.default}`));
+  else if (limits.length === 1 && limit !== undefined && ALLOWED_LIMIT.test(limit) && Number(limit) <= LIMIT.max) {
+    at('listPets.limit.respected', () => expectListOf(res, Number(limit), `limit=${limit}`));
+  }
+  const [status] = statuses;
+  if (statuses.length === 1 && status !== undefined && PET_STATUSES.includes(status)) at('listPets.status.filter', () => expectAllOfStatus(res, valid, status));
+  at('listPets.distinct-ids', () => expectDistinctIds(res, valid));
+  return broken;
+}
+
+interface Finding {
+  /** The check that sent the request, and what it asked, for a stable order and the message. */
+  sentBy: string;
+  request: string;
+  violation: Violation;
+}
+
+const EXAMPLES = 3;
+/** Findings kept per rule: enough to order them stably and count them, bounded against a server that spoils every list. */
+const KEPT = 50;
+
+/** Every 200 answer to GET /pets of a run, judged as it arrives; only the failures are kept. */
+export class ListAnswers {
+  /** List answers judged. */
+  judged = 0;
+  private readonly failures = new Map<ListRule, Finding[]>(LIST_RULES.map((r) => [r, []]));
+
+  /** `listPath`: the pathname of GET /pets under the base URL. */
+  constructor(private readonly listPath: string) {}
+
+  /** `sentBy`: the check whose request it answers. */
+  record(res: ApiResponse, sentBy: string): void {
+    // A body cut at the read bound is judged by the check that received it: judging it here too
+    // would keep megabytes in flight longer against a server that sends them.
+    if (res.request.method !== 'GET' || res.status !== 200 || res.infrastructure !== undefined || res.truncated) return;
+    const url = new URL(res.request.url);
+    if (url.pathname !== this.listPath) return;
+    this.judged++;
+    // A requirement's own check by its id; a property by its id and title (as src/checks/error-answers.ts names them).
+    const sender = / \(property\) /.test(sentBy) ? sentBy : requirementOf(sentBy);
+    for (const [rule, violation] of judge(res)) {
+      const kept = this.failures.get(rule) as Finding[];
+      if (kept.length < KEPT) kept.push({ sentBy: sender, request: `${res.request.method} ${url.pathname}${url.search}`, violation });
+    }
+  }
+
+  /**
+   * Throws a Violation when a list answer sent by another requirement's check broke the rule (its
+   * own checks' answers are their own cases); returns when none did. Examples in a stable order.
+   */
+  verdict(rule: ListRule): void {
+    const found = (this.failures.get(rule) as Finding[])
+      .filter((f) => requirementOf(f.sentBy) !== rule)
+      .sort((a, b) => a.sentBy.localeCompare(b.sentBy) || a.request.localeCompare(b.request) || a.violation.message.localeCompare(b.violation.message));
+    if (found.length === 0) return;
+    const shown = found.slice(0, EXAMPLES);
+    const more = found.length > EXAMPLES ? `\n- and ${found.length - EXAMPLES} more` : '';
+    throw new Violation(
+      `${found.length} of the run's ${this.judged} list answers, sent by other checks, break it:\n${shown.map((f) => `- ${f.violation.message} (sent by ${f.sentBy})`).join('\n')}${more}`,
+      shown.flatMap((f) => f.violation.evidence),
+      shown.flatMap((f) => f.violation.causes),
+    );
+  }
+}

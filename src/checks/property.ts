@@ -1,0 +1,280 @@
+// Runs a property with fast-check, seeded from the run seed so PETSTORE_SEED replays it input for
+// input, within the run's write budget. A falsified property becomes one Violation: the finding
+// about the shrunk input, the counterexample, how to replay it, and the failing exchange.
+//
+// The inputs are those of fast-check's own sequential run, but up to RUNS_IN_FLIGHT of them are
+// checked at once, in order, so a property costs a few round trips of latency instead of one per
+// run. After a failure the next RUNS_IN_FLIGHT - 1 inputs still run and no later one: which inputs
+// run, and so which failure is reported (the earliest), never depends on timing. That failure is
+// then replayed alone by fast-check and shrunk.
+import fc from 'fast-check';
+import { Violation } from './outcomes.js';
+import { wire } from '../wire/redact.js';
+import type { CreateAllowance, RunContext } from './run.js';
+
+/** What a property's predicate can use besides its input. */
+export interface Trial {
+  /** A name unique in the run that carries the run tag (`<tag> <label><run>[.<n>]`), then `text`. */
+  tagged(text?: string): string;
+  /**
+   * Before requests that may create `n` pets: takes them from the allowance, or skips this input
+   * when it cannot. Where other runs hold creations that may come back (requests that create only
+   * on a broken server), it waits for them.
+   */
+  take(n?: number): Promise<void>;
+  /** After requests that created nothing: their creations can be taken again. */
+  giveBack(n?: number): void;
+  /** Creations this run can still count on: its even share of the allowance (0 for a property that creates nothing). */
+  left(): number;
+}
+
+export interface PropertySpec<T> {
+  /** Short and unique: mixed into the run seed (so properties draw different inputs) and into pet names. */
+  label: string;
+  arbitrary: fc.Arbitrary<T>;
+  /** Throws a Violation when the target breaks the rule for this input. */
+  predicate: (value: T, trial: Trial) => Promise<void>;
+  /** Runs wanted; PETSTORE_RUNS by default. Fewer are made when the write allowance is smaller. */
+  runs?: number;
+  /**
+   * For properties that may create pets: pets per run (0: only a server that breaks the rule
+   * creates one), and this property's weight of the properties' share of the budget.
+   */
+  creates?: { perRun: number; weight: number };
+  /** How the counterexample reads in the report (fast-check's rendering by default). */
+  show?: (value: T) => string;
+  /**
+   * Inputs checked before the generated ones on every seed: what generators reach only by luck, so
+   * whether the property catches a fault never depends on the seed. Reported as they are (not shrunk).
+   */
+  examples?: readonly T[];
+}
+
+/** Creations kept aside for shrinking a failure (at most a quarter of the allowance). */
+const SHRINK_CREATES = 200;
+
+/** Runs of one property checked at once. */
+export const RUNS_IN_FLIGHT = 8;
+
+/** A seed per property, fixed by the run seed and the property's label. */
+export function seedFor(runSeed: number, label: string): number {
+  let h = 0x811c9dc5;
+  for (const c of label) h = Math.imul(h ^ (c.codePointAt(0) ?? 0), 0x01000193);
+  return (h ^ runSeed) | 0;
+}
+
+function shrinkReserve(allowance: number): number {
+  return Math.min(SHRINK_CREATES, Math.floor(allowance / 4));
+}
+
+/** Runs that fit: PETSTORE_RUNS (or `wanted`), fewer when the allowance cannot pay for them and for shrinking. */
+export function runsWithin(allowance: number, perRun: number, wanted: number): number {
+  return Math.max(1, Math.min(wanted, Math.floor((allowance - shrinkReserve(allowance)) / perRun)));
+}
+
+/**
+ * The allowance as the runs of one property draw on it. Creations taken by a run still going may
+ * come back (a request that creates only on a broken server is given back when it did not), so a
+ * run that finds none left waits for them rather than skipping its input.
+ */
+class Creations {
+  /** Taken by runs still going, not given back. */
+  private pending = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly allowance: CreateAllowance | undefined) {}
+
+  get left(): number {
+    return this.allowance?.left ?? 0;
+  }
+
+  /** 'now': taken; 'wait': others may give some back; 'never'. */
+  tryTake(n: number): 'now' | 'wait' | 'never' {
+    if (!this.allowance) return 'never';
+    if (this.allowance.left >= n) {
+      for (let i = 0; i < n; i++) this.allowance.take();
+      this.pending += n;
+      return 'now';
+    }
+    return this.pending > 0 ? 'wait' : 'never';
+  }
+
+  /** Resolves when creations may have come back. */
+  changed(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** n creations given back, or kept by a run that ended (no longer pending). */
+  settle(n: number, givenBack: boolean): void {
+    if (n === 0) return;
+    if (givenBack) for (let i = 0; i < n; i++) this.allowance?.giveBack();
+    this.pending -= n;
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+}
+
+/** A run's view of the allowance and its names; `end()` settles what it kept. */
+function trialFor(ctx: RunContext, creations: Creations, prefix: string, share: number): Trial & { end(): void; starved: number } {
+  let names = 0;
+  let held = 0;
+  let used = 0;
+  const trial = {
+    starved: 0,
+    tagged: (text?: string) => `${ctx.runTag} ${prefix}${++names === 1 ? '' : `.${names}`}${text === undefined ? '' : ` ${text}`}`,
+    take: async (n = 1) => {
+      for (;;) {
+        const got = creations.tryTake(n);
+        if (got === 'now') {
+          held += n;
+          used += n;
+          return;
+        }
+        if (got === 'never') {
+          trial.starved++;
+          fc.pre(false);
+        }
+        await creations.changed();
+      }
+    },
+    giveBack: (n = 1) => {
+      const back = Math.min(n, held);
+      held -= back;
+      used -= back;
+      creations.settle(back, true);
+    },
+    left: () => Math.max(0, Math.min(share - used, creations.left)),
+    end: () => {
+      creations.settle(held, false);
+      held = 0;
+    },
+  };
+  return trial;
+}
+
+/** Checks that the predicate holds for generated inputs; throws the Violation of the shrunk counterexample. */
+export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): Promise<void> {
+  const wanted = spec.runs ?? ctx.config.runs;
+  let allowance: CreateAllowance | undefined;
+  let numRuns = wanted;
+  // A run's even share of what the allowance holds for runs: what left() reports, so a run that
+  // plans its creates by it (a model sequence) plans the same whatever the other runs did.
+  let share = 0;
+  if (spec.creates) {
+    const { perRun, weight } = spec.creates;
+    allowance = ctx.propertyCreates(weight, wanted * perRun + SHRINK_CREATES, `the property "${spec.label}"`);
+    if (perRun > 0) numRuns = runsWithin(allowance.size, perRun, wanted);
+    share = Math.max(perRun, Math.floor((allowance.size - shrinkReserve(allowance.size)) / numRuns));
+  }
+  const creations = new Creations(allowance);
+  const seed = seedFor(ctx.config.seed, spec.label);
+  try {
+    // The examples, then the inputs fast-check's sequential run draws, in its order (a dry run: no request).
+    const examples = spec.examples ?? [];
+    const inputs: T[] = [...examples];
+    fc.check(
+      fc.property(spec.arbitrary, (value) => {
+        inputs.push(value);
+      }),
+      { seed, numRuns },
+    );
+    // Anything but a finding (transport failure, suite error) ends the property at once.
+    let fatal: { error: unknown } | undefined;
+    const stopIfFatal = () => {
+      if (fatal) throw fatal.error;
+    };
+    const failures = new Map<number, Violation>();
+    let limit = inputs.length;
+    let starved = 0;
+    const runOne = async (index: number): Promise<void> => {
+      const trial = trialFor(ctx, creations, `${spec.label}${index + 1}`, share);
+      try {
+        await spec.predicate(inputs[index] as T, trial);
+      } catch (error) {
+        if (error instanceof Violation) {
+          failures.set(index, error);
+          // Every input started so far lies before index + RUNS_IN_FLIGHT (the window below).
+          limit = Math.min(limit, index + RUNS_IN_FLIGHT);
+        } else if (!fc.PreconditionFailure.isFailure(error)) fatal ??= { error };
+      } finally {
+        trial.end();
+        starved += trial.starved;
+      }
+    };
+    // A sliding window: input i starts once every input before i - RUNS_IN_FLIGHT has finished.
+    await new Promise<void>((resolve) => {
+      const finished = new Uint8Array(inputs.length);
+      let lowest = 0;
+      let next = 0;
+      let running = 0;
+      const pump = () => {
+        while (!fatal && next < limit && next < lowest + RUNS_IN_FLIGHT) {
+          const index = next++;
+          running++;
+          void runOne(index).then(() => {
+            running--;
+            finished[index] = 1;
+            while (lowest < inputs.length && finished[lowest]) lowest++;
+            pump();
+          });
+        }
+        if (running === 0) resolve();
+      };
+      pump();
+    });
+    stopIfFatal();
+    if (starved > 0 && starved === inputs.length) throw new Error(`property "${spec.label}" gave up: every input was skipped (write allowance spent)`);
+    if (failures.size === 0) return;
+    const first = Math.min(...failures.keys());
+    const found = failures.get(first) as Violation;
+    if (first < examples.length) {
+      const shown = wire(spec.show ? spec.show(inputs[first] as T) : fc.stringify(inputs[first]));
+      throw new Violation(
+        [found.message, `Counterexample (example ${first + 1} of ${examples.length}, checked on every seed, so any PETSTORE_SEED replays it; examples are not shrunk): ${shown}`].join('\n'),
+        found.evidence,
+        found.causes,
+      );
+    }
+    const drawn = first - examples.length;
+    // The earliest failing input, replayed alone by fast-check (path = its index) and shrunk.
+    let shrinks = 0;
+    let shrinkStarved = 0;
+    let spent = false;
+    const property = fc.asyncProperty(spec.arbitrary, async (value) => {
+      stopIfFatal();
+      // Once the allowance is spent no candidate can be tried: none counts as failing, so the
+      // shrink ends where it is (skipping each instead spins through fast-check's 1000 skips per
+      // candidate without yielding, holding every other check's requests).
+      if (spent) return;
+      const trial = trialFor(ctx, creations, `${spec.label}s${++shrinks}`, Infinity);
+      try {
+        await spec.predicate(value, trial);
+      } catch (error) {
+        if (!(error instanceof Violation) && !fc.PreconditionFailure.isFailure(error)) fatal = { error };
+        throw error;
+      } finally {
+        trial.end();
+        shrinkStarved += trial.starved;
+        if (trial.starved > 0 && (allowance?.left ?? 0) === 0) spent = true;
+      }
+    });
+    const details = await fc.check(property, { seed, numRuns, path: String(drawn), maxSkipsPerRun: 1000 });
+    stopIfFatal();
+    const replayed = details.failed && details.errorInstance instanceof Violation;
+    const error = replayed ? (details.errorInstance as Violation) : found;
+    const value = replayed ? ((details.counterexample ?? [])[0] as T) : (inputs[first] as T);
+    const shown = wire(spec.show ? spec.show(value) : fc.stringify(value));
+    const cut = shrinkStarved > 0 && (allowance?.left ?? 0) === 0 ? '; shrinking stopped early: the write allowance was spent' : '';
+    const how = replayed ? `shrunk ${details.numShrinks} times${cut}` : 'not shrunk: it did not fail again when replayed alone';
+    throw new Violation(
+      [
+        error.message,
+        `Counterexample (found at run ${drawn + 1} of ${numRuns}, ${how}): ${shown}`,
+        `Replay: PETSTORE_SEED=${ctx.config.seed} replays it (fast-check seed ${seed}, path "${replayed ? (details.counterexamplePath ?? '') : String(drawn)}")`,
+      ].join('\n'),
+      error.evidence,
+      error.causes,
+    );
+  } finally {
+    allowance?.close();
+  }
+}

@@ -1,0 +1,158 @@
+// A requirement is data: id, level, section, statement, and its check. The same list runs
+// under vitest, in the broken-server harness and in the reports.
+import type { RequirementId } from '../data/generated/requirement-ids.js';
+import type { RunContext } from './run.js';
+import { TransportError, WriteBlocked } from '../wire/wire.js';
+import { requestOnly } from '../wire/evidence.js';
+import { requirementOf, Skip, Violation, type CaseCause, type Outcome } from './outcomes.js';
+import { redactMessage, wire } from '../wire/redact.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+// The outcome vocabulary lives below the run context and the assertions; checks get it from here too.
+export { because, Blocked, OUTCOMES, Skip, Violation, worse, type CaseCause, type Outcome, type OutcomeKind } from './outcomes.js';
+export type { RequirementId } from '../data/generated/requirement-ids.js';
+
+/** MUST: the interface says it. SHOULD: an HTTP standard it relies on, or sound practice, says it. */
+export type Level = 'MUST' | 'SHOULD';
+
+export interface Requirement {
+  /** Stable, never reused: `<area>.<topic>[.<detail>]`; in self-tests/requirement-ids.json. */
+  id: RequirementId;
+  level: Level;
+  /** Heading of the interface document it comes from, e.g. "Endpoints › List all animals". */
+  section: string;
+  /** One line, in our own words, of what a conforming server does. */
+  statement: string;
+  check: (ctx: RunContext) => Promise<void>;
+}
+
+/** A further check of a catalogue requirement, e.g. a property over generated inputs. */
+export interface Property {
+  /** Id of the catalogue requirement it checks. */
+  requirement: RequirementId;
+  /** One line: what holds for every generated input. */
+  title: string;
+  check: (ctx: RunContext) => Promise<void>;
+}
+
+export type CheckKind = 'requirement' | 'property';
+
+/** One runnable test: a requirement's own check, or one of its properties. */
+export interface Check {
+  requirement: Requirement;
+  /** The requirement's own check, or a property of it (generated inputs). */
+  kind: CheckKind;
+  /** Test name; always starts with the requirement id. */
+  name: string;
+  check: (ctx: RunContext) => Promise<void>;
+}
+
+/** Flattens requirements and their properties into tests; a property naming an unknown id is an error. */
+export function checksOf(requirements: readonly Requirement[], properties: readonly Property[] = []): Check[] {
+  const byId = new Map(requirements.map((r) => [r.id, r]));
+  const checks: Check[] = requirements.map((r) => ({ requirement: r, kind: 'requirement', name: `${r.id} ${r.statement}`, check: r.check }));
+  for (const p of properties) {
+    const requirement = byId.get(p.requirement);
+    if (!requirement) throw new Error(`property "${p.title}" names unknown requirement ${p.requirement}`);
+    checks.push({ requirement, kind: 'property', name: `${p.requirement} (property) ${p.title}`, check: p.check });
+  }
+  return checks;
+}
+
+export function areaOf(id: string): string {
+  return id.split('.')[0] ?? id;
+}
+
+
+/** Runs one check and turns how it ended into an outcome; `name` attributes its requests to it (see RunContext.runCheck). */
+export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx: RunContext): Promise<Outcome> {
+  const started = performance.now();
+  const done = (o: Omit<Outcome, 'durationMs'>): Outcome => ({
+    ...o,
+    ...(o.message === undefined ? {} : { message: redactMessage(o.message) }),
+    durationMs: Math.round(performance.now() - started),
+  });
+  try {
+    // A bare context (a unit test's) runs the check as it is.
+    const notes: string[] = [];
+    await caseNotes.run(notes, () => (ctx.runCheck ? ctx.runCheck(req.name ?? 'a check', () => req.check(ctx)) : req.check(ctx)));
+    return done({ outcome: 'passed', ...(notes.length > 0 ? { note: redactMessage([...new Set(notes)].join('; ')) } : {}), evidence: [] });
+  } catch (err) {
+    if (err instanceof Skip || err instanceof WriteBlocked) return done({ outcome: 'skipped', message: err.message, evidence: [] });
+    if (err instanceof Violation) {
+      const causes = err.causes.map((c) => resolvePets(c, ctx, req.name === undefined ? undefined : requirementOf(req.name)));
+      return done({ outcome: 'failed', message: err.message, evidence: err.evidence, ...(causes.some((c) => Object.keys(c).length > 0) ? { causes } : {}) });
+    }
+    if (err instanceof TransportError) {
+      return done({ outcome: 'error', message: `could not decide: ${wire(err.message)}`, evidence: [requestOnly(err.request)] });
+    }
+    const e = err instanceof Error ? err : new Error(String(err));
+    const where = e.stack?.split('\n').find((l) => l.includes('/tests/') || l.includes('/src/'))?.trim();
+    return done({ outcome: 'error', message: `suite error: ${wire(e.message)}${where ? ` (${where})` : ''}`, evidence: [] });
+  }
+}
+
+/**
+ * A case about pets (invalid list items) names first the requirements whose checks created them,
+ * when this run did; not the running one's (its own other check's failure on that pet names its cause).
+ */
+function resolvePets({ pets, ...cause }: CaseCause, ctx: RunContext, self: RequirementId | undefined): CaseCause {
+  if (!pets?.length) return cause;
+  const creators = pets.flatMap((id) => ctx.creatorOf?.(id) ?? []).filter((id) => id !== self);
+  return { ...cause, rules: [...new Set([...creators, ...(cause.rules ?? [])])] };
+}
+
+/** Notes of the check running now (see execute), from the cases eachCase could not run. */
+const caseNotes = new AsyncLocalStorage<string[]>();
+
+/** A note for the check running now, shown with its outcome when it passes (e.g. answers it did not judge). */
+export function noteForCheck(text: string): void {
+  caseNotes.getStore()?.push(text);
+}
+
+/**
+ * Runs one case per item concurrently and reports every violation, not just the first,
+ * so a failure names each operation or input that broke the rule. A proven violation stands
+ * whatever else happened. A case that cannot run here (read-only mode, write budget: Skip or
+ * WriteBlocked) leaves the others to decide: the check passes noting the cases left out, and is
+ * skipped only when no case ran. A case lost to the network (TransportError: no answer) is a note
+ * too while the cases that were decided are at least as many; when more were lost than decided,
+ * what remains cannot clear the rule and the check could not decide.
+ */
+export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
+  const results = await Promise.allSettled(items.map(run));
+  const violations: Violation[] = [];
+  const notRun: Error[] = [];
+  const lost: TransportError[] = [];
+  for (const r of results) {
+    if (r.status === 'fulfilled') continue;
+    if (r.reason instanceof Violation) violations.push(r.reason);
+    else if (r.reason instanceof Skip || r.reason instanceof WriteBlocked) notRun.push(r.reason);
+    else if (r.reason instanceof TransportError) lost.push(r.reason);
+    else throw r.reason;
+  }
+  if (violations.length === 1) throw violations[0] as Violation;
+  if (violations.length > 1) {
+    throw new Violation(
+      `${violations.length} of ${items.length} cases failed:\n${violations.map((v) => `- ${v.message}`).join('\n')}`,
+      violations.flatMap((v) => v.evidence),
+      violations.flatMap((v) => v.causes),
+    );
+  }
+  const decided = items.length - notRun.length - lost.length;
+  if (lost.length > decided) throw lost[0] as TransportError;
+  if (lost.length > 0) {
+    const why = [...new Set(lost.map((e) => wire(e.message)))].join('; ');
+    caseNotes.getStore()?.push(`${lost.length} of ${items.length} cases got no answer and were left out, decided on the ${decided} others (${why})`);
+  }
+  if (notRun.length > 0) {
+    if (notRun.length === items.length) throw notRun[0] as Error;
+    const reasons = [...new Set(notRun.map((e) => e.message))];
+    const readOnly = 'read-only mode: ';
+    caseNotes.getStore()?.push(
+      reasons.every((m) => m.startsWith(readOnly))
+        ? `${notRun.length} of ${items.length} cases not run in read-only mode (${reasons.map((m) => m.slice(readOnly.length)).join('; ')})`
+        : `${notRun.length} of ${items.length} cases not run (${reasons.join('; ')})`,
+    );
+  }
+}

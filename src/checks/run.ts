@@ -1,0 +1,346 @@
+// One run's shared state: configuration, the client, the write budget, the ledger of pets the
+// run created, and the store population that some checks need. Checks see only this.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Client } from '../wire/client.js';
+import { addRetries, noRetries, type ApiResponse, type Retries, type SendRecord } from '../wire/wire.js';
+import { ErrorAnswers } from './error-answers.js';
+import { ListAnswers } from './list-answers.js';
+import { HarWriter } from '../wire/har.js';
+import { redact } from '../wire/redact.js';
+import { clock, type RunConfig } from '../config/config.js';
+import { exactInteger, type Int64 } from '../wire/json.js';
+import { LIMIT } from '../data/generators.js';
+import { PET_STATUSES } from '../data/schemas.js';
+import { requirementOf, Skip, Violation } from './outcomes.js';
+import type { RequirementId } from '../data/generated/requirement-ids.js';
+import { expectCreated, expectPetList, expectStatus } from './assert.js';
+import type { NewPet, Pet, PetStatus } from '../data/generated/schema-types.js';
+
+/**
+ * Minimum pets of each status checks rely on. On a store that starts empty the total passes 100
+ * (an unenforced maximum shows) while every status stays below 100, so filtered lists can be
+ * proven complete; more than 20 of each lets a default limit ignored under a filter show too.
+ */
+export const POPULATION_PLAN: Readonly<Record<PetStatus, number>> = Object.freeze({ available: 60, pending: 21, sold: 21 });
+export const POPULATION_TOTAL = 101;
+
+/**
+ * How PETSTORE_MAX_CREATES is shared so that nothing important starves. Properties and the
+ * model-based test may hold at most this fraction of it between them (each its own weight of it,
+ * see propertyCreates) and scale their runs down to what they get; the rest stays for the
+ * population (ensurePopulation: about 100 pets on an empty store) and the example checks (about
+ * 50). Every reservation is checked against the whole budget, so however large PETSTORE_RUNS is,
+ * a run never creates more than PETSTORE_MAX_CREATES pets.
+ */
+export const PROPERTY_SHARE = 0.4;
+
+/** Pets one property may create, reserved from the run's budget up front; what it leaves goes back when it closes. */
+export class CreateAllowance {
+  private used = 0;
+  private closed = false;
+
+  constructor(
+    readonly size: number,
+    private readonly release: (unused: number) => void,
+  ) {}
+
+  get left(): number {
+    return this.closed ? 0 : this.size - this.used;
+  }
+
+  /** Takes one creation before a request that may create a pet; false when none is left. */
+  take(): boolean {
+    if (this.left < 1) return false;
+    this.used++;
+    return true;
+  }
+
+  /** The request created nothing, so its creation can be taken again. */
+  giveBack(): void {
+    if (!this.closed && this.used > 0) this.used--;
+  }
+
+  /** Hands what was not used back to the run's budget. */
+  close(): void {
+    if (this.closed) return;
+    this.release(this.size - this.used);
+    this.closed = true;
+  }
+}
+
+export interface Population {
+  /** Pets of each status seen in `?status=S&limit=100`, so at most 100. */
+  byStatus: Record<PetStatus, number>;
+  /** Pets seen in `?limit=100`. */
+  total: number;
+}
+
+/**
+ * The tag in the name of every pet a run creates (`pcs-` and the seed in base 36), so operators
+ * of a shared store can find them; a replay with the same seed uses the same tag.
+ */
+export function runTagOf(seed: number): string {
+  return `pcs-${(seed >>> 0).toString(36)}`;
+}
+
+/** The check a request is sent for, and whether its error answer is judged only at SHOULD. */
+interface Sender {
+  check: string;
+  exempt?: true;
+  /** Sent for work the checks share (the store's population), not for `check`, which asked first: the HAR says so. */
+  shared?: string;
+}
+const sender = new AsyncLocalStorage<Sender>();
+const POPULATING = 'populating the store, which the checks needing more than 100 pets share';
+/** Who the HAR names as a request's sender: its check, or none and why. */
+const senderOf = (from: Sender | undefined): [string | undefined, string?] => (from?.shared ? [undefined, from.shared] : [from?.check]);
+
+export class RunContext {
+  readonly api: Client;
+  /** Ids of every pet this run created, from every 201 seen (there is no delete operation). */
+  readonly ledger: Int64[] = [];
+  /** Appears in the name of every pet the run creates, so operators can find them. */
+  readonly runTag: string;
+  private reserved = 0;
+  private population?: Promise<Population>;
+  private nameCounter = 0;
+  /** Pet id → requirement whose check created it (see creatorOf). */
+  private readonly creators = new Map<string, RequirementId>();
+  /** Name → id of every pet this run created (see createdIdOf). */
+  private readonly createdIds = new Map<string, string>();
+  /** Every error answer of the run, judged by the Error rules as it arrives (see src/checks/error-answers.ts). */
+  readonly errorAnswers = new ErrorAnswers();
+  /** Every list answer of the run, judged by the list rules as it arrives (see src/checks/list-answers.ts). */
+  readonly listAnswers: ListAnswers;
+  /** With --har: every send of the run, written as it ends, with the check that sent it. */
+  private readonly har: HarWriter | undefined;
+  /** Requests of the run sent again or given up on (429/503 with Retry-After, stale connections), in all and per check. */
+  readonly retries: Retries = noRetries();
+  private readonly retriesByCheck = new Map<string, Retries>();
+  /** Checks the runner said will run (undefined: not said, so nobody waits), those settled, those waiting. */
+  private planned?: number;
+  private settled = 0;
+  private waiting = 0;
+  private wake: (() => void)[] = [];
+
+  constructor(readonly config: RunConfig) {
+    this.runTag = runTagOf(config.seed);
+    this.listAnswers = new ListAnswers(`${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);
+    const har = config.har ? new HarWriter(config.har, { title: `petstore-conformance against ${redact(config.baseUrl)}, seed ${config.seed}` }) : undefined;
+    this.har = har;
+    this.api = new Client({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      timeoutMs: config.timeoutMs,
+      concurrency: config.concurrency,
+      readOnly: config.readOnly,
+      retries: config.retries,
+      ...(config.rate === undefined ? {} : { rate: config.rate }),
+      // The bundled server is on loopback: a proxy from the environment is for the real target.
+      proxy: config.embedded ? 'none' : 'env',
+      onResponse: (res) => this.record(res),
+      onRetried: (retried) => this.recordRetries(retried),
+      ...(har ? { onSend: (send: SendRecord) => har.add(send, ...senderOf(sender.getStore())) } : {}),
+    });
+  }
+
+  private recordRetries(retried: Retries): void {
+    addRetries(this.retries, retried);
+    const check = sender.getStore()?.check;
+    if (check === undefined) return;
+    const mine = this.retriesByCheck.get(check) ?? noRetries();
+    this.retriesByCheck.set(check, addRetries(mine, retried));
+  }
+
+  /** What the requests of one check (by the name runCheck gave it) took beyond one send; undefined: nothing. */
+  retriesOf(check: string): Retries | undefined {
+    return this.retriesByCheck.get(check);
+  }
+
+  private record(res: ApiResponse): void {
+    const from = sender.getStore();
+    this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt);
+    this.listAnswers.record(res, from?.shared ? 'the population' : (from?.check ?? 'the run'));
+    if (res.request.method !== 'POST' || res.status !== 201 || res.json === null || typeof res.json !== 'object') return;
+    const id = (res.json as { id?: unknown }).id;
+    const digits = exactInteger(id);
+    if (digits === undefined) return;
+    this.ledger.push(id as Int64);
+    if (from) this.creators.set(digits, requirementOf(from.check));
+    const name = (res.json as { name?: unknown }).name;
+    if (typeof name === 'string') this.createdIds.set(name, digits);
+  }
+
+  /** The id the pet this run created with this name was given, if it created one (names carry a counter, so they are unique). */
+  createdIdOf(name: string): string | undefined {
+    return this.createdIds.get(name);
+  }
+
+  /**
+   * The requirement whose check created the pet with this id (not the population's pets): a list
+   * holding it spoiled is evidence against that requirement's rule first (see CaseCause.pets).
+   */
+  creatorOf(id: string): RequirementId | undefined {
+    return this.creators.get(id);
+  }
+
+  /**
+   * The runner says how many checks run (those it will start), so that afterOtherChecks knows
+   * when they are done. Runners that do not say get no waiting.
+   */
+  planChecks(count: number): void {
+    this.planned = count;
+    this.release();
+  }
+
+  /** Runs one check: its requests are attributed to it, and it counts as settled when it ends. */
+  async runCheck<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await sender.run({ check: name }, fn);
+    } finally {
+      this.settled++;
+      this.release();
+    }
+  }
+
+  /** Runs `fn` with its error answers kept out of the run-wide Error rules (a SHOULD judges them). */
+  exemptFromErrorRules<T>(fn: () => Promise<T>): Promise<T> {
+    return sender.run({ check: sender.getStore()?.check ?? 'the run', exempt: true }, fn);
+  }
+
+  /**
+   * Resolves once every planned check has settled or waits here too (several run-wide judges
+   * wait for each other without deadlock), or the run was interrupted. The runner must start
+   * all planned checks at once: vitest runs the area blocks of the file concurrently, and its
+   * maxConcurrency (256) exceeds the number of checks (a self-test keeps it so).
+   */
+  async afterOtherChecks(): Promise<void> {
+    this.waiting++;
+    this.release();
+    try {
+      if (!this.othersDone()) await new Promise<void>((resolve) => this.wake.push(resolve));
+    } finally {
+      this.waiting--;
+    }
+  }
+
+  private othersDone(): boolean {
+    return this.planned === undefined || this.api.aborted || this.settled + this.waiting >= this.planned;
+  }
+
+  private release(): void {
+    if (!this.othersDone()) return;
+    for (const resolve of this.wake.splice(0)) resolve();
+  }
+
+  /** Stops every request of the run at once (Ctrl-C) and lets waiting checks go. */
+  interrupt(): void {
+    this.api.abort();
+    this.release();
+  }
+
+  /** The suite's clock (PETSTORE_NOW or the real time). */
+  now(): Date {
+    return clock(this.config);
+  }
+
+  /** A name carrying the run tag, unique within the run. */
+  petName(label = 'pet'): string {
+    return `${this.runTag} ${label} ${++this.nameCounter}`;
+  }
+
+  /** A valid NewPet with a tagged name. */
+  newPet(fields: Partial<NewPet> = {}): NewPet {
+    return { name: this.petName(), categoryId: 1, ...fields };
+  }
+
+  /** Takes n creations from the write budget, or skips the check saying why. */
+  reserveCreates(n: number, what: string): void {
+    if (this.config.readOnly) throw new Skip(`read-only mode: ${what} needs to create ${n} pet(s)`);
+    if (this.reserved + n > this.config.maxCreates) {
+      throw new Skip(`write budget spent: ${what} needs ${n} more pet(s), ${this.config.maxCreates - this.reserved} of PETSTORE_MAX_CREATES=${this.config.maxCreates} left`);
+    }
+    this.reserved += n;
+  }
+
+  /** Pets still creatable within the budget. */
+  get createsLeft(): number {
+    return this.config.readOnly ? 0 : this.config.maxCreates - this.reserved;
+  }
+
+  /**
+   * Creations for a property: at most `wanted`, and at most its `weight` (a fraction) of the
+   * properties' share of the budget (PROPERTY_SHARE), but at least one; Skip in read-only mode
+   * or when the budget is spent. Close the allowance when the property ends.
+   */
+  propertyCreates(weight: number, wanted: number, what: string): CreateAllowance {
+    const share = Math.floor(this.config.maxCreates * PROPERTY_SHARE * weight);
+    const n = Math.max(1, Math.min(wanted, share, this.createsLeft));
+    this.reserveCreates(n, what);
+    return new CreateAllowance(n, (unused) => {
+      this.reserved -= unused;
+    });
+  }
+
+  /** Creates a pet the check needs as a fixture: 201 and a valid Pet, or a violation. */
+  async createPet(body: NewPet = this.newPet()): Promise<{ pet: Pet; res: ApiResponse }> {
+    this.reserveCreates(1, 'this check');
+    const res = await this.api.createPet(body);
+    // The fixture's answer is createPet.minimal's rule (or another the answer names), not the check's.
+    return { pet: expectCreated(res, body, 'the pet must be created'), res };
+  }
+
+  /**
+   * Makes sure the store holds more than 100 pets and at least POPULATION_PLAN of each status,
+   * creating what is missing within the budget. Done once per run; pets of others count too.
+   */
+  ensurePopulation(): Promise<Population> {
+    // A server that cannot be populated fails the createPet checks; here the check is undecidable.
+    this.population ??= sender.run({ ...(sender.getStore() ?? { check: 'the run' }), shared: POPULATING }, () => this.populate()).catch((err: unknown) => {
+      if (err instanceof Violation) throw new Skip(`the store could not be populated: ${err.message}`);
+      throw err;
+    });
+    return this.population;
+  }
+
+  private async countStatus(status: PetStatus): Promise<number> {
+    const res = await this.api.listPets([['status', status], ['limit', String(LIMIT.max)]]);
+    expectStatus(res, 200);
+    // Distinct ids only: a list repeating a pet proves no more pets.
+    return new Set(expectPetList(res).filter((p) => p.status === status).map((p) => exactInteger(p.id))).size;
+  }
+
+  private async populate(): Promise<Population> {
+    const counts = await Promise.all(PET_STATUSES.map((s) => this.countStatus(s as PetStatus)));
+    const missing = PET_STATUSES.flatMap((s, i) =>
+      Array.from({ length: Math.max(0, POPULATION_PLAN[s as PetStatus] - (counts[i] ?? 0)) }, () => s as PetStatus),
+    );
+    const all = await this.api.listPets([['limit', String(LIMIT.max)]]);
+    expectStatus(all, 200);
+    // Lists stop at 100; pets of different statuses are different pets, so the filtered counts
+    // can prove more than 100 in all without creating any (read-only runs on a full store).
+    const total = Math.max(expectPetList(all).length, counts.reduce((a, b) => a + b, 0));
+    const topUp = Math.max(0, POPULATION_TOTAL - total - missing.length);
+    missing.push(...Array.from({ length: topUp }, () => 'available' as const));
+    if (missing.length > 0) {
+      this.reserveCreates(missing.length, 'populating the store (checks that need more than 100 pets)');
+      await Promise.all(missing.map(async (status) => {
+        const res = await this.api.createPet(this.newPet({ status }));
+        expectStatus(res, 201, 'populating the store');
+        // The population belongs to no check: its pets are no check's evidence.
+        const id = exactInteger((res.json as { id?: unknown } | null)?.id);
+        if (id !== undefined) this.creators.delete(id);
+      }));
+    }
+    const byStatus = Object.fromEntries(
+      await Promise.all(PET_STATUSES.map(async (s) => [s, await this.countStatus(s as PetStatus)] as const)),
+    ) as Record<PetStatus, number>;
+    const after = await this.api.listPets([['limit', String(LIMIT.max)]]);
+    return { byStatus, total: expectPetList(after).length };
+  }
+
+  async close(): Promise<void> {
+    await this.api.close();
+    this.har?.close();
+  }
+}

@@ -1,0 +1,171 @@
+// matrix.html: one self-contained page (inline CSS and script, no external asset, the CSP forbids any), filterable on screen, readable on paper.
+import { BASE_STYLE, h, htmlPage } from '../../report/page.js';
+import { INTERFACE } from '../../report/results.js';
+import { VERDICT_TITLE } from '../../report/verdict.js';
+import { allRows, CELL_WORD, runDate, runMode, tallyText, type Cell, type Column, type Matrix, type Row } from './model.js';
+
+function columnHead(c: Column, i: number): string {
+  const r = c.results;
+  const source = `${h(c.path)}${c.reportHref ? ` · <a href="${h(c.reportHref)}">its report</a>` : ''}`;
+  return `<th scope="col" class="col v-${r.verdict}${c.mixed ? ' is-mixed' : ''}" id="col-${i + 1}">
+  <div class="label">${h(c.label)}</div>
+  <div class="verdict">${h(VERDICT_TITLE[r.verdict])}</div>
+  <div class="tally"><span class="lvl l-MUST">MUST</span> ${h(tallyText(r.counts.MUST))}</div>
+  <div class="tally"><span class="lvl l-SHOULD">SHOULD</span> ${h(tallyText(r.counts.SHOULD))}</div>
+  <div class="meta">seed <code>${h(r.run.seed ?? 'none')}</code> · suite ${h(r.suite.version)} · ${h(runDate(r))}</div>
+  ${runMode(r) ? `<div class="meta mode">${h(runMode(r))}</div>` : ''}
+  ${c.mixed ? `<div class="mixed-mark">${h(c.mixed)}</div>` : ''}
+  <div class="meta src">${source}</div>
+</th>`;
+}
+
+function cell(c: Cell): string {
+  const word = CELL_WORD[c.outcome];
+  const title = c.reason ? ` title="${h(c.reason)}"` : '';
+  if (c.outcome === 'failed' || c.outcome === 'error') {
+    return `<td class="cell c-${c.outcome}"${title}><details><summary>${word}</summary><div class="why">${h(c.reason ?? '')}</div>${
+      c.href ? `<a class="evidence" href="${h(c.href)}">evidence in its report</a>` : ''
+    }</details></td>`;
+  }
+  return `<td class="cell c-${c.outcome}"${title}>${c.href ? `<a href="${h(c.href)}">${word}</a>` : word}</td>`;
+}
+
+function row(r: Row): string {
+  return `<tr class="req${r.differs ? ' differs' : ''}" data-level="${r.level}" data-differs="${r.differs ? 1 : 0}" id="m-${h(r.id)}">
+  <th scope="row" class="rid">${r.differs ? '<span class="ne" title="the implementations differ">≠</span>' : ''}<code>${h(r.id)}</code><span class="st">${h(r.statement)}</span></th>
+  <td><span class="lvl l-${r.level}">${r.level}</span></td>
+  <td class="sec">${h(r.section)}</td>
+  ${r.cells.map(cell).join('')}
+</tr>`;
+}
+
+export function renderMatrixHtml(m: Matrix): string {
+  const rows = allRows(m);
+  const differ = rows.filter((r) => r.differs).length;
+  const span = 3 + m.columns.length;
+  const body = m.groups
+    .map((g) => `<tbody class="area" id="area-${h(g.area)}">
+<tr class="area-head"><th colspan="${span}" scope="colgroup">${h(g.title)}</th></tr>
+${g.rows.map(row).join('\n')}
+</tbody>`)
+    .join('\n');
+  const mixed = m.mixed.length
+    ? `<p class="banner" id="mixed">Mixed versions (--allow-mixed): ${h(m.mixed.join('; '))}. The marked columns were tested by another suite or against another interface version: their rows are not like for like.</p>`
+    : '';
+  const title = `Implementation matrix: ${m.columns.map((c) => c.label).join(', ')} · Pet Store conformance`;
+  return htmlPage({ title, style: STYLE, script: SCRIPT }, `<main>
+<header class="top">
+  <div class="eyebrow">${h(INTERFACE.name)} ${h(INTERFACE.version)} · implementation matrix</div>
+  <h1>${m.columns.length} implementation${m.columns.length === 1 ? '' : 's'}, ${rows.length} requirements</h1>
+  <p class="reason"><span id="differ-count">${differ}</span> row${differ === 1 ? '' : 's'} where the implementations differ (marked ≠)</p>
+  ${mixed}
+</header>
+<div class="toolbar">
+  <label><input type="checkbox" id="only-differ"> Only rows where implementations differ</label>
+  <label><input type="checkbox" id="only-must"> Only MUST</label>
+  <span id="shown" class="muted">${rows.length} of ${rows.length} requirements shown</span>
+</div>
+<p class="print-only" id="filter-note"></p>
+<div class="scroll">
+<table class="matrix">
+<thead><tr><th scope="col" class="h-req">Requirement</th><th scope="col">Level</th><th scope="col">Section</th>${m.columns.map(columnHead).join('')}</tr></thead>
+${body}
+</table>
+</div>
+<p id="none" class="muted" hidden>No requirement matches the filters.</p>
+<footer>
+  <p>Each cell is the requirement's outcome in that run: passed, failed, undecided (the run could not decide), skipped (with its reason on hover), or not run (the run has no such requirement). A failed or undecided cell opens its first reason; where a run's own <code>conformance.html</code> sits beside its <code>conformance.json</code>, its cells link to the requirement's evidence there.</p>
+</footer>
+</main>`);
+}
+
+const SCRIPT = `
+(function () {
+  var differ = document.getElementById('only-differ');
+  var must = document.getElementById('only-must');
+  var rows = Array.prototype.slice.call(document.querySelectorAll('tr.req'));
+  var groups = Array.prototype.slice.call(document.querySelectorAll('tbody.area'));
+  var apply = function () {
+    var shown = 0;
+    rows.forEach(function (r) {
+      r.hidden = (differ.checked && r.getAttribute('data-differs') !== '1') || (must.checked && r.getAttribute('data-level') !== 'MUST');
+      if (!r.hidden) shown++;
+    });
+    groups.forEach(function (g) { g.hidden = !g.querySelector('tr.req:not([hidden])'); });
+    document.getElementById('shown').textContent = shown + ' of ' + rows.length + ' requirements shown';
+    document.getElementById('none').hidden = shown > 0;
+    var on = [differ.checked ? 'only rows where implementations differ' : '', must.checked ? 'only MUST' : ''].filter(Boolean);
+    document.getElementById('filter-note').textContent = on.length ? 'Filtered: ' + on.join(', ') + ' (' + shown + ' of ' + rows.length + ' requirements).' : '';
+  };
+  differ.addEventListener('change', apply);
+  must.addEventListener('change', apply);
+  apply();
+  var opened = [];
+  window.addEventListener('beforeprint', function () {
+    opened = Array.prototype.slice.call(document.querySelectorAll('td.cell details:not([open])'));
+    opened.forEach(function (d) { d.open = true; });
+  });
+  window.addEventListener('afterprint', function () { opened.forEach(function (d) { d.open = false; }); });
+})();
+`;
+
+const STYLE = `${BASE_STYLE}
+[hidden] { display: none !important; }
+body { margin: 0; background: var(--bg); color: var(--ink); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+main { margin: 0 auto; padding: 24px; max-width: 1600px; }
+code { font-family: var(--mono); font-size: 12.5px; }
+a { color: inherit; }
+.muted { color: var(--muted); }
+.top { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 18px 24px; }
+.eyebrow { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
+h1 { font-size: 24px; margin: 4px 0; }
+.reason { margin: 0; color: var(--muted); }
+.banner { margin: 12px 0 0; padding: 8px 12px; border-radius: 6px; background: var(--warning-bg); color: var(--warning); font-weight: 600; }
+.toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 18px; margin: 16px 0 8px; }
+.toolbar label { cursor: pointer; }
+.toolbar #shown { margin-left: auto; }
+.print-only { display: none; }
+.scroll { overflow-x: auto; background: var(--card); border: 1px solid var(--line); border-radius: 10px; }
+table.matrix { border-collapse: separate; border-spacing: 0; width: 100%; }
+.matrix th, .matrix td { padding: 6px 10px; border-top: 1px solid var(--line); text-align: left; vertical-align: top; }
+.matrix thead th { position: sticky; top: 0; z-index: 1; background: #f8fafc; border-top: 0; border-bottom: 2px solid var(--line); font-size: 12.5px; font-weight: 600; }
+.col { min-width: 170px; border-left: 1px solid var(--line); border-top: 5px solid var(--vc) !important; }
+.v-conformant { --vc: var(--passed); } .v-nonconformant { --vc: var(--failed); } .v-inconclusive, .v-not-tested { --vc: var(--warning); }
+.col .label { font-size: 15px; font-weight: 700; overflow-wrap: anywhere; }
+.col .verdict { color: var(--vc); font-weight: 700; }
+.col .tally, .col .meta { font-weight: 400; color: var(--muted); font-size: 12px; }
+.col .src { overflow-wrap: anywhere; }
+.col.is-mixed { background: var(--warning-bg) !important; }
+.mixed-mark { margin-top: 4px; color: var(--warning); font-weight: 700; font-size: 12px; }
+.mixed-mark::before { content: "⚠ "; }
+.area-head th { background: var(--bg); font-size: 15px; padding-top: 12px; }
+.rid code { font-weight: 600; overflow-wrap: anywhere; }
+.rid .st { display: block; font-weight: 400; font-size: 12px; color: var(--muted); max-width: 360px; }
+.rid .ne { color: var(--warning); font-weight: 800; margin-right: 6px; }
+tr.differs > .rid { box-shadow: inset 4px 0 0 var(--warning); }
+.sec { font-size: 12px; color: var(--muted); max-width: 200px; }
+.lvl { font-size: 10.5px; font-weight: 700; letter-spacing: .04em; padding: 1px 6px; border-radius: 4px; border: 1px solid; }
+.l-MUST { color: #1d3f8f; border-color: #b9c7ea; background: #eef2fc; } .l-SHOULD { color: #5a4a1a; border-color: #e4d6a8; background: #fbf6e6; }
+.cell { border-left: 1px solid var(--line); font-weight: 650; font-size: 12.5px; text-transform: uppercase; letter-spacing: .03em; }
+.c-passed { color: var(--passed); background: var(--passed-bg); } .c-failed { color: var(--failed); background: var(--failed-bg); }
+.c-error { color: var(--error); background: var(--error-bg); } .c-skipped { color: var(--skipped); background: var(--skipped-bg); }
+.c-not-run { color: var(--muted); font-weight: 400; font-style: italic; text-transform: none; }
+.cell a { text-decoration: none; } .cell a:hover { text-decoration: underline; }
+.cell summary { cursor: pointer; }
+.cell .why { margin-top: 4px; font-weight: 400; text-transform: none; letter-spacing: 0; color: var(--ink); overflow-wrap: anywhere; max-width: 320px; }
+.cell .evidence { display: inline-block; margin-top: 4px; font-weight: 400; text-transform: none; letter-spacing: 0; text-decoration: underline; }
+footer { margin-top: 20px; color: var(--muted); font-size: 12.5px; }
+@media print {
+  body { background: #fff; font-size: 11px; }
+  main { max-width: none; padding: 0; }
+  .toolbar { display: none; }
+  .print-only:not(:empty) { display: block; }
+  .scroll { overflow: visible; border: 0; }
+  .matrix thead { display: table-header-group; }
+  .matrix thead th { position: static; }
+  tr { break-inside: avoid; }
+  a { text-decoration: none; }
+  .cell .evidence { display: none; }
+}
+@page { size: landscape; margin: 12mm; }
+`;

@@ -1,0 +1,387 @@
+// Generated from schemas/conformance-report.schema.json and schemas/har-extension.schema.json by
+// scripts/generate.ts. Do not edit by hand.
+import type { OutcomeKind } from '../../checks/outcomes.js';
+import type { BaselineEntry } from './schema-types.js';
+
+export type RunRetries = Retries & {
+  pacing: Pacing;
+};
+/**
+ * conformant: no MUST requirement failed and every MUST requirement that ran was decided. nonconformant: a MUST requirement failed (in strict mode, a SHOULD one too). inconclusive: nothing proven violated, but a MUST requirement ended in error, the run was interrupted, the suite failed, or nothing ran. not-tested (since 1.2.0): no check ran, because the one request before them (the reachability probe or the authenticated preflight) showed the target could not be tested; run.diagnosis and verdictReason say why. Skipped requirements do not change the verdict.
+ */
+export type Verdict = "conformant" | "nonconformant" | "inconclusive" | "not-tested";
+export type RequirementResult = {
+  /**
+   * Stable requirement id, never reused.
+   */
+  id: string;
+  /**
+   * MUST: the interface says it. SHOULD: an HTTP standard it relies on, or sound practice, says it.
+   */
+  level: "MUST" | "SHOULD";
+  /**
+   * Heading of the interface document it comes from.
+   */
+  section: string;
+  statement: string;
+  /**
+   * The id's first segment.
+   */
+  area: string;
+  outcome: OutcomeKind;
+  /**
+   * Sum over its checks.
+   */
+  durationMs: number;
+  /**
+   * Present when outcome is skipped.
+   */
+  skipReason?: string;
+  /**
+   * Since 1.2.0. Only when outcome is passed: the cases its checks did not run, e.g. "2 of 6 cases not run in read-only mode (…)".
+   */
+  note?: string;
+  /**
+   * Present when outcome is failed or error: what was sent, what came back, what was expected.
+   */
+  message?: string;
+  /**
+   * @maxItems 10
+   */
+  evidence?: ReportExchange[];
+  /**
+   * Exchanges left out beyond the first 10.
+   */
+  evidenceOmitted?: number;
+  /**
+   * The first exchange's curl command.
+   */
+  reproduce?: string;
+  retries?: Retries;
+  /**
+   * Since 1.4.0. Only when outcome is failed: the id of another failed requirement whose evidence explains this failure (the root cause, as far as the checks tell: each of its failing cases broke that one's rule or showed that one's exchange; see src/report/causes.ts). The reports list this failure under it, as also failed because of it.
+   */
+  causedBy?: string;
+  baseline?: BaselineMark;
+  /**
+   * The requirement's own check and its properties.
+   *
+   * @minItems 1
+   */
+  checks: CheckResult[];
+};
+
+/**
+ * The format of conformance.json, written by every run of petstore-conformance. `formatVersion` follows semantic versioning: a new optional field is a minor release, any other change a major one. Readers should ignore fields they do not know only across minor versions; this schema rejects unknown fields so that the suite's own output stays exactly as documented.
+ */
+export interface Results {
+  /**
+   * Identifies the file.
+   */
+  format: "petstore-conformance/report";
+  /**
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first).
+   */
+  formatVersion: string;
+  /**
+   * The suite that produced the report.
+   */
+  suite: {
+    name: string;
+    /**
+     * The suite's package version.
+     */
+    version: string;
+    /**
+     * Git commit of the suite, or null outside a git checkout. manifest.json says whether its files differed from it.
+     */
+    commit: string | null;
+  };
+  interface: {
+    name: "Pet Store Service Interface";
+    /**
+     * The interface version the requirements come from.
+     */
+    version: "1.0.0";
+  };
+  target: {
+    /**
+     * Base address of the server under test (PETSTORE_BASE_URL), ending in /v1.
+     */
+    baseUrl: string;
+    /**
+     * True when the suite tested its own bundled reference server.
+     */
+    embedded: boolean;
+    /**
+     * Since 1.4.0. The implementation's name (--label, PETSTORE_LABEL); by default the target's host, or "reference server". A matrix of several runs heads its columns with it.
+     */
+    label?: string;
+  };
+  run: RunRecord;
+  verdict: Verdict;
+  /**
+   * One sentence: why this verdict.
+   */
+  verdictReason: string;
+  /**
+   * Requirements (not checks) per level and outcome.
+   */
+  counts: {
+    MUST: Tally;
+    SHOULD: Tally;
+  };
+  createdPets: {
+    /**
+     * Pets this run created.
+     */
+    count: number;
+    /**
+     * Appears in the name of every pet the run created.
+     */
+    runTag: string | null;
+    /**
+     * File beside this one listing their ids.
+     */
+    ledger: "created-pets.json";
+  };
+  /**
+   * One entry per requirement that ran, in catalogue order.
+   */
+  requirements: RequirementResult[];
+}
+export interface RunRecord {
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  /**
+   * The seed of every random input; null only when the run never started.
+   */
+  seed: number | null;
+  /**
+   * Command that replays the run with the same seed; the key is read from PETSTORE_API_KEY.
+   */
+  replay: string | null;
+  /**
+   * Node.js version, e.g. v20.19.0.
+   */
+  node: string;
+  /**
+   * PETSTORE_STRICT: SHOULD findings fail the run too.
+   */
+  strict: boolean;
+  /**
+   * PETSTORE_READ_ONLY: no request that could create data was sent; such checks are skipped.
+   */
+  readOnly: boolean;
+  /**
+   * PETSTORE_NOW, when the suite's clock was set.
+   */
+  clock: string | null;
+  /**
+   * PETSTORE_ONLY / PETSTORE_SKIP. When either is non-empty the run is partial and the verdict covers only the requirements that ran.
+   */
+  selection: {
+    only: string[];
+    skip: string[];
+  };
+  /**
+   * True when the run was stopped before every check finished.
+   */
+  interrupted: boolean;
+  /**
+   * Failures of the suite itself outside any check (unhandled errors, a test file that did not load).
+   */
+  errors: string[];
+  /**
+   * HTTP requests the checks sent, each retry counted; null when the run never started its checks. Since 1.1.0.
+   */
+  requests?: number | null;
+  /**
+   * Why the target was not tested (verdict not-tested), in the one line the command printed before exit 3: unreachable, the key refused, a base URL without its version segment, a page that is not JSON, a failing service or gateway; null when the checks ran. Since 1.2.0.
+   */
+  diagnosis?: string | null;
+  baseline?: RunBaseline;
+  /**
+   * Since 1.2.0. The run's requests sent again or given up on, evidence of the infrastructure rather than of the service (every check's, and those outside any check), with how the client paced its requests; null when the run never started its checks.
+   */
+  retries?: null | RunRetries;
+}
+/**
+ * Since 1.3.0. The --baseline (PETSTORE_BASELINE) the run was judged against; absent without one. The exit code then fails only on regressions.
+ */
+export interface RunBaseline {
+  /**
+   * As given.
+   */
+  path: string;
+  sha256: string;
+  /**
+   * A hand-written file (schemas/baseline.schema.json), or an earlier conformance.json whose failed and undecided requirements are known.
+   */
+  kind: "known-deviations" | "report";
+  /**
+   * Entries in force.
+   */
+  entries: number;
+  /**
+   * Entries past their until date: counted as not in the baseline.
+   */
+  expired: BaselineEntry[];
+}
+/**
+ * What it took, beyond one send per request, to get answers: a rate limit or a closing keep-alive connection in front of the service, never a finding against it.
+ */
+export interface Retries {
+  /**
+   * Requests sent again after a 429 or 503 with Retry-After.
+   */
+  count: number;
+  /**
+   * Answers that asked to wait (429 or 503 with Retry-After), by status: those retried, and those the suite gave up on (retries spent, a longer wait than it honours).
+   */
+  statuses: {
+    [k: string]: number;
+  };
+  /**
+   * The waits the retried answers asked for, summed. The client paused every request for them, overlapping waits once (run.retries.pacing.pausedMs).
+   */
+  retryAfterMs: number;
+  /**
+   * GET requests sent again on a fresh connection because the reused one was closed before any byte of the answer.
+   */
+  resent: number;
+}
+export interface Pacing {
+  /**
+   * Answers that were 429 or 503 with Retry-After.
+   */
+  limited: number;
+  /**
+   * Time the whole pool stood paused as Retry-After asked, overlapping pauses counted once.
+   */
+  pausedMs: number;
+  /**
+   * The slowest pace the client came down to after 429s (requests per second); absent when it never slowed down.
+   */
+  slowestRate?: number;
+  /**
+   * The pace at the end (requests per second); absent when unpaced.
+   */
+  rate?: number;
+  /**
+   * The pace --rate set (requests per second).
+   */
+  configuredRate?: number;
+  /**
+   * From the first request sent to the last answer.
+   */
+  elapsedMs: number;
+}
+export interface Tally {
+  requirements: number;
+  passed: number;
+  skipped: number;
+  failed: number;
+  error: number;
+}
+/**
+ * A request the suite sent and the response that showed the failure.
+ */
+export interface ReportExchange {
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+  };
+  /**
+   * Absent when no response came (the outcome is then error).
+   */
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    /**
+     * Cut after 2000 characters.
+     */
+    body: string;
+  };
+  /**
+   * A curl command; the key is written $PETSTORE_API_KEY.
+   */
+  reproduce: string;
+  /**
+   * Since 1.4.0. Present when the run wrote a HAR (--har, PETSTORE_HAR; manifest.json names the file): the index in its log.entries of the send this exchange shows (the last, when the request was retried or resent).
+   */
+  harEntry?: number;
+}
+/**
+ * Since 1.3.0. Present when an entry of run.baseline covers the requirement and it ran. known: it failed or could not be decided, as the baseline expects (outcome keeps what happened; no regression). fixed: it passed; the entry should be removed from the baseline.
+ */
+export interface BaselineMark {
+  status: "known" | "fixed";
+  /**
+   * The entry's id, area or glob.
+   */
+  entry: string;
+  reason: string;
+  link?: string;
+  until?: string;
+}
+export interface CheckResult {
+  /**
+   * Test name; starts with the requirement id.
+   */
+  name: string;
+  kind: "requirement" | "property";
+  outcome: OutcomeKind;
+  durationMs: number;
+  message?: string;
+  /**
+   * Since 1.2.0: a passed check's cases not run.
+   */
+  note?: string;
+}
+
+/**
+ * entry._petstore: who sent the request.
+ */
+export interface HarSender {
+  /**
+   * The requirement whose check sent it; empty when it was sent outside any check.
+   *
+   * @maxItems 1
+   */
+  requirements: string[];
+  /**
+   * The name of the check (it starts with the requirement id); null outside any check.
+   */
+  check: string | null;
+  /**
+   * Why no check is named.
+   */
+  note?: string;
+  /**
+   * The index in log.entries of this request's previous send: this one is its retry (429 or 503 with Retry-After) or its resend (a stale connection).
+   */
+  retryOf?: number;
+}
+
+/**
+ * postData._truncated and content._truncated: the body was cut; `comment` says so in words.
+ */
+export interface HarCut {
+  /**
+   * The body's size in bytes.
+   */
+  originalSize: number;
+  /**
+   * The bytes kept (64 KiB).
+   */
+  cap: number;
+}
+
+/**
+ * response._error: why no answer came (timeout, reset, interrupted); the response's status is then 0.
+ */
+export type HarError = string;

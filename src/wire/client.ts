@@ -1,0 +1,330 @@
+// The one HTTP client every check goes through: undici over a pooled keep-alive Agent.
+// It never throws on a status code, enforces the timeout, bounds the bytes it reads, and
+// parses bodies losslessly. Transport failures throw TransportError (the suite could not decide).
+// Network realities: HTTP_PROXY / HTTPS_PROXY / NO_PROXY are honoured, HTTPS trusts the system
+// CAs plus NODE_EXTRA_CA_CERTS, redirects are never followed (a 3xx is an answer like any
+// other), and only 429 or 503 with Retry-After is retried, a bounded number of times, after
+// pausing every request (see Pacer). A GET that meets a reused connection the other side had
+// closed is sent again once on a fresh one; a request that may create is never sent twice, and
+// goes on a connection of its own. An answer the server sends before the body is all written is
+// read even when the server then closes under the upload (see earlyAnswerConnector).
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { proxyEnv } from '../config/config.js';
+import { Exchange, flattenHeaders } from './exchange.js';
+import { stringifyJson } from './json.js';
+import { Pacer, type Pacing } from './pacer.js';
+import { Pool } from './pool.js';
+import { PLACEHOLDER, redact, registerSecret } from './redact.js';
+import { blameProxy, describeTransportError, earlyAnswerConnector, envProxy, ExchangeFailure, isClose, isStaleClose, namesProxy, RequestTarget, type EnvProxy } from './transport.js';
+import { INTERRUPTED, noRetries, readBody, REFUSABLE_UPLOAD_BYTES, RetriesExhausted, retryAfterMs, TransportError, UploadRefused, WriteBlocked, type ApiRequest, type ApiResponse, type Retries, type SendRecord, type SentRequest } from './wire.js';
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  concurrency: number;
+  /** Bodies beyond this many bytes are cut and marked truncated. */
+  maxBodyBytes?: number;
+  /** Refuse every method but GET and HEAD. */
+  readOnly?: boolean;
+  /** Called once per request that received a response (for counting and ledgers). */
+  onResponse?: (res: ApiResponse) => void;
+  /**
+   * Called once per request that was sent more than once or given up on after a 429 or 503 with
+   * Retry-After, when it ends, in the caller's async context (so the run can tell which check sent it).
+   */
+  onRetried?: (retried: Retries) => void;
+  /**
+   * Called once per send on the wire (each retry and resend too) when it ends, answered or not, in
+   * the caller's async context; returns its index in the record (--har), kept as request.harEntry.
+   */
+  onSend?: (send: SendRecord) => number | undefined;
+  /** Retries of a 429 or 503 answer carrying Retry-After (default 0: none). */
+  retries?: number;
+  /** Longest Retry-After wait honoured; a server asking more is not retried (default 60 s). */
+  maxRetryWaitMs?: number;
+  /** 'env' (default): HTTP_PROXY / HTTPS_PROXY / NO_PROXY decide; 'none': always direct. */
+  proxy?: 'env' | 'none';
+  /** Most requests per second (--rate): for a gateway whose limit is known in advance. */
+  rate?: number;
+}
+
+/** Retries the client made, for the run's summary. */
+export interface RetryStats {
+  count: number;
+}
+
+/**
+ * Idle keep-alive connections are dropped after 4 s, below the idle timeouts of common servers
+ * and proxies (Node and Apache 5 s, HAProxy and load balancers 10 s or more, nginx 75 s), so the
+ * client seldom sends on a connection the other side is closing. A `Keep-Alive: timeout=N` hint
+ * from the server shortens it to N - 1 s (N <= 1: the connection is not reused).
+ */
+const KEEP_ALIVE = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000, keepAliveTimeoutThreshold: 1_000 } as const;
+
+const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
+
+/**
+ * Resolves in the event loop's check phase, after the immediates queued before it, in one of which
+ * undici writes a request to a kept-alive connection: an answer read after it lets the requests
+ * that took freed pool slots reach the server first, not after every answer read in this turn.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class Client {
+  readonly baseUrl: string;
+  /** Keep-alive connections, for GET and HEAD. */
+  private readonly dispatcher: Dispatcher;
+  /**
+   * A connection of its own per request (closed after its answer): for a GET sent again, and for
+   * every request that may create. RFC 9112 §9.3.1 lets a client resend a POST only when the
+   * server cannot have seen it, which a client cannot tell once the bytes are written; so a POST
+   * is never sent twice (never a duplicate create). Nor does it go on a reused connection: a
+   * server may close one at any moment (after an error answer, near its idle timeout, or as it
+   * pleases), and a POST lost that way is a case the run cannot decide. The first request on a
+   * connection is never met by such a close.
+   */
+  private readonly fresh: Dispatcher;
+  private readonly pool: Pool;
+  private readonly pacer: Pacer;
+  /** The proxy the environment names for the target's scheme, to name it when it fails. */
+  private readonly proxy: EnvProxy | undefined;
+  /** Origin and path of each request's URL, as undici is handed them. */
+  private readonly target: RequestTarget;
+  requestCount = 0;
+  readonly retried: RetryStats = { count: 0 };
+  /** Aborted by abort(): every request in flight, waiting for a retry, or sent later, fails at once. */
+  private readonly stopped = new AbortController();
+  /** The exchanges in flight, for abort(). */
+  private readonly inFlight = new Set<Exchange>();
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const agent = { ...KEEP_ALIVE, connections: options.concurrency, pipelining: 1 };
+    // pipelining 0: no keep-alive, every request on a new connection, sent with Connection: close.
+    const fresh = { ...agent, pipelining: 0 };
+    // proxyTunnel false: plain-HTTP targets go to the proxy as absolute-form requests, which
+    // every forward proxy accepts (many refuse CONNECT to ports other than 443); HTTPS tunnels.
+    const direct = options.proxy === 'none';
+    // Where the environment names no proxy, EnvHttpProxyAgent sends everything through an Agent
+    // of its own (after a URL parse and a NO_PROXY read per request): that Agent, straight.
+    const viaEnv = !direct && namesProxy(proxyEnv());
+    // Sockets to the target itself read an early answer through a failed write; through a proxy,
+    // the proxy is the one reading the upload.
+    const agentOf = (opts: Agent.Options) => (viaEnv ? new EnvHttpProxyAgent({ ...opts, proxyTunnel: false }) : new Agent({ ...opts, connect: earlyAnswerConnector() }));
+    this.dispatcher = agentOf(agent);
+    this.fresh = agentOf(fresh);
+    this.proxy = direct ? undefined : envProxy(new URL(this.baseUrl).protocol, proxyEnv());
+    this.target = new RequestTarget(this.baseUrl);
+    this.pool = new Pool(options.concurrency);
+    this.pacer = new Pacer(options.rate, (options.retries ?? 0) + 1);
+    registerSecret(options.apiKey);
+  }
+
+  /** How the client paced its requests: 429/503 answers, pauses, the pace it came down to. */
+  get pacing(): Pacing {
+    return this.pacer.stats();
+  }
+
+  private prepare(req: ApiRequest): { url: string; headers: Record<string, string>; body?: string } {
+    const qs = req.query?.length ? `?${req.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}` : '';
+    const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+    const auth = req.auth ?? 'key';
+    if (auth === 'key') headers.authorization = `Bearer ${this.options.apiKey}`;
+    else if (auth !== 'none') headers.authorization = auth.authorization;
+    let body: string | undefined;
+    if (req.body) {
+      body = 'json' in req.body ? stringifyJson(req.body.json) : req.body.raw;
+      // A header given as '' is left out: how a client that forgot the Content-Type sends a body.
+      headers['content-type'] ??= 'application/json';
+      if (headers['content-type'] === '') delete headers['content-type'];
+    }
+    return { url: `${this.baseUrl}${req.path}${qs}`, headers, ...(body === undefined ? {} : { body }) };
+  }
+
+  async send(req: ApiRequest): Promise<ApiResponse> {
+    if (this.options.readOnly && req.method !== 'GET' && req.method !== 'HEAD') {
+      throw new WriteBlocked(`read-only mode: this check needs to send ${req.method} ${req.path}`);
+    }
+    const { url, headers, body } = this.prepare(req);
+    const sent: SentRequest = {
+      method: req.method,
+      url: redact(url),
+      // The key's own header is written with the placeholder, not found and replaced: a key such
+      // as "a" or "e" must not garble "Bearer" in the curl line.
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, k === 'authorization' && (req.auth ?? 'key') === 'key' ? `Bearer ${PLACEHOLDER}` : redact(v)])),
+      ...(body === undefined ? {} : { body: redact(body) }),
+    };
+    const retries = this.options.retries ?? 0;
+    const maxWaitMs = this.maxWaitMs;
+    const firstSentAt = performance.now();
+    const retried = noRetries();
+    const giveUp = (message: string, res: ApiResponse) => {
+      this.options.onRetried?.(retried);
+      return new RetriesExhausted(message, sent, res, retried);
+    };
+    for (let attempt = 0; ; attempt++) {
+      // A retry goes ahead of requests not yet sent: it has waited its turn once already.
+      const urgent = req.urgent || attempt > 0;
+      const res = await this.pool.run(() => this.once(req.method, url, headers, body, sent, urgent), urgent);
+      // The answer is read once the requests that took its slot are on the wire (see nextTurn).
+      await nextTurn();
+      readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+      if (res.resent) retried.resent++;
+      const waitMs = retryAfterMs(res);
+      if (waitMs === undefined) {
+        if (attempt > 0) res.retries = attempt;
+        if (attempt > 0 || retried.resent > 0) {
+          res.retried = retried;
+          this.options.onRetried?.(retried);
+        }
+        this.options.onResponse?.(res);
+        return res;
+      }
+      retried.statuses[res.status] = (retried.statuses[res.status] ?? 0) + 1;
+      const asked = `${res.status} with Retry-After: ${res.headers['retry-after']}`;
+      if (waitMs > maxWaitMs) {
+        throw giveUp(`${asked}, a longer wait than the ${maxWaitMs / 1000} s the suite honours`, res);
+      }
+      if (attempt >= retries) {
+        this.pacer.gaveUp(firstSentAt);
+        throw giveUp(retries === 0 ? `${asked}, and retries are off (PETSTORE_RETRIES=0)` : `still ${asked} after ${retries} retries honouring it`, res);
+      }
+      if (this.pacer.refusing) {
+        throw giveUp(`${asked}, not retried: the server turns every request away (nothing accepted through ${retries + 1} of its waits)`, res);
+      }
+      // No wait of its own: the pacer holds every request, this one too, until the wait is over.
+      this.retried.count++;
+      retried.count++;
+      retried.retryAfterMs += waitMs;
+    }
+  }
+
+  private get maxWaitMs(): number {
+    return this.options.maxRetryWaitMs ?? 60_000;
+  }
+
+  /** One request within its pool slot: paced, then sent, and sent again once if its reused connection was stale. */
+  private async once(method: string, url: string, headers: Record<string, string>, body: string | undefined, sent: SentRequest, urgent: boolean): Promise<ApiResponse> {
+    try {
+      // Unpaced, the turn is now: no promise to wait for.
+      const turn = this.pacer.turn(urgent);
+      if (turn) await turn;
+    } catch {
+      throw new TransportError(INTERRUPTED, sent);
+    }
+    const sentAt = performance.now();
+    const idempotent = method === 'GET' || method === 'HEAD';
+    let res: ApiResponse;
+    try {
+      res = await this.exchange(idempotent ? this.dispatcher : this.fresh, method, url, headers, body, sent);
+    } catch (err) {
+      const failure = err as ExchangeFailure;
+      // A request that may create had a connection of its own: never stale, never sent twice.
+      if (!failure.stale || !idempotent) throw this.transportError(failure, sent);
+      const first = describeTransportError(failure.cause, this.options.timeoutMs);
+      try {
+        res = await this.exchange(this.fresh, method, url, headers, body, sent);
+      } catch (again) {
+        throw this.transportError(again as ExchangeFailure, sent);
+      }
+      res.resent = `sent twice: the reused connection was closed before any byte of the answer (${first}), so it went again on a fresh connection`;
+    }
+    const wait = retryAfterMs(res);
+    // A wait longer than the suite honours fails this request at once; it holds nobody else.
+    this.pacer.answered(sentAt, wait === undefined ? undefined : wait > this.maxWaitMs ? 0 : wait);
+    return res;
+  }
+
+  private transportError(failure: ExchangeFailure, sent: SentRequest): TransportError {
+    if (this.stopped.signal.aborted) return new TransportError(INTERRUPTED, sent);
+    const proxied = this.proxy && blameProxy(failure.cause, this.proxy, new URL(this.baseUrl));
+    const why = proxied ?? describeTransportError(failure.cause, this.options.timeoutMs, failure.timedOut ? AbortSignal.abort() : undefined);
+    if (!failure.refused || proxied) return new TransportError(why, sent);
+    const mib = Math.round((Buffer.byteLength(sent.body ?? '') / 1024 / 1024) * 10) / 10;
+    return new UploadRefused(`${why} during the upload of a ${mib} MiB body, without an answer: the server refused the body by closing the connection`, sent);
+  }
+
+  /** One exchange on `dispatcher`; throws ExchangeFailure. */
+  private async exchange(dispatcher: Dispatcher, method: string, url: string, headers: Record<string, string>, body: string | undefined, sent: SentRequest): Promise<ApiResponse> {
+    this.requestCount++;
+    const started = performance.now();
+    const maxBytes = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    const exchange = new Exchange(maxBytes);
+    // The timeout covers the whole exchange, body included: a server dripping bytes is cut off too.
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      exchange.stop(new Error('timeout'));
+    }, this.options.timeoutMs);
+    this.inFlight.add(exchange);
+    if (this.stopped.signal.aborted) exchange.stop(new Error(INTERRUPTED));
+    try {
+      const { origin, path } = this.target.of(url);
+      // Straight to the dispatcher with a handler that keeps the bytes: no stream, no signal per
+      // request. No redirect interceptor: a 3xx comes back as the answer, with its Location.
+      dispatcher.dispatch({ origin, path, method: method as Dispatcher.HttpMethod, headers, body }, exchange);
+      const { status, headers: received, text, truncated } = await exchange.answer;
+      const flat = flattenHeaders(received);
+      const res: ApiResponse = {
+        request: sent,
+        status,
+        headers: flat,
+        text,
+        json: undefined,
+        truncated,
+        durationMs: Math.round(performance.now() - started),
+      };
+      this.recordSend(sent, started, exchange, res);
+      return res;
+    } catch (err) {
+      exchange.stop(err instanceof Error ? err : new Error(String(err)));
+      const closed = !timedOut && !this.stopped.signal.aborted && !exchange.responded;
+      const large = body !== undefined && Buffer.byteLength(body) > REFUSABLE_UPLOAD_BYTES;
+      const failure = new ExchangeFailure(err, timedOut, closed && isStaleClose(err), closed && large && isClose(err));
+      if (this.options.onSend) this.recordSend(sent, started, exchange, undefined, this.transportError(failure, sent).message, failure.refused);
+      throw failure;
+    } finally {
+      clearTimeout(timer);
+      this.inFlight.delete(exchange);
+    }
+  }
+
+  /** Hands one send to onSend (--har; nothing when it is off); the request keeps the index it got. */
+  private recordSend(sent: SentRequest, startedAt: number, exchange: Exchange, response?: ApiResponse, error?: string, refused = false): void {
+    if (!this.options.onSend) return;
+    const send: SendRecord = { request: sent, startedAt, respondedAt: exchange.respondedAt, endedAt: performance.now(), ...(response ? { response } : {}), ...(error === undefined ? {} : { error }), ...(refused ? { refused } : {}) };
+    const index = this.options.onSend(send);
+    if (index !== undefined) sent.harEntry = index;
+  }
+
+  listPets(query: ApiRequest['query'] = [], extra: Partial<ApiRequest> = {}): Promise<ApiResponse> {
+    return this.send({ method: 'GET', path: '/pets', query, ...extra });
+  }
+
+  createPet(body: unknown, extra: Partial<ApiRequest> = {}): Promise<ApiResponse> {
+    return this.send({ method: 'POST', path: '/pets', body: { json: body }, ...extra });
+  }
+
+  getPet(id: unknown, extra: Partial<ApiRequest> = {}): Promise<ApiResponse> {
+    return this.send({ method: 'GET', path: `/pets/${encodeURIComponent(String(id))}`, ...extra });
+  }
+
+  /** Stops every request now and later (the run was interrupted); each fails with INTERRUPTED. */
+  abort(): void {
+    this.stopped.abort();
+    this.pacer.cancel();
+    for (const exchange of this.inFlight) exchange.stop(new Error(INTERRUPTED));
+  }
+
+  get aborted(): boolean {
+    return this.stopped.signal.aborted;
+  }
+
+  async close(): Promise<void> {
+    // After abort() nothing is worth waiting for: drop the connections instead of draining them.
+    const all = [this.dispatcher, this.fresh];
+    if (this.stopped.signal.aborted) await Promise.all(all.map((d) => d.destroy()));
+    else await Promise.all(all.map((d) => d.close()));
+  }
+}
