@@ -7,11 +7,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * no durations cached) would start these small files last and leave them alone at the end.
  */
 const LONG_POLES = [
-  'self-tests/broken-servers.test.ts',
-  'self-tests/typecheck.test.ts',
+  'self-tests/broken-servers/broken-servers.test.ts',
+  'self-tests/docs/typecheck.test.ts',
   'self-tests/hostile/hostile-servers.test.ts',
-  'self-tests/cli-runs.test.ts',
-  'self-tests/reports.test.ts',
+  'self-tests/cli/cli-runs.test.ts',
+  'self-tests/cli/reports.test.ts',
 ];
 const rank = (spec: TestSpecification) => {
   const i = LONG_POLES.findIndex((f) => spec.moduleId.endsWith(`/${f}`));

@@ -1,7 +1,7 @@
 // Derives src/data/generated/schema-types.ts from the Pet schemas and the baseline's, the report types
 // (src/data/generated/report-types.ts) from schemas/conformance-report.schema.json and
 // schemas/har-extension.schema.json, the RequirementId type (src/data/generated/requirement-ids.ts)
-// from the id registry self-tests/requirement-ids.json, and .env.example from the settings table
+// from the id registry self-tests/catalogue/requirement-ids.json, and .env.example from the settings table
 // in src/config/config.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,9 +15,9 @@ export const requirementIdsFile = new URL('../src/data/generated/requirement-ids
 
 /** The RequirementId type: every id of the registry, so a misspelt id does not compile. */
 export function generateRequirementIds(): string {
-  const registry = JSON.parse(readFileSync(new URL('../self-tests/requirement-ids.json', import.meta.url), 'utf8')) as { requirements: Record<string, string> };
+  const registry = JSON.parse(readFileSync(new URL('../self-tests/catalogue/requirement-ids.json', import.meta.url), 'utf8')) as { requirements: Record<string, string> };
   return [
-    '// Generated from self-tests/requirement-ids.json by scripts/generate.ts. Do not edit by hand.',
+    '// Generated from self-tests/catalogue/requirement-ids.json by scripts/generate.ts. Do not edit by hand.',
     '',
     '/** The id of a requirement of the catalogue (retired ids are not). */',
     'export type RequirementId =',

@@ -16,7 +16,7 @@ export type { RequirementId } from '../data/generated/requirement-ids.js';
 export type Level = 'MUST' | 'SHOULD';
 
 export interface Requirement {
-  /** Stable, never reused: `<area>.<topic>[.<detail>]`; in self-tests/requirement-ids.json. */
+  /** Stable, never reused: `<area>.<topic>[.<detail>]`; in self-tests/catalogue/requirement-ids.json. */
   id: RequirementId;
   level: Level;
   /** Heading of the interface document it comes from, e.g. "Endpoints › List all animals". */

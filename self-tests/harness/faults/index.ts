@@ -1,5 +1,5 @@
 // Deliberately broken servers: each breaks exactly one rule, named by the requirement that must
-// catch it. self-tests/broken-servers.test.ts runs them all.
+// catch it. self-tests/broken-servers/broken-servers.test.ts runs them all.
 import type { Fault } from '../faults-kit.js';
 import { authFaults } from './auth.js';
 import { consistencyFaults } from './consistency.js';

@@ -1,4 +1,4 @@
-// Generated from self-tests/requirement-ids.json by scripts/generate.ts. Do not edit by hand.
+// Generated from self-tests/catalogue/requirement-ids.json by scripts/generate.ts. Do not edit by hand.
 
 /** The id of a requirement of the catalogue (retired ids are not). */
 export type RequirementId =

@@ -1,0 +1,147 @@
+// Root cause first: against a server that loses int64 precision in categoryId (issue 16), every
+// report names createPet.int64-extremes first and the failures it explains under it; and the
+// grouping rules of src/report/causes.ts, on cases made up to show each one.
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import * as ajvFormats from 'ajv-formats';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { CaseCause } from '../../src/checks/outcomes.js';
+import { inCauseOrder, rootCauses, type CauseInput } from '../../src/report/causes.js';
+import { renderReports } from '../../src/report/reporter.js';
+import type { RequirementResult, Results } from '../../src/report/results.js';
+import { renderTerminal } from '../../src/report/terminal.js';
+import { faults } from '../harness/faults/index.js';
+import { runSetup } from '../harness/harness.js';
+import { resultsOf } from '../harness/results-of.js';
+
+const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats(ajv);
+const validateReport = ajv.compile(JSON.parse(readFileSync(new URL('../../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as object);
+
+const CAUSE = 'createPet.int64-extremes';
+
+describe('a server that keeps categoryId as a double', () => {
+  let results: Results;
+  let failed: RequirementResult[];
+  beforeAll(async () => {
+    const fault = faults.find((f) => f.name === 'category-stored-as-double');
+    if (!fault) throw new Error('no fault category-stored-as-double');
+    results = resultsOf(await runSetup({ ...fault, config: { ...fault.config, runs: 5 } }));
+    failed = results.requirements.filter((e) => e.outcome === 'failed');
+  });
+
+  test('fails several requirements, the lists among them, all but one because of createPet.int64-extremes', () => {
+    expect(failed.length).toBeGreaterThanOrEqual(3);
+    expect(failed.map((e) => e.id)).toContain('listPets.ok');
+    // A list rule with no valid list to judge is blocked by listPets.ok, not failed beside it.
+    const max = results.requirements.find((e) => e.id === 'listPets.limit.max');
+    expect(max?.outcome).toBe('skipped');
+    expect(max?.checks[0]?.message).toMatch(/^blocked by listPets\.ok: /);
+    expect(failed.filter((e) => e.causedBy === undefined).map((e) => e.id)).toEqual([CAUSE]);
+    expect(new Set(failed.flatMap((e) => (e.causedBy ? [e.causedBy] : [])))).toEqual(new Set([CAUSE]));
+  });
+
+  test('the terminal names it first, in the verdict and the first finding, the others under it', () => {
+    const text = renderTerminal(results, { width: 100 });
+    const verdict = text.split('\n').find((l) => l.includes('verdict')) ?? '';
+    expect(verdict).toMatch(new RegExp(`violated: ${CAUSE.replace('.', '\\.')},`));
+    const findings = text.split('\n').filter((l) => /^ [✘?⚠] /.test(l));
+    expect(findings[0]).toMatch(new RegExp(`^ ✘ ${CAUSE.replace('.', '\\.')} `));
+    // Every other failure is named after it, in its "also failed because of this" lines.
+    const after = text.slice(text.indexOf(findings[0] as string));
+    expect(after).toContain('also failed because of this: ');
+    for (const e of failed) expect(after, e.id).toContain(e.id);
+  });
+
+  test('conformance.md names it first, the others under it', () => {
+    const md = renderReports(results, []).find((r) => r.file === 'conformance.md')?.content ?? '';
+    expect(md).toMatch(new RegExp(`\\*\\*\\d+ MUST requirements violated: ${CAUSE.replace('.', '\\.')},`));
+    const violations = md.slice(md.indexOf('### Violations'));
+    const bullets = violations.split('\n').filter((l) => l.startsWith('- '));
+    expect(bullets[0]).toMatch(new RegExp(`^- \`${CAUSE.replace('.', '\\.')}\` `));
+    expect(violations).toMatch(/\n {2}- also failed because of this: `/);
+    for (const e of failed) expect(violations, e.id).toContain(`\`${e.id}\``);
+  });
+
+  test('every report keeps every failure; conformance.json records the grouping and stays valid', () => {
+    const files = Object.fromEntries(renderReports(results, []).map((r) => [r.file, r.content]));
+    const json = JSON.parse(files['conformance.json'] as string) as Results;
+    expect(validateReport(json), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(json.formatVersion).toBe('1.4.0');
+    expect(json.requirements.find((e) => e.id === 'listPets.ok')?.causedBy).toBe(CAUSE);
+    for (const e of failed) {
+      expect(json.requirements.find((x) => x.id === e.id)?.outcome, e.id).toBe('failed');
+      expect(files['junit.xml'], e.id).toContain(`<testcase name="${e.id} `);
+      expect(files['conformance.html'], e.id).toContain(`id="req-${e.id}"`);
+    }
+    expect(files['junit.xml']).toContain(`<property name="causedBy" value="${CAUSE}"/>`);
+    // The page lists the cause first among the violations, the others under it.
+    const html = files['conformance.html'] as string;
+    const list = html.slice(html.indexOf('<div class="finding f-failed">'));
+    expect(list.indexOf(`href="#req-${CAUSE}"`)).toBeLessThan(list.indexOf('href="#req-listPets.ok"'));
+    expect(list).toContain('also failed because of this: ');
+  });
+});
+
+/** A case of the made-up runs below, whose ids are short letters, not the catalogue's. */
+type MadeUpCase = { [K in keyof CaseCause]: readonly string[] };
+/** A requirement of the made-up runs below: failed, with these cases. */
+const failing = (id: string, ...cases: MadeUpCase[]): CauseInput => ({ id, outcome: 'failed', cases: (cases.length ? cases : [{}]) as CaseCause[] });
+
+describe('grouping, from what the checks say about each failing case', () => {
+  test('a failure is grouped under another when every one of its failing cases resolves to that one', () => {
+    const roots = rootCauses([failing('a'), failing('b', { rules: ['a'] }, { rules: ['x', 'a'] })]);
+    expect(Object.fromEntries(roots)).toEqual({ b: 'a' });
+  });
+
+  test('one case of its own, or cases pointing at two failures, keep a failure a root', () => {
+    expect(rootCauses([failing('a'), failing('b', { rules: ['a'] }, {})]).size).toBe(0);
+    expect(rootCauses([failing('a'), failing('c'), failing('b', { rules: ['a'] }, { rules: ['c'] })]).size).toBe(0);
+  });
+
+  test('a rule that did not fail, or that names the failure itself first, points nowhere', () => {
+    const passed: CauseInput = { id: 'a', outcome: 'passed', cases: [] };
+    expect(rootCauses([passed, failing('b', { rules: ['a'] })]).size).toBe(0);
+    expect(rootCauses([failing('a'), failing('b', { rules: ['b', 'a'] })]).size).toBe(0);
+  });
+
+  test('cases pointing at different failures that share one root are grouped under it', () => {
+    // A list holding two spoiled pets, one created by c.model, grouped under a.cause, one by a.cause itself.
+    const roots = rootCauses([failing('a.cause'), failing('c.model', { rules: ['a.cause'] }), failing('b.list', { rules: ['c.model'] }, { rules: ['a.cause'] })]);
+    expect(Object.fromEntries(roots)).toEqual({ 'b.list': 'a.cause', 'c.model': 'a.cause' });
+  });
+
+  test('causes chain to their root', () => {
+    const roots = rootCauses([failing('c'), failing('b', { rules: ['c'] }), failing('a', { rules: ['b'] })]);
+    expect(Object.fromEntries(roots)).toEqual({ a: 'c', b: 'c' });
+  });
+
+  test('one failed sender of the judged answers wins over the rules; two are no one', () => {
+    expect(Object.fromEntries(rootCauses([failing('s'), failing('r'), failing('j', { sentBy: ['s'], rules: ['r'] })]))).toEqual({ j: 's' });
+    expect(Object.fromEntries(rootCauses([failing('s'), failing('t'), failing('r'), failing('j', { sentBy: ['s', 't'], rules: ['r'] })]))).toEqual({ j: 'r' });
+  });
+
+  test('a cycle breaks at a link that rests on a rule, not on the same exchange', () => {
+    // errors.body judged only errors.unknown-path's answers; errors.unknown-path failed on errors.body's rule.
+    const roots = rootCauses([failing('errors.body', { sentBy: ['errors.unknown-path'] }), failing('errors.unknown-path', { rules: ['errors.body'] })]);
+    expect(Object.fromEntries(roots)).toEqual({ 'errors.body': 'errors.unknown-path' });
+  });
+});
+
+describe('the order a report names findings in', () => {
+  const entry = (id: string, causedBy?: string): RequirementResult => ({
+    id, level: 'MUST', section: 's', statement: 's', area: id.split('.')[0] as string, outcome: 'failed', durationMs: 0, checks: [], message: 'm', ...(causedBy ? { causedBy } : {}),
+  });
+
+  test('roots explaining the most first, then in catalogue order, each followed by those grouped under it', () => {
+    const all = [entry('a.one'), entry('a.two', 'c.big'), entry('b.lone'), entry('c.big'), entry('d.three', 'c.big')];
+    expect(inCauseOrder(all, all).map((e) => e.id)).toEqual(['c.big', 'a.two', 'd.three', 'a.one', 'b.lone']);
+  });
+
+  test('a failure whose cause another list shows comes after the roots of its own list', () => {
+    const all = [entry('a.member', 'z.cause'), entry('b.root'), entry('z.cause')];
+    const list = all.slice(0, 2);
+    expect(inCauseOrder(list, all).map((e) => e.id)).toEqual(['b.root', 'a.member']);
+  });
+});

@@ -1,0 +1,250 @@
+// `petstore-conformance matrix`: three runs over the real catalogue, built from chosen outcomes by
+// buildResults as a run builds them, put side by side by the command in-process; matrix.html is
+// opened in the bundled headless Chromium (browser.ts), its filters clicked and its rows counted.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { main } from '../../src/commands/cli.js';
+import { labelOf, runMode, uniqueLabels } from '../../src/commands/matrix/model.js';
+import { renderHtml } from '../../src/report/html.js';
+import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
+import type { OutcomeKind } from '../../src/checks/requirement.js';
+import { catalogue } from '../../tests/catalogue.js';
+import { launchBundledChromium, pageProblems } from './browser.js';
+import { tempDir } from '../net-kit.js';
+
+const dir = tempDir('matrix');
+const ids = catalogue.map((r) => r.id);
+const MUST = catalogue.filter((r) => r.level === 'MUST').map((r) => r.id);
+const level = (id: string) => catalogue.find((r) => r.id === id)?.level;
+
+/** A run in which every requirement passed, but for those named (and those left out: not run). */
+function results(target: { baseUrl: string; embedded: boolean; label?: string }, outcomes: Record<string, [OutcomeKind, string]> = {}, omit: string[] = []): Results {
+  const checks: CheckInput[] = catalogue
+    .filter((r) => !omit.includes(r.id))
+    .map((r) => {
+      const [outcome, message] = outcomes[r.id] ?? ['passed', undefined];
+      return { requirement: r, name: `${r.id} ${r.statement}`, kind: 'requirement', outcome, ...(message ? { message } : {}), evidence: [], durationMs: 3 };
+    });
+  const at = new Date('2026-06-01T12:00:00Z');
+  return buildResults(checks, {
+    suite: { name: 'petstore-conformance', version: '1.0.0', commit: null },
+    target, startedAt: at, finishedAt: at, seed: 42, node: process.version, strict: false, readOnly: false, clock: null,
+    only: [], skip: [], interrupted: false, errors: [], createdPets: [], runTag: null,
+  });
+}
+
+const MISSING_KEY = 'GET /v1/pets without a key answered 200, expected 401\nsecond line of evidence';
+const CHALLENGE = 'a 401 without WWW-Authenticate';
+const UNDECIDED = 'the request timed out after 10000 ms';
+const SKIPPED = 'not run in read-only mode';
+/** Left out of b's run and of a's (the first input: the rows are the union, in the catalogue's order). */
+const OMITTED = ids[ids.length - 1] as string;
+const A_OMITTED = ids[0] as string;
+/** b differs from the others on these; c only on auth.challenge. */
+const B_OUTCOMES: Record<string, [OutcomeKind, string]> = {
+  'auth.missing-key': ['failed', MISSING_KEY],
+  'auth.challenge': ['failed', CHALLENGE],
+  'createPet.int64-extremes': ['error', UNDECIDED],
+  'createPet.unicode': ['skipped', SKIPPED],
+};
+const DIFFER = [A_OMITTED, ...Object.keys(B_OUTCOMES), OMITTED];
+
+const a = results({ baseUrl: 'http://127.0.0.1:8081/v1', embedded: false, label: 'Acme <Pets> & Co' }, {}, [A_OMITTED]);
+// A run of format 1.3.0, from before target.label: its column is named by its host.
+const b: Results = { ...results({ baseUrl: 'http://127.0.0.1:8082/v1', embedded: false }, B_OUTCOMES, [OMITTED]), formatVersion: '1.3.0' };
+delete (b.target as { label?: string }).label;
+const c = results({ baseUrl: 'http://127.0.0.1:9/v1', embedded: true }, { 'auth.challenge': ['failed', CHALLENGE] });
+const LABELS = ['Acme <Pets> & Co', '127.0.0.1:8082', 'reference server'];
+
+/** Writes a report's conformance.json (and its conformance.html when asked) into its own folder. */
+function place(name: string, r: Results | string, html = false): string {
+  mkdirSync(join(dir, name), { recursive: true });
+  const path = join(dir, name, 'conformance.json');
+  writeFileSync(path, typeof r === 'string' ? r : JSON.stringify(r, null, 2));
+  if (html && typeof r !== 'string') writeFileSync(join(dir, name, 'conformance.html'), renderHtml(r));
+  return path;
+}
+
+/** The command in-process: exit code, stdout, stderr. */
+async function matrix(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(console, 'log').mockImplementation((s) => void out.push(String(s)));
+  vi.spyOn(console, 'error').mockImplementation((s) => void err.push(String(s)));
+  const code = await main(['matrix', ...args]);
+  vi.restoreAllMocks();
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+afterEach(() => vi.restoreAllMocks());
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const out = join(dir, 'out');
+let paths: string[];
+beforeAll(async () => {
+  paths = [place('a', a, true), place('b', b, true), place('c', c)];
+  const { code, out: said, err } = await matrix([...paths, '--out', out]);
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  expect(said).toBe(`matrix: ${ids.length} requirements × 3 implementations, ${DIFFER.length} rows differ; wrote ${join(out, 'matrix.html')} and ${join(out, 'matrix.md')}`);
+});
+const read = (file: string) => readFileSync(join(out, file), 'utf8');
+
+describe('matrix A B C --out DIR', () => {
+  test('matrix.html and matrix.md name the three implementations and every requirement', () => {
+    const html = read('matrix.html');
+    const md = read('matrix.md');
+    for (const label of LABELS) {
+      expect(html).toContain(`<div class="label">${label.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)}</div>`);
+      expect(md).toContain(`**${label.replace(/[<>&]/g, '\\$&')}**`);
+    }
+    for (const id of ids) {
+      expect(html).toContain(`id="m-${id}"`);
+      expect(md).toMatch(new RegExp(`^\\| (\\*\\*≠\\*\\*)? \\| \`${id.replace(/\./g, '\\.')}\` \\| ${level(id)} \\|`, 'm'));
+    }
+  });
+
+  test('matrix.md marks exactly the rows where the implementations differ, and shows each outcome', () => {
+    const md = read('matrix.md');
+    const marked = [...md.matchAll(/^\| \*\*≠\*\* \| `([^`]+)`/gm)].map((m) => m[1]);
+    expect(marked.sort()).toEqual([...DIFFER].sort());
+    const line = (id: string) => md.split('\n').find((l) => l.includes(`| \`${id}\` |`)) ?? '';
+    expect(line(A_OMITTED)).toMatch(/\| — not run \| \[✅ passed\]\([^)]+\) \| ✅ passed \|$/);
+    expect(line(OMITTED)).toMatch(/\| \[✅ passed\]\([^)]+\) \| — not run \| ✅ passed \|$/);
+    expect(line('auth.missing-key')).toContain('[❌ failed](../b/conformance.html#req-auth.missing-key)');
+    expect(line('createPet.int64-extremes')).toContain('❔ undecided');
+    expect(line('createPet.unicode')).toContain('⏭️ skipped');
+    // c has no conformance.html beside its json: no link.
+    expect(line('auth.challenge')).toMatch(/\| \[✅ passed\]\(\.\.\/a\/conformance\.html#req-auth\.challenge\) \| \[❌ failed\]\(\.\.\/b\/[^)]+\) \| ❌ failed \|$/);
+    expect(md).toContain(`- \`auth.missing-key\`, 127.0.0.1:8082: failed: \`${MISSING_KEY.split('\n')[0]}\``);
+    const { MUST: must, SHOULD: should } = b.counts;
+    expect(md).toContain(
+      `| 2 | **127.0.0.1:8082** | ❌ Not conformant | ${must.passed} of ${must.requirements} passed, 1 failed, 1 undecided, 1 skipped | ${should.passed} of ${should.requirements} passed, 1 failed | \`42\` | 1.0.0 | 2026-06-01 12:00 UTC |`,
+    );
+  });
+
+  test('a repeated label gets a suffix; a report without target.label is named by its host, the bundled server "reference server"', async () => {
+    expect(uniqueLabels(['x', 'x', 'x (2)', 'y', 'x'])).toEqual(['x', 'x (2)', 'x (2) (2)', 'y', 'x (3)']);
+    expect(LABELS.slice(1)).toEqual([labelOf(b), labelOf(c)]);
+    const twice = join(dir, 'twice');
+    expect((await matrix([paths[1] as string, paths[1] as string, '--out', twice])).code).toBe(0);
+    expect(readFileSync(join(twice, 'matrix.md'), 'utf8')).toContain('| 2 | **127.0.0.1:8082 (2)** |');
+  });
+});
+
+test('a column says how its run was narrowed or sharpened: a partial run is not like for like', () => {
+  const partial = results({ baseUrl: 'http://127.0.0.1:8084/v1', embedded: false });
+  Object.assign(partial.run, { selection: { only: ['auth', 'listPets'], skip: ['auth.challenge'] }, readOnly: true, strict: true });
+  expect(runMode(partial)).toBe('only auth,listPets · skip auth.challenge · read-only · strict');
+  expect(runMode(a)).toBe('');
+});
+
+describe('mixed versions', () => {
+  const newerSuite = () => place('newer-suite', { ...a, suite: { ...a.suite, version: '2.0.0' } });
+  const otherInterface = () => place('other-interface', JSON.stringify({ ...c, interface: { ...c.interface, version: '1.1.0' } }));
+
+  test.each([
+    ['suite', newerSuite, /^petstore-conformance: matrix: the runs differ in suite versions 1\.0\.0 \(.*\/a\/conformance\.json\), 2\.0\.0 \(.*newer-suite.*\): .*--allow-mixed/],
+    ['interface', otherInterface, /^petstore-conformance: matrix: the runs differ in interface versions 1\.0\.0 \(.*\), 1\.1\.0 \(.*other-interface.*\): .*--allow-mixed/],
+  ])('runs of different %s versions are refused in one line, exit 2, nothing written', async (_what, other, line) => {
+    const to = join(dir, `refused-${_what}`);
+    const { code, err, out: said } = await matrix([paths[0] as string, other(), '--out', to]);
+    expect(code).toBe(2);
+    expect(err.split('\n')).toHaveLength(1);
+    expect(err).toMatch(line);
+    expect(said).toBe('');
+    expect(existsSync(to)).toBe(false);
+  });
+
+  test('with --allow-mixed they are put side by side, the odd columns marked', async () => {
+    const to = join(dir, 'mixed');
+    const { code, err } = await matrix([paths[0] as string, paths[1] as string, newerSuite(), otherInterface(), '--out', to, '--allow-mixed']);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const html = readFileSync(join(to, 'matrix.html'), 'utf8');
+    const heads = [...html.matchAll(/<th scope="col" class="col ([^"]*)" id="col-(\d)">[\s\S]*?<\/th>/g)];
+    expect(heads.map((m) => [m[2], m[1]?.includes('is-mixed')])).toEqual([['1', false], ['2', false], ['3', true], ['4', true]]);
+    expect(heads[2]?.[0]).toContain('<div class="mixed-mark">mixed: suite 2.0.0, not 1.0.0</div>');
+    expect(heads[3]?.[0]).toContain('<div class="mixed-mark">mixed: interface 1.1.0, not 1.0.0</div>');
+    expect(html).toContain('<p class="banner" id="mixed">Mixed versions (--allow-mixed): suite versions');
+    const md = readFileSync(join(to, 'matrix.md'), 'utf8');
+    expect(md).toMatch(/^\| 3 \| \*\*Acme \\<Pets\\> \\& Co \(2\)\*\* ⚠️ mixed: suite 2\.0\.0, not 1\.0\.0 \|/m);
+    expect(md).toContain('> **Mixed versions (--allow-mixed):** ');
+  });
+});
+
+describe('bad input: one line on stderr, exit 2, no stack trace', () => {
+  const file = (name: string, text: string) => place(name, text);
+  test.each([
+    ['a missing file', () => [join(dir, 'nowhere.json')], /nowhere\.json: no such file$/],
+    ['a file that is not JSON', () => [file('not-json', '{"format": ')], /not-json\/conformance\.json: not JSON: /],
+    ['JSON that is no report', () => [file('no-report', '{"known": []}')], /no-report\/conformance\.json: not a conformance report/],
+    ['a report format of another major version', () => [file('format-2', JSON.stringify({ ...a, formatVersion: '2.0.0' }))], /format-2\/conformance\.json: report format version "2\.0\.0" cannot be read: this suite reads 1\.x$/],
+    ['a report that breaks the schema', () => [file('invalid', JSON.stringify({ ...a, requirements: 'none' }))], /invalid\/conformance\.json: not a valid conformance\.json \(schemas\/conformance-report\.schema\.json\): \/requirements must be array$/],
+    ['no input', () => [], /matrix needs at least one conformance\.json/],
+    ['no --out', () => ['--out'], /matrix: Option '--out <value>' argument missing/],
+    ['an unknown option', () => ['--outdir', 'x'], /matrix: Unknown option '--outdir'/],
+  ])('%s', async (_what, args, line) => {
+    const given = args();
+    const { code, err } = await matrix(given.some((g) => g.startsWith('--')) || given.length === 0 ? given : [...given, '--out', join(dir, 'never')]);
+    expect(code).toBe(2);
+    expect(err.split('\n')).toHaveLength(1);
+    expect(err).toMatch(/^petstore-conformance: matrix/);
+    expect(err).toMatch(line);
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+  });
+
+  test('an input without --out names the flag', async () => {
+    const { code, err } = await matrix([paths[0] as string]);
+    expect([code, err]).toEqual([2, expect.stringMatching(/^petstore-conformance: matrix needs --out DIR/)]);
+  });
+});
+
+describe('matrix.html in headless Chromium (the browser bundled by @sparticuz/chromium)', () => {
+  test('renders offline with no console error; the filters hide rows; a failed cell opens its reason and links to its evidence', async () => {
+    const started = performance.now();
+    const bundled = await launchBundledChromium();
+    try {
+      const page = await bundled.browser.newPage({ viewport: { width: 1400, height: 900 } });
+      page.setDefaultTimeout(10_000); // a missing element fails in seconds, not playwright's 30
+      const problems = pageProblems(page);
+      await page.goto(`file://${join(out, 'matrix.html')}`);
+      const visible = () => page.locator('tr.req:visible').evaluateAll((rows) => rows.map((r) => r.id.slice(2)));
+      const areas = () => page.locator('tbody.area:visible').count();
+      expect(await visible()).toEqual(ids);
+      expect(await page.locator('#shown').textContent()).toBe(`${ids.length} of ${ids.length} requirements shown`);
+      for (const label of LABELS) expect(await page.getByRole('columnheader', { name: label }).isVisible()).toBe(true);
+
+      await page.locator('#only-differ').check();
+      expect((await visible()).sort()).toEqual([...DIFFER].sort());
+      expect(await areas()).toBe(new Set(DIFFER.map((id) => id.split('.')[0])).size);
+      await page.locator('#only-must').check();
+      expect((await visible()).sort()).toEqual(DIFFER.filter((id) => level(id) === 'MUST').sort());
+      await page.locator('#only-differ').uncheck();
+      expect(await visible()).toEqual(MUST);
+      expect(await page.locator('#shown').textContent()).toBe(`${MUST.length} of ${ids.length} requirements shown`);
+      await page.locator('#only-must').uncheck();
+      expect(await visible()).toEqual(ids);
+
+      const failed = page.locator('tr[id="m-auth.missing-key"] td.c-failed');
+      const reason = failed.locator('.why');
+      expect(await reason.isVisible()).toBe(false);
+      await failed.locator('summary').click();
+      expect(await reason.textContent()).toBe(MISSING_KEY.split('\n')[0]);
+      expect(await reason.isVisible()).toBe(true);
+
+      await page.emulateMedia({ media: 'print' });
+      expect(await page.locator('.toolbar').isVisible()).toBe(false);
+      await page.emulateMedia({ media: 'screen' });
+
+      // The link lands on the requirement in b's own report, which opens it.
+      await failed.locator('a.evidence').click();
+      await page.waitForURL(/\/b\/conformance\.html#req-auth\.missing-key$/);
+      await expect.poll(() => page.locator('details[id="req-auth.missing-key"]').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      expect(problems).toEqual([]);
+      console.log(`matrix self-test: browser check ${Math.round(performance.now() - started)} ms`);
+    } finally {
+      await bundled.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,79 @@
+// `npx petstore-conformance` from the installed package, not only from a clone: npm pack, install
+// the tarball into an empty project (dependencies from the npm cache), and run the bin there. And
+// a clone needs nothing but Node: CI runs the README's test command and installs nothing else.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, test } from 'vitest';
+import { EXIT } from '../../src/commands/cli.js';
+import { CHILD_TIMEOUT, cleanEnv, root, tempDir } from '../net-kit.js';
+
+const exec = promisify(execFile);
+const npm = (args: string[], cwd: string) => exec('npm', args, { cwd, env: cleanEnv(), maxBuffer: 16 << 20 });
+/** Runs npx and never fetches anything: the bin must be found where we are. */
+const npx = (args: string[], cwd: string) =>
+  exec('npx', ['--no-install', 'petstore-conformance', ...args], { cwd, env: cleanEnv(), maxBuffer: 16 << 20 }).then(
+    ({ stdout, stderr }) => ({ code: 0, out: stdout + stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, out: err.stdout + err.stderr }),
+  );
+
+/** One `npm pack` for both tests below: its listing is what the tarball holds. */
+let packed: Promise<{ tarball: string; files: string[] }> | undefined;
+const pack = () =>
+  (packed ??= (async () => {
+    const packDir = tempDir('pack');
+    const { stdout } = await npm(['pack', '--json', '--pack-destination', packDir], root);
+    const [info] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
+    return { tarball: join(packDir, info.filename), files: info.files.map((f) => f.path) };
+  })());
+
+describe('the package', CHILD_TIMEOUT, () => {
+  test("packs what the bin needs and nothing of the project's own", async () => {
+    const { files } = await pack();
+    for (const needed of ['bin/petstore-conformance.js', 'src/commands/cli.ts', 'src/vitest/global-setup.ts', 'tests/catalogue.ts', 'tests/conformance.test.ts', 'schemas/openapi.json', 'vitest.config.ts', 'package.json', 'README.md', '.env.example']) {
+      expect(files).toContain(needed);
+    }
+    expect(files.filter((f) => /^(self-tests|\.ci|reports|node_modules|scripts)\//.test(f))).toEqual([]);
+  });
+
+  test('installed from its tarball, npx petstore-conformance runs the suite', async () => {
+    const { tarball } = await pack();
+    const project = tempDir('consumer');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+    await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], project);
+
+    const version = await npx(['--version'], project);
+    expect(version.code, version.out).toBe(EXIT.conformant);
+    expect(version.out).toMatch(/^petstore-conformance \d+\.\d+\.\d+ \(Pet Store Service Interface 1\.0\.0/);
+
+    const run = await npx(['--only', 'service,listPets.ok'], project);
+    expect(run.out).toContain('testing the bundled reference server');
+    expect(run.code, run.out).toBe(EXIT.conformant);
+    expect(existsSync(join(project, 'reports', 'conformance.json'))).toBe(true);
+  });
+
+  test("from a clone, npx petstore-conformance is the project's own bin", async () => {
+    const run = await npx(['--version'], root);
+    expect(run.code, run.out).toBe(EXIT.conformant);
+    expect(run.out).toContain('petstore-conformance');
+  });
+});
+
+describe('a clone needs nothing but Node', () => {
+  test(".ci/run is the README's test command and nothing more; the browser comes from the lockfile", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).toContain('```sh\nnpm ci && npm test\n```');
+    const steps = readFileSync(join(root, '.ci/run'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#') && l !== 'set -euo pipefail' && !/^cd "\$\(dirname "\$0"\)\/\.\."$/.test(l));
+    // npm's quieter flags are allowed; any other step (apt-get, a download) is not.
+    expect(steps.map((l) => l.replace(/ --no-(audit|fund)\b/g, ''))).toEqual(['npm ci && npm test']);
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }> };
+    expect(lock.packages['node_modules/@sparticuz/chromium'], 'the browser package in the lockfile').toMatchObject({ dev: true });
+    // The binary is inside the package: nothing is fetched at install or at run time.
+    expect(lock.packages['node_modules/@sparticuz/chromium']?.hasInstallScript).toBeUndefined();
+    expect(existsSync(join(root, 'node_modules/@sparticuz/chromium/bin/chromium.br'))).toBe(true);
+  });
+});

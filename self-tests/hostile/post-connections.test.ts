@@ -1,0 +1,51 @@
+// Where a request that may create goes: always on a connection of its own, the first request on
+// it, which no close of a kept-alive connection can meet (a server may close one at any moment:
+// after an error answer, near its idle timeout, or as it pleases). Never sent twice either.
+import { afterEach, expect, test } from 'vitest';
+import { Client } from '../../src/wire/client.js';
+import { createReferenceHandler } from '../../src/reference-server/handler.js';
+import { keepAliveServer } from './infra-servers.js';
+
+const API_KEY = 'post-connections-key';
+const closers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((c) => c.close()));
+});
+
+async function setUp(close: Parameters<typeof keepAliveServer>[1]) {
+  const server = await keepAliveServer(createReferenceHandler({ apiKey: API_KEY }), close);
+  const api = new Client({ baseUrl: `${server.origin}/v1`, apiKey: API_KEY, timeoutMs: 5_000, concurrency: 1, proxy: 'none' });
+  closers.push(server, api);
+  return { server, api };
+}
+
+test('a server that says keep-alive: each POST still has a connection of its own, and GETs share theirs', async () => {
+  // Idle closes far off: the GETs' connection outlives five POSTs on a machine of any speed.
+  const { server, api } = await setUp({ idleMs: 60_000, saysKeepAlive: true });
+  expect((await api.listPets()).status).toBe(200); // the answer says keep-alive
+  for (let i = 0; i < 5; i++) expect((await api.createPet({ name: `own ${i}`, categoryId: 1 })).status).toBe(201);
+  expect((await api.listPets()).status).toBe(200);
+  expect(server.seen.connections).toBe(6); // the GETs' one, and one per POST
+  expect(server.seen.lost).toBe(0);
+  expect(server.answered.filter((r) => r.startsWith('POST'))).toHaveLength(5);
+});
+
+test('a server that closes kept-alive connections near its idle timeout loses no POST', async () => {
+  const { server, api } = await setUp({ idleMs: 300, finLagMs: 150, saysKeepAlive: true });
+  for (let i = 0; i < 4; i++) {
+    expect((await api.listPets()).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 310)); // the server is closing the idle connection; its FIN is on the way
+    const post = await api.createPet({ name: `near the timeout ${i}`, categoryId: 1 });
+    expect(post.status).toBe(201);
+    expect(post.resent).toBeUndefined();
+  }
+  expect(server.answered.filter((r) => r.startsWith('POST'))).toHaveLength(4);
+});
+
+test('a server that never says keep-alive: each POST has a connection of its own', async () => {
+  const { server, api } = await setUp({ afterEach: true, finLagMs: 5 });
+  expect((await api.listPets()).status).toBe(200);
+  for (let i = 0; i < 3; i++) expect((await api.createPet({ name: `own ${i}`, categoryId: 1 })).status).toBe(201);
+  expect(server.seen.lost).toBe(0);
+  expect(server.seen.connections).toBeGreaterThanOrEqual(4);
+});
