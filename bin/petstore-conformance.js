@@ -5,7 +5,9 @@ import { register } from 'tsx/esm/api';
 
 const argv = process.argv.slice(2);
 // Commands that answer at once load no test runner.
-const runs = !['diff', 'matrix'].includes(argv[0] ?? '') && !argv.some((a) => ['-h', '--help', '--version', '--list', '--show-config'].includes(a));
+const runs =
+  !['diff', 'matrix'].includes(argv[0] ?? '') &&
+  !argv.some((a) => ['-h', '--help', '--version', '--list', '--show-config'].includes(a));
 if (runs) {
   // Vite's bundler (rolldown) allocates with mimalloc, which by default commits its 1 GiB arena
   // up front and asks for transparent huge pages on it: the few megabytes a run allocates there

@@ -65,7 +65,16 @@ const STOP_LATENCY_MS = 300;
 /** Mid-run: past the probe and preflight, the population being created, most checks waiting. */
 const STOP_AFTER = 40;
 
-const TARGETS = { wallMs: 5_000, requests: 1_500, throughputRatio: 0.5, latencyFactor: 2, peakRssMb: 300, harOverhead: 0.1, stopMs: 2_000, afterProbeMs: 2_000 } as const;
+const TARGETS = {
+  wallMs: 5_000,
+  requests: 1_500,
+  throughputRatio: 0.5,
+  latencyFactor: 2,
+  peakRssMb: 300,
+  harOverhead: 0.1,
+  stopMs: 2_000,
+  afterProbeMs: 2_000,
+} as const;
 
 // ---------------------------------------------------------------------------------------------
 // Measuring a child process
@@ -101,7 +110,11 @@ function treeUsage(root: number): { bytes: number; cpuMs: number } {
       bytes += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       // utime, stime, cutime, cstime: fields 14 to 17, the 12th to 15th after the name.
-      ticks += stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).reduce((a, b) => a + Number(b), 0);
+      ticks += stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .slice(11, 15)
+        .reduce((a, b) => a + Number(b), 0);
     } catch {
       // ended
     }
@@ -128,11 +141,15 @@ async function runCli(env: Record<string, string>, label: string, { har = false 
   const dir = mkdtempSync(join(tmpdir(), `petstore-bench-${label}-`));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PETSTORE_')));
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, '--report-dir', join(dir, 'reports'), ...(har ? ['--har', join(dir, 'run.har')] : [])], {
-    cwd: dir,
-    env: { ...clean, PETSTORE_SEED: String(SEED), NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, '--report-dir', join(dir, 'reports'), ...(har ? ['--har', join(dir, 'run.har')] : [])],
+    {
+      cwd: dir,
+      env: { ...clean, PETSTORE_SEED: String(SEED), NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   let peak = 0;
@@ -149,7 +166,10 @@ async function runCli(env: Record<string, string>, label: string, { har = false 
   let requests: number | null = null;
   let verdict: string | null = null;
   try {
-    const report = JSON.parse(readFileSync(join(dir, 'reports', 'conformance.json'), 'utf8')) as { verdict: string; run: { requests?: number | null } };
+    const report = JSON.parse(readFileSync(join(dir, 'reports', 'conformance.json'), 'utf8')) as {
+      verdict: string;
+      run: { requests?: number | null };
+    };
     requests = report.run.requests ?? null;
     verdict = report.verdict;
   } catch {
@@ -157,12 +177,26 @@ async function runCli(env: Record<string, string>, label: string, { har = false 
   }
   let harFile: CliRun['har'] = null;
   try {
-    if (har) harFile = { entries: (JSON.parse(readFileSync(join(dir, 'run.har'), 'utf8')) as { log: { entries: unknown[] } }).log.entries.length, bytes: statSync(join(dir, 'run.har')).size };
+    if (har)
+      harFile = {
+        entries: (JSON.parse(readFileSync(join(dir, 'run.har'), 'utf8')) as { log: { entries: unknown[] } }).log.entries
+          .length,
+        bytes: statSync(join(dir, 'run.har')).size,
+      };
   } catch {
     // no HAR: said as null
   }
   rmSync(dir, { recursive: true, force: true });
-  return { wallMs, peakRssMb: peak / 1e6, cpuMs, exitCode, requests, verdict, stderr, ...(har ? { har: harFile } : {}) };
+  return {
+    wallMs,
+    peakRssMb: peak / 1e6,
+    cpuMs,
+    exitCode,
+    requests,
+    verdict,
+    stderr,
+    ...(har ? { har: harFile } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,7 +245,8 @@ function longestChain(log: readonly (readonly [number, number])[]): number {
   let j = 0;
   let longest = 0;
   byArrival.forEach(([arrived], i) => {
-    while (j < byDeparture.length && (byDeparture[j] as { departed: number }).departed <= arrived) best = Math.max(best, depth[(byDeparture[j++] as { i: number }).i] as number);
+    while (j < byDeparture.length && (byDeparture[j] as { departed: number }).departed <= arrived)
+      best = Math.max(best, depth[(byDeparture[j++] as { i: number }).i] as number);
     depth[i] = best + 1;
     longest = Math.max(longest, best + 1);
   });
@@ -228,7 +263,10 @@ async function loopMain(baseUrl: string, apiKey: string, n: number, concurrency:
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next++ < n) {
-        const res = await request(`${baseUrl}/pets`, { dispatcher: agent, headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' } });
+        const res = await request(`${baseUrl}/pets`, {
+          dispatcher: agent,
+          headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
+        });
         await res.body.text();
       }
     }),
@@ -238,10 +276,23 @@ async function loopMain(baseUrl: string, apiKey: string, n: number, concurrency:
 }
 
 async function runLoop(server: BenchServer, n: number, concurrency: number): Promise<{ rps: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--loop', server.baseUrl, server.apiKey, String(n), String(concurrency)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(import.meta.url),
+      '--loop',
+      server.baseUrl,
+      server.apiKey,
+      String(n),
+      String(concurrency),
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   await new Promise((done) => child.on('exit', done));
@@ -260,14 +311,21 @@ const round = (x: number, digits = 0) => Math.round(x * 10 ** digits) / 10 ** di
 const say = (line: string) => console.error(`bench: ${line}`);
 
 function check(run: CliRun, what: string): void {
-  if (run.exitCode !== 0) throw new Error(`${what}: the CLI exited ${run.exitCode} (verdict ${run.verdict}):\n${run.stderr}`);
+  if (run.exitCode !== 0)
+    throw new Error(`${what}: the CLI exited ${run.exitCode} (verdict ${run.verdict}):\n${run.stderr}`);
 }
 
 /** Suite against the reference server with `latencyMs` on every answer; the server's log of it. */
-async function againstServer(latencyMs: number, env: Record<string, string> = {}): Promise<{ run: CliRun; log: [number, number][] }> {
+async function againstServer(
+  latencyMs: number,
+  env: Record<string, string> = {},
+): Promise<{ run: CliRun; log: [number, number][] }> {
   const server = await benchServer(latencyMs);
   try {
-    const run = await runCli({ PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey, ...env }, `${latencyMs}ms`);
+    const run = await runCli(
+      { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey, ...env },
+      `${latencyMs}ms`,
+    );
     check(run, `the run against the ${latencyMs} ms server`);
     return { run, log: suiteRequests(server.log) };
   } finally {
@@ -279,7 +337,11 @@ async function againstServer(latencyMs: number, env: Record<string, string> = {}
 async function suiteRate(har: boolean): Promise<{ server: BenchServer; rate: ReturnType<typeof rateOf>; run: CliRun }> {
   const server = await benchServer(0);
   try {
-    const run = await runCli({ PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey }, har ? 'throughput-har' : 'throughput', { har });
+    const run = await runCli(
+      { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey },
+      har ? 'throughput-har' : 'throughput',
+      { har },
+    );
     check(run, `the throughput run${har ? ' with --har' : ''}`);
     return { server, rate: rateOf(suiteRequests(server.log)), run };
   } catch (err) {
@@ -289,7 +351,11 @@ async function suiteRate(har: boolean): Promise<{ server: BenchServer; rate: Ret
 }
 
 /** The HAR's cost: paired runs with and without it (steps 1 and 2), and its entries against run.requests. */
-function harFigures(embedded: readonly CliRun[], embeddedHar: readonly CliRun[], rounds: readonly { suiteRps: number; harRps: number }[]) {
+function harFigures(
+  embedded: readonly CliRun[],
+  embeddedHar: readonly CliRun[],
+  rounds: readonly { suiteRps: number; harRps: number }[],
+) {
   const wall = median(embedded.map((r) => r.wallMs));
   const wallHar = median(embeddedHar.map((r) => r.wallMs));
   const cpu = median(embedded.map((r) => r.cpuMs));
@@ -312,7 +378,9 @@ function harFigures(embedded: readonly CliRun[], embeddedHar: readonly CliRun[],
     peakRssMb: embeddedHar.map((r) => round(r.peakRssMb)),
     entries: last?.har?.entries ?? null,
     requests: last?.requests ?? null,
-    entriesEqualRequests: embeddedHar.every((r) => r.har !== null && r.har !== undefined && r.har.entries === r.requests),
+    entriesEqualRequests: embeddedHar.every(
+      (r) => r.har !== null && r.har !== undefined && r.har.entries === r.requests,
+    ),
     bytes: last?.har?.bytes ?? null,
   };
 }
@@ -322,17 +390,40 @@ const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 function harRows(har: ReturnType<typeof harFigures>): string[][] {
   const mark = (x: number) => (x <= TARGETS.harOverhead ? 'ok  ' : 'MISS');
   return [
-    [`With --har: full run (median of ${har.runs}; without: ${(har.medianWallMsWithout / 1000).toFixed(2)} s)`, `${(har.medianWallMs / 1000).toFixed(2)} s, ${signed(har.wallOverhead)}`, `<= +${TARGETS.harOverhead * 100}%`, mark(har.wallOverhead)],
-    [`  its processor time (without: ${(har.medianCpuMsWithout / 1000).toFixed(2)} s)`, `${(har.medianCpuMs / 1000).toFixed(2)} s, ${signed(har.cpuOverhead)}`, `<= +${TARGETS.harOverhead * 100}%`, mark(har.cpuOverhead)],
-    [`With --har: suite request rate (without: ${har.medianSuiteRpsWithout} req/s)`, `${har.medianSuiteRps} req/s, time per request ${signed(har.rateOverhead)}`, `<= +${TARGETS.harOverhead * 100}%`, mark(har.rateOverhead)],
-    ['  HAR entries / run.requests; size', `${har.entries} / ${har.requests}${har.entriesEqualRequests ? ' (equal in every run)' : ' (DIFFER)'}; ${round((har.bytes ?? 0) / 1e6, 1)} MB`, '', ''],
+    [
+      `With --har: full run (median of ${har.runs}; without: ${(har.medianWallMsWithout / 1000).toFixed(2)} s)`,
+      `${(har.medianWallMs / 1000).toFixed(2)} s, ${signed(har.wallOverhead)}`,
+      `<= +${TARGETS.harOverhead * 100}%`,
+      mark(har.wallOverhead),
+    ],
+    [
+      `  its processor time (without: ${(har.medianCpuMsWithout / 1000).toFixed(2)} s)`,
+      `${(har.medianCpuMs / 1000).toFixed(2)} s, ${signed(har.cpuOverhead)}`,
+      `<= +${TARGETS.harOverhead * 100}%`,
+      mark(har.cpuOverhead),
+    ],
+    [
+      `With --har: suite request rate (without: ${har.medianSuiteRpsWithout} req/s)`,
+      `${har.medianSuiteRps} req/s, time per request ${signed(har.rateOverhead)}`,
+      `<= +${TARGETS.harOverhead * 100}%`,
+      mark(har.rateOverhead),
+    ],
+    [
+      '  HAR entries / run.requests; size',
+      `${har.entries} / ${har.requests}${har.entriesEqualRequests ? ' (equal in every run)' : ' (DIFFER)'}; ${round((har.bytes ?? 0) / 1e6, 1)} MB`,
+      '',
+      '',
+    ],
   ];
 }
 
 function printRows(title: string, rows: string[][], file: string): void {
   const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   console.log(`\n${title}`);
-  for (const r of rows) console.log(`  ${(r[0] ?? '').padEnd(w[0] as number)}  ${(r[1] ?? '').padEnd(w[1] as number)}  ${(r[2] ?? '').padEnd(w[2] as number)}  ${r[3]}`.trimEnd());
+  for (const r of rows)
+    console.log(
+      `  ${(r[0] ?? '').padEnd(w[0] as number)}  ${(r[1] ?? '').padEnd(w[1] as number)}  ${(r[2] ?? '').padEnd(w[2] as number)}  ${r[3]}`.trimEnd(),
+    );
   console.log(`  written to ${file}`);
 }
 
@@ -342,11 +433,20 @@ function spawnCli(server: BenchServer, env: Record<string, string> = {}) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PETSTORE_')));
   const child = spawn(process.execPath, [BIN, '--report-dir', join(dir, 'reports')], {
     cwd: dir,
-    env: { ...clean, PETSTORE_SEED: String(SEED), PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey, NO_COLOR: '1', ...env },
+    env: {
+      ...clean,
+      PETSTORE_SEED: String(SEED),
+      PETSTORE_BASE_URL: server.baseUrl,
+      PETSTORE_API_KEY: server.apiKey,
+      NO_COLOR: '1',
+      ...env,
+    },
     stdio: 'ignore',
   });
   let exited = false;
-  const exit = new Promise<{ code: number | null; at: number }>((done) => child.on('exit', (code) => ((exited = true), done({ code, at: performance.now() }))));
+  const exit = new Promise<{ code: number | null; at: number }>((done) =>
+    child.on('exit', (code) => ((exited = true), done({ code, at: performance.now() }))),
+  );
   return { child, exit, exited: () => exited, cleanUp: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -374,7 +474,10 @@ async function stopAfterProbe(): Promise<number> {
   try {
     const { code, at } = await cli.exit;
     const probed = Math.min(...server.log.map((r) => r[0]));
-    if (code !== 3 || !Number.isFinite(probed)) throw new Error(`a wrong key: the CLI exited ${code} after ${server.log.length} request(s), not 3 after the probe`);
+    if (code !== 3 || !Number.isFinite(probed))
+      throw new Error(
+        `a wrong key: the CLI exited ${code} after ${server.log.length} request(s), not 3 after the probe`,
+      );
     return at - probed;
   } finally {
     cli.cleanUp();
@@ -383,13 +486,17 @@ async function stopAfterProbe(): Promise<number> {
 }
 
 async function stoppingFigures() {
-  say(`  Ctrl-C mid-run (${STOP_LATENCY_MS} ms per answer, after ${STOP_AFTER} answers) and a wrong key stopped by the preflight, ${STOP_RUNS} times each`);
+  say(
+    `  Ctrl-C mid-run (${STOP_LATENCY_MS} ms per answer, after ${STOP_AFTER} answers) and a wrong key stopped by the preflight, ${STOP_RUNS} times each`,
+  );
   const sigint: number[] = [];
   const afterProbe: number[] = [];
   for (let i = 0; i < STOP_RUNS; i++) {
     sigint.push(await stopOnSigint());
     afterProbe.push(await stopAfterProbe());
-    say(`  round ${i + 1}: exit ${round(sigint[i] as number)} ms after SIGINT; ${round(afterProbe[i] as number)} ms after the probe`);
+    say(
+      `  round ${i + 1}: exit ${round(sigint[i] as number)} ms after SIGINT; ${round(afterProbe[i] as number)} ms after the probe`,
+    );
   }
   return {
     runs: STOP_RUNS,
@@ -404,28 +511,53 @@ function stoppingRows(f: Awaited<ReturnType<typeof stoppingFigures>>): string[][
   const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS');
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   return [
-    [`Ctrl-C mid-run: exit after SIGINT (median; slowest of ${f.runs})`, `${s(f.sigintMedianMs)}; ${s(f.sigintMaxMs)}`, `<= ${TARGETS.stopMs / 1000} s`, mark(f.sigintMaxMs <= TARGETS.stopMs)],
-    [`Wrong key: exit after the probe (median; slowest of ${f.runs})`, `${s(f.afterProbeMedianMs)}; ${s(f.afterProbeMaxMs)}`, `<= ${TARGETS.afterProbeMs / 1000} s`, mark(f.afterProbeMaxMs <= TARGETS.afterProbeMs)],
+    [
+      `Ctrl-C mid-run: exit after SIGINT (median; slowest of ${f.runs})`,
+      `${s(f.sigintMedianMs)}; ${s(f.sigintMaxMs)}`,
+      `<= ${TARGETS.stopMs / 1000} s`,
+      mark(f.sigintMaxMs <= TARGETS.stopMs),
+    ],
+    [
+      `Wrong key: exit after the probe (median; slowest of ${f.runs})`,
+      `${s(f.afterProbeMedianMs)}; ${s(f.afterProbeMaxMs)}`,
+      `<= ${TARGETS.afterProbeMs / 1000} s`,
+      mark(f.afterProbeMaxMs <= TARGETS.afterProbeMs),
+    ],
   ];
 }
 
 /** `npm run bench -- --stopping`: only the stopping figures (5.). */
 async function stoppingOnly(): Promise<void> {
-  say(`${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  say(
+    `${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const stopping = await stoppingFigures();
   const dir = resolve(loadConfig(process.env).reportDir);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'bench-stopping.json'), `${JSON.stringify({ loadAverage: loadavg(), seed: SEED, stopping, targets: { stopMs: TARGETS.stopMs, afterProbeMs: TARGETS.afterProbeMs } }, null, 2)}\n`);
-  printRows(`Pet Store conformance suite: stopping (${cpus().length} cores, load ${loadavg()[0]?.toFixed(2)})`, stoppingRows(stopping), join(dir, 'bench-stopping.json'));
+  writeFileSync(
+    join(dir, 'bench-stopping.json'),
+    `${JSON.stringify({ loadAverage: loadavg(), seed: SEED, stopping, targets: { stopMs: TARGETS.stopMs, afterProbeMs: TARGETS.afterProbeMs } }, null, 2)}\n`,
+  );
+  printRows(
+    `Pet Store conformance suite: stopping (${cpus().length} cores, load ${loadavg()[0]?.toFixed(2)})`,
+    stoppingRows(stopping),
+    join(dir, 'bench-stopping.json'),
+  );
 }
 
 async function bench(harOnly = false): Promise<void> {
   // The default: the runs get a clean PETSTORE_* environment.
   const concurrency = loadConfig({}, { dotenv: false }).concurrency;
   const load = loadavg();
-  say(`${cpus().length} cores, load average ${load.map((l) => l.toFixed(2)).join(' ')} (other processes skew every figure)`);
+  say(
+    `${cpus().length} cores, load average ${load.map((l) => l.toFixed(2)).join(' ')} (other processes skew every figure)`,
+  );
 
-  say(`1/4 full default run against the bundled server, ${RUNS} times, each followed by the same run writing a HAR (--har)`);
+  say(
+    `1/4 full default run against the bundled server, ${RUNS} times, each followed by the same run writing a HAR (--har)`,
+  );
   const embedded: CliRun[] = [];
   const embeddedHar: CliRun[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -435,10 +567,14 @@ async function bench(harOnly = false): Promise<void> {
     const withHar = await runCli({}, 'embedded-har', { har: true });
     check(withHar, 'the embedded run with --har');
     embeddedHar.push(withHar);
-    say(`  run ${i + 1}: ${round(run.wallMs)} ms (${run.cpuMs} ms processor), ${round(run.peakRssMb)} MB, ${run.requests} requests; with --har ${round(withHar.wallMs)} ms (${withHar.cpuMs} ms), ${round(withHar.peakRssMb)} MB, ${withHar.har?.entries} entries`);
+    say(
+      `  run ${i + 1}: ${round(run.wallMs)} ms (${run.cpuMs} ms processor), ${round(run.peakRssMb)} MB, ${run.requests} requests; with --har ${round(withHar.wallMs)} ms (${withHar.cpuMs} ms), ${round(withHar.peakRssMb)} MB, ${withHar.har?.entries} entries`,
+    );
   }
 
-  say(`2/4 request throughput against a reference server, ${harOnly ? 'with and without --har' : `and a plain undici loop against it (median of ${LOOPS}); then with --har`}, ${THROUGHPUT_RUNS} times`);
+  say(
+    `2/4 request throughput against a reference server, ${harOnly ? 'with and without --har' : `and a plain undici loop against it (median of ${LOOPS}); then with --har`}, ${THROUGHPUT_RUNS} times`,
+  );
   const rounds: { suiteRps: number; suiteSpanMs: number; loopRps: number; requests: number; harRps: number }[] = [];
   for (let i = 0; i < THROUGHPUT_RUNS; i++) {
     const { server, rate: suite } = await suiteRate(false);
@@ -452,19 +588,36 @@ async function bench(harOnly = false): Promise<void> {
     }
     const withHar = await suiteRate(true);
     await withHar.server.close();
-    rounds.push({ suiteRps: suite.rps, suiteSpanMs: suite.spanMs, loopRps, requests: suite.requests, harRps: withHar.rate.rps });
-    say(`  round ${i + 1}: suite ${round(suite.rps)} req/s (${suite.requests} in ${round(suite.spanMs)} ms)${harOnly ? '' : `, loop ${round(loopRps)} req/s, ratio ${round(suite.rps / loopRps, 2)}`}; with --har ${round(withHar.rate.rps)} req/s`);
+    rounds.push({
+      suiteRps: suite.rps,
+      suiteSpanMs: suite.spanMs,
+      loopRps,
+      requests: suite.requests,
+      harRps: withHar.rate.rps,
+    });
+    say(
+      `  round ${i + 1}: suite ${round(suite.rps)} req/s (${suite.requests} in ${round(suite.spanMs)} ms)${harOnly ? '' : `, loop ${round(loopRps)} req/s, ratio ${round(suite.rps / loopRps, 2)}`}; with --har ${round(withHar.rate.rps)} req/s`,
+    );
   }
   const har = harFigures(embedded, embeddedHar, rounds);
   if (harOnly) {
     const dir = resolve(loadConfig(process.env).reportDir);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'bench-har.json'), `${JSON.stringify({ loadAverage: load.map((l) => round(l, 2)), seed: SEED, har, target: TARGETS.harOverhead }, null, 2)}\n`);
-    printRows(`Pet Store conformance suite: cost of --har (${cpus().length} cores, load ${load[0]?.toFixed(2)}, seed ${SEED})`, harRows(har), join(dir, 'bench-har.json'));
+    writeFileSync(
+      join(dir, 'bench-har.json'),
+      `${JSON.stringify({ loadAverage: load.map((l) => round(l, 2)), seed: SEED, har, target: TARGETS.harOverhead }, null, 2)}\n`,
+    );
+    printRows(
+      `Pet Store conformance suite: cost of --har (${cpus().length} cores, load ${load[0]?.toFixed(2)}, seed ${SEED})`,
+      harRows(har),
+      join(dir, 'bench-har.json'),
+    );
     return;
   }
 
-  say(`3/4 against the reference server with ${LATENCY_MS} ms on every answer, ${LATENCY_RUNS} times, and the longest dependent chain (${CHAIN_LATENCY_MS} ms, ${MAX_CONCURRENCY} in flight)`);
+  say(
+    `3/4 against the reference server with ${LATENCY_MS} ms on every answer, ${LATENCY_RUNS} times, and the longest dependent chain (${CHAIN_LATENCY_MS} ms, ${MAX_CONCURRENCY} in flight)`,
+  );
   const latency: { wallMs: number; requests: number }[] = [];
   for (let i = 0; i < LATENCY_RUNS; i++) {
     const { run, log } = await againstServer(LATENCY_MS);
@@ -502,7 +655,12 @@ async function bench(harOnly = false): Promise<void> {
       medianSuiteRps: round(median(rounds.map((r) => r.suiteRps))),
       medianLoopRps: round(median(rounds.map((r) => r.loopRps))),
       medianRatio: round(median(rounds.map((r) => r.suiteRps / r.loopRps)), 3),
-      each: rounds.map((r) => ({ suiteRps: round(r.suiteRps), suiteSpanMs: round(r.suiteSpanMs), loopRps: round(r.loopRps), requests: r.requests })),
+      each: rounds.map((r) => ({
+        suiteRps: round(r.suiteRps),
+        suiteSpanMs: round(r.suiteSpanMs),
+        loopRps: round(r.loopRps),
+        requests: r.requests,
+      })),
     },
     har,
     latency: {
@@ -535,18 +693,47 @@ async function bench(harOnly = false): Promise<void> {
 
   const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS');
   const rows = [
-    ['Full run, bundled server (median of 5)', `${(figures.embedded.medianWallMs / 1000).toFixed(2)} s`, `<= ${TARGETS.wallMs / 1000} s`, mark(met.wall)],
+    [
+      'Full run, bundled server (median of 5)',
+      `${(figures.embedded.medianWallMs / 1000).toFixed(2)} s`,
+      `<= ${TARGETS.wallMs / 1000} s`,
+      mark(met.wall),
+    ],
     ['Requests sent', `${requests}`, `>= ${TARGETS.requests}`, mark(met.requests)],
     ['Requests per second (whole run)', `${figures.embedded.requestsPerSecond}`, '', ''],
-    ['Peak RSS, process tree (median; max)', `${figures.embedded.medianPeakRssMb} MB; ${figures.embedded.maxPeakRssMb} MB`, `<= ${TARGETS.peakRssMb} MB`, mark(met.rss)],
-    ['Suite throughput / plain undici loop', `${figures.throughput.medianSuiteRps} / ${figures.throughput.medianLoopRps} req/s = ${Math.round(figures.throughput.medianRatio * 100)}%`, `>= ${TARGETS.throughputRatio * 100}%`, mark(met.throughput)],
-    [`Run with ${LATENCY_MS} ms per answer (median of ${LATENCY_RUNS})`, `${(figures.latency.medianWallMs / 1000).toFixed(2)} s`, '', ''],
-    ['  lower bound', `${(bound / 1000).toFixed(2)} s = max(${chain} x ${LATENCY_MS} ms, ${latencyRequests} x ${LATENCY_MS} ms / ${concurrency})`, '', ''],
+    [
+      'Peak RSS, process tree (median; max)',
+      `${figures.embedded.medianPeakRssMb} MB; ${figures.embedded.maxPeakRssMb} MB`,
+      `<= ${TARGETS.peakRssMb} MB`,
+      mark(met.rss),
+    ],
+    [
+      'Suite throughput / plain undici loop',
+      `${figures.throughput.medianSuiteRps} / ${figures.throughput.medianLoopRps} req/s = ${Math.round(figures.throughput.medianRatio * 100)}%`,
+      `>= ${TARGETS.throughputRatio * 100}%`,
+      mark(met.throughput),
+    ],
+    [
+      `Run with ${LATENCY_MS} ms per answer (median of ${LATENCY_RUNS})`,
+      `${(figures.latency.medianWallMs / 1000).toFixed(2)} s`,
+      '',
+      '',
+    ],
+    [
+      '  lower bound',
+      `${(bound / 1000).toFixed(2)} s = max(${chain} x ${LATENCY_MS} ms, ${latencyRequests} x ${LATENCY_MS} ms / ${concurrency})`,
+      '',
+      '',
+    ],
     ['  wall / lower bound', `${figures.latency.factor}x`, `<= ${TARGETS.latencyFactor}x`, mark(met.latency)],
     ...harRows(har),
     ...stoppingRows(stopping),
   ];
-  printRows(`Pet Store conformance suite: bench (${cpus().length} cores, load ${load[0]?.toFixed(2)}, seed ${SEED}, concurrency ${concurrency})`, rows, join(dir, 'bench.json'));
+  printRows(
+    `Pet Store conformance suite: bench (${cpus().length} cores, load ${load[0]?.toFixed(2)}, seed ${SEED}, concurrency ${concurrency})`,
+    rows,
+    join(dir, 'bench.json'),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -564,20 +751,43 @@ async function costModel(): Promise<void> {
     { runs: 50, latencyMs: 40, concurrency: 4 },
     { runs: 50, latencyMs: 40, concurrency: 64 },
   ];
-  say(`${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  say(
+    `${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const rows: string[][] = [['PETSTORE_RUNS', 'latency', 'PETSTORE_CONCURRENCY', 'requests', 'wall time']];
   const results = [];
   for (const c of cases) {
-    const { run, log } = await againstServer(c.latencyMs, { PETSTORE_RUNS: String(c.runs), PETSTORE_CONCURRENCY: String(c.concurrency) });
+    const { run, log } = await againstServer(c.latencyMs, {
+      PETSTORE_RUNS: String(c.runs),
+      PETSTORE_CONCURRENCY: String(c.concurrency),
+    });
     const requests = run.requests ?? log.length;
     results.push({ ...c, requests, wallMs: round(run.wallMs) });
-    rows.push([String(c.runs), `${c.latencyMs} ms`, String(c.concurrency), String(requests), `${(run.wallMs / 1000).toFixed(1)} s`]);
+    rows.push([
+      String(c.runs),
+      `${c.latencyMs} ms`,
+      String(c.concurrency),
+      String(requests),
+      `${(run.wallMs / 1000).toFixed(1)} s`,
+    ]);
     say(`  ${rows[rows.length - 1]?.join(', ')}`);
   }
   const dir = resolve(loadConfig(process.env).reportDir);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'bench-cost-model.json'), `${JSON.stringify({ loadAverage: loadavg(), seed: SEED, results }, null, 2)}\n`);
-  console.log(['', `| ${rows[0]?.join(' | ')} |`, `|${rows[0]?.map(() => '---:').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n'));
+  writeFileSync(
+    join(dir, 'bench-cost-model.json'),
+    `${JSON.stringify({ loadAverage: loadavg(), seed: SEED, results }, null, 2)}\n`,
+  );
+  console.log(
+    [
+      '',
+      `| ${rows[0]?.join(' | ')} |`,
+      `|${rows[0]?.map(() => '---:').join('|')}|`,
+      ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`),
+    ].join('\n'),
+  );
 }
 
 const args = process.argv.slice(2);

@@ -15,7 +15,9 @@ export const requirementIdsFile = new URL('../src/data/generated/requirement-ids
 
 /** The RequirementId type: every id of the registry, so a misspelt id does not compile. */
 export function generateRequirementIds(): string {
-  const registry = JSON.parse(readFileSync(new URL('../self-tests/catalogue/requirement-ids.json', import.meta.url), 'utf8')) as { requirements: Record<string, string> };
+  const registry = JSON.parse(
+    readFileSync(new URL('../self-tests/catalogue/requirement-ids.json', import.meta.url), 'utf8'),
+  ) as { requirements: Record<string, string> };
   return [
     '// Generated from self-tests/catalogue/requirement-ids.json by scripts/generate.ts. Do not edit by hand.',
     '',
@@ -38,7 +40,13 @@ const options = { bannerComment: '', cwd: fileURLToPath(schemaDir), additionalPr
 
 export async function generateTypes(): Promise<string> {
   const parts: string[] = [];
-  for (const name of SCHEMA_NAMES) parts.push(await compile(markInt64(schemaFiles[name]) as JSONSchema, name, { ...options, declareExternallyReferenced: false }));
+  for (const name of SCHEMA_NAMES)
+    parts.push(
+      await compile(markInt64(schemaFiles[name]) as JSONSchema, name, {
+        ...options,
+        declareExternallyReferenced: false,
+      }),
+    );
   // One entry of the known-deviations file given to --baseline.
   const baseline = readSchemaFile('baseline.schema.json') as { $defs: { entry: JSONSchema } };
   parts.push(await compile(baseline.$defs.entry, 'BaselineEntry', { ...options, declareExternallyReferenced: false }));
@@ -52,9 +60,18 @@ export async function generateTypes(): Promise<string> {
 
 type Node = Record<string, unknown>;
 /** The report's $defs, by the names the code knows them by. */
-const REPORT_DEFS: Record<string, string> = { requirement: 'RequirementResult', exchange: 'ReportExchange', retries: 'Retries', tally: 'Tally' };
+const REPORT_DEFS: Record<string, string> = {
+  requirement: 'RequirementResult',
+  exchange: 'ReportExchange',
+  retries: 'Retries',
+  tally: 'Tally',
+};
 /** $defs that are types of their own elsewhere: a $ref to one is written as that type. */
-const REPORT_TS_TYPES: Record<string, string> = { headers: 'Record<string, string>', baselineEntry: 'BaselineEntry', outcome: 'OutcomeKind' };
+const REPORT_TS_TYPES: Record<string, string> = {
+  headers: 'Record<string, string>',
+  baselineEntry: 'BaselineEntry',
+  outcome: 'OutcomeKind',
+};
 
 /**
  * The report schema as json-schema-to-typescript reads it best: a $ref's sibling annotations
@@ -69,19 +86,37 @@ function reportSchemaForTypes(): JSONSchema {
     if (typeof node.$ref === 'string') {
       const def = node.$ref.replace('#/$defs/', '');
       if (def in REPORT_TS_TYPES) return { tsType: REPORT_TS_TYPES[def] };
-      const more = Object.keys(node).filter((k) => !['$ref', 'description', 'type', 'unevaluatedProperties'].includes(k));
+      const more = Object.keys(node).filter(
+        (k) => !['$ref', 'description', 'type', 'unevaluatedProperties'].includes(k),
+      );
       if (more.length === 0) return { $ref: `#/$defs/${REPORT_DEFS[def] ?? def}` };
     }
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, prepare(v)]));
   };
-  const s = prepare(readSchemaFile('conformance-report.schema.json')) as Node & { $defs: Record<string, Node>; properties: Record<string, Node> };
-  s.$defs = Object.fromEntries(Object.entries(s.$defs).filter(([k]) => !(k in REPORT_TS_TYPES)).map(([k, v]) => [REPORT_DEFS[k] ?? k, v]));
+  const s = prepare(readSchemaFile('conformance-report.schema.json')) as Node & {
+    $defs: Record<string, Node>;
+    properties: Record<string, Node>;
+  };
+  s.$defs = Object.fromEntries(
+    Object.entries(s.$defs)
+      .filter(([k]) => !(k in REPORT_TS_TYPES))
+      .map(([k, v]) => [REPORT_DEFS[k] ?? k, v]),
+  );
   const run = s.properties.run as Node & { properties: Record<string, Node> };
   // run.retries: null, or the Retries with the pacing (an allOf reads as Retries & { pacing }).
   const [none, withPacing] = (run.properties.retries as { oneOf: Node[] }).oneOf as [Node, Node];
   const { $ref: _ref, unevaluatedProperties: _closed, ...pacing } = withPacing;
-  (pacing.properties as Record<string, Node>).pacing = { ...(pacing.properties as Record<string, Node>).pacing, title: 'Pacing' };
-  run.properties.retries = { ...run.properties.retries, oneOf: [none, { title: 'RunRetries', allOf: [{ $ref: '#/$defs/Retries' }, { ...pacing, additionalProperties: false }] }] };
+  (pacing.properties as Record<string, Node>).pacing = {
+    ...(pacing.properties as Record<string, Node>).pacing,
+    title: 'Pacing',
+  };
+  run.properties.retries = {
+    ...run.properties.retries,
+    oneOf: [
+      none,
+      { title: 'RunRetries', allOf: [{ $ref: '#/$defs/Retries' }, { ...pacing, additionalProperties: false }] },
+    ],
+  };
   s.title = 'Results';
   (s.properties.verdict as Node).title = 'Verdict';
   run.title = 'RunRecord';
@@ -114,5 +149,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(reportTypesFile, await generateReportTypes());
   writeFileSync(requirementIdsFile, generateRequirementIds());
   writeFileSync(new URL('../.env.example', import.meta.url), envExample());
-  console.log('wrote src/data/generated/schema-types.ts, src/data/generated/report-types.ts, src/data/generated/requirement-ids.ts and .env.example');
+  console.log(
+    'wrote src/data/generated/schema-types.ts, src/data/generated/report-types.ts, src/data/generated/requirement-ids.ts and .env.example',
+  );
 }

@@ -74,14 +74,18 @@ async function snap(run: Snap, dir: string): Promise<number | null> {
       PETSTORE_NOW: '2026-06-01T00:00:00Z',
       NO_COLOR: '1',
     };
-    const child = spawn(process.execPath, [bin, '--report-dir', out, ...(run.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, '--report-dir', out, ...(run.args ?? [])], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let text = '';
     child.stdout.on('data', (d: Buffer) => (text += d.toString()));
     child.stderr.on('data', (d: Buffer) => (text += d.toString()));
     const code = await new Promise<number | null>((done) => child.on('close', done));
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'terminal.txt'), text);
-    for (const file of readdirSync(out)) writeFileSync(join(out, file), normalise(readFileSync(join(out, file), 'utf8').replaceAll(dir, '<dir>')));
+    for (const file of readdirSync(out))
+      writeFileSync(join(out, file), normalise(readFileSync(join(out, file), 'utf8').replaceAll(dir, '<dir>')));
     return code;
   } finally {
     await server.close();

@@ -63,7 +63,10 @@ export interface BinOptions {
 }
 
 /** The one place the real bin is spawned: a child process to watch, signal or wait for. */
-export function startBin(args: string[], { env = {}, cwd = tempDir('run'), nodeFlags = [] }: BinOptions = {}): StartedBin {
+export function startBin(
+  args: string[],
+  { env = {}, cwd = tempDir('run'), nodeFlags = [] }: BinOptions = {},
+): StartedBin {
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeFlags, bin, ...args], { cwd, env: cleanEnv(env) });
   let out = '';
@@ -77,12 +80,15 @@ export function startBin(args: string[], { env = {}, cwd = tempDir('run'), nodeF
   child.stdout.setEncoding('utf8').on('data', (d: string) => ((stdout += d), seen(d)));
   child.stderr.setEncoding('utf8').on('data', (d: string) => ((stderr += d), seen(d)));
   const done = new Promise<BinRun>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, out, stdout, stderr, ms: Math.round(performance.now() - started), cwd })),
+    child.on('close', (code, signal) =>
+      resolve({ code, signal, out, stdout, stderr, ms: Math.round(performance.now() - started), cwd }),
+    ),
   );
   return {
     child,
     elapsed: () => performance.now() - started,
-    waitFor: (pattern) => new Promise((resolve) => (pattern.test(out) ? resolve() : watchers.push({ pattern, resolve }))),
+    waitFor: (pattern) =>
+      new Promise((resolve) => (pattern.test(out) ? resolve() : watchers.push({ pattern, resolve }))),
     done,
   };
 }
@@ -92,7 +98,10 @@ export function startBin(args: string[], { env = {}, cwd = tempDir('run'), nodeF
  * what these runs prove is the command, and the properties are proven at the default 50 by the
  * kill matrix, in-process.
  */
-export function runBin(args: string[], { env = {}, cwd }: { env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<BinRun> {
+export function runBin(
+  args: string[],
+  { env = {}, cwd }: { env?: Record<string, string | undefined>; cwd?: string } = {},
+): Promise<BinRun> {
   // (--show-config shows where each setting comes from: there the default must stay unset.)
   const runs = args.includes('--show-config') ? {} : { PETSTORE_RUNS: '5' };
   return startBin(args, { env: { ...runs, ...env }, ...(cwd === undefined ? {} : { cwd }) }).done;
@@ -121,7 +130,10 @@ export interface TestServer extends RunningServer {
  * The reference handler, optionally wrapped, behind a counter of methods, statuses and requests
  * in flight; `delayMs` holds each answer so concurrent requests overlap.
  */
-export async function referenceServer({ wrap = (h) => h, delayMs = 0 }: { wrap?: (inner: Handler, apiKey: string) => Handler; delayMs?: number } = {}): Promise<TestServer> {
+export async function referenceServer({
+  wrap = (h) => h,
+  delayMs = 0,
+}: { wrap?: (inner: Handler, apiKey: string) => Handler; delayMs?: number } = {}): Promise<TestServer> {
   const apiKey = `self-test-${randomBytes(9).toString('hex')}`;
   const inner = wrap(createReferenceHandler({ apiKey }), apiKey);
   const traffic: Traffic = { methods: {}, statuses: {}, posted: [], created: [], inFlight: 0, maxInFlight: 0 };
@@ -135,7 +147,10 @@ export async function referenceServer({ wrap = (h) => h, delayMs = 0 }: { wrap?:
       traffic.statuses[res.status] = (traffic.statuses[res.status] ?? 0) + 1;
       if (req.method === 'POST' && res.status === 201) {
         // The id's digits as written: beyond 2^53 a JSON.parse would round them.
-        traffic.created.push({ id: /"id"\s*:\s*(-?\d+)/.exec(res.body)?.[1] ?? '', name: (JSON.parse(res.body) as { name?: unknown }).name });
+        traffic.created.push({
+          id: /"id"\s*:\s*(-?\d+)/.exec(res.body)?.[1] ?? '',
+          name: (JSON.parse(res.body) as { name?: unknown }).name,
+        });
       }
       return res;
     } finally {
@@ -147,7 +162,10 @@ export async function referenceServer({ wrap = (h) => h, delayMs = 0 }: { wrap?:
 }
 
 /** Env for the bin to test `server` with its key in PETSTORE_API_KEY. */
-export const targetEnv = (server: { baseUrl: string; apiKey: string }) => ({ PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey });
+export const targetEnv = (server: { baseUrl: string; apiKey: string }) => ({
+  PETSTORE_BASE_URL: server.baseUrl,
+  PETSTORE_API_KEY: server.apiKey,
+});
 
 interface Closable {
   port: number;
@@ -183,7 +201,10 @@ export async function closedPort(): Promise<number> {
 
 /** Accepts connections and never answers: every request times out. */
 export function blackHole(): Promise<Closable> {
-  return listen(createNetServer(() => {}), new Set());
+  return listen(
+    createNetServer(() => {}),
+    new Set(),
+  );
 }
 
 export interface Certificates {
@@ -200,12 +221,51 @@ export function makeCertificates(): Certificates {
   const at = (f: string) => join(dir, f);
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  ssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=petstore-conformance self-test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  ssl(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=petstore-conformance self-test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
   ssl('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
-  writeFileSync(at('server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-  ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'server.ext');
-  return { dir, caFile: at('ca.pem'), key: readFileSync(at('server.key'), 'utf8'), cert: readFileSync(at('server.pem'), 'utf8') };
+  writeFileSync(
+    at('server.ext'),
+    'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n',
+  );
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'server.ext',
+  );
+  return {
+    dir,
+    caFile: at('ca.pem'),
+    key: readFileSync(at('server.key'), 'utf8'),
+    cert: readFileSync(at('server.pem'), 'utf8'),
+  };
 }
 
 /** Terminates TLS in front of a plain-HTTP server, as a load balancer would. */

@@ -29,13 +29,21 @@ const NO_KEY: Credentials = { what: 'no key', auth: 'none', refusedBy: 'auth.mis
  */
 function wrongKeys(ctx: RunContext): Credentials[] {
   return [
-    { what: 'a made-up key', auth: bearer(`wrong-key-${(ctx.config.seed >>> 0).toString(16).padStart(8, '0')}`), refusedBy: 'auth.wrong-key' },
+    {
+      what: 'a made-up key',
+      auth: bearer(`wrong-key-${(ctx.config.seed >>> 0).toString(16).padStart(8, '0')}`),
+      refusedBy: 'auth.wrong-key',
+    },
     { what: 'the right key with a suffix', auth: bearer(`${ctx.config.apiKey}-x`), refusedBy: 'auth.wrong-key' },
   ];
 }
 
 /** Runs `fn` for every live operation and every item, concurrently, reporting every failing pair. */
-function onEveryOperation<T>(ctx: RunContext, items: readonly T[], fn: (op: Operation, item: T) => Promise<void>): Promise<void> {
+function onEveryOperation<T>(
+  ctx: RunContext,
+  items: readonly T[],
+  fn: (op: Operation, item: T) => Promise<void>,
+): Promise<void> {
   return eachCase(
     liveOperations(ctx).flatMap((op) => items.map((item) => [op, item] as const)),
     ([op, item]) => fn(op, item),
@@ -43,12 +51,18 @@ function onEveryOperation<T>(ctx: RunContext, items: readonly T[], fn: (op: Oper
 }
 
 /** The Bearer challenge of a WWW-Authenticate value, if any. */
-const bearerChallenge = (value: string): Challenge | undefined => parseChallenges(value).find((c) => c.scheme.toLowerCase() === 'bearer');
+const bearerChallenge = (value: string): Challenge | undefined =>
+  parseChallenges(value).find((c) => c.scheme.toLowerCase() === 'bearer');
 
 /** A 401 with a Bearer challenge (RFC 6750 §3); returns the challenge. No 401 at all breaks the rule of `c` (see CaseCause). */
 function expectBearerChallenge(res: ApiResponse, c: Credentials): Challenge {
   because([c.refusedBy], () => expectStatus(res, 401));
-  const value = expectHeader(res, 'WWW-Authenticate', 'a challenge with the Bearer scheme (RFC 6750 §3)', (v) => bearerChallenge(v) !== undefined);
+  const value = expectHeader(
+    res,
+    'WWW-Authenticate',
+    'a challenge with the Bearer scheme (RFC 6750 §3)',
+    (v) => bearerChallenge(v) !== undefined,
+  );
   return bearerChallenge(value) as Challenge;
 }
 
@@ -62,12 +76,38 @@ interface InvalidRequest {
 }
 
 const INVALID_REQUESTS: readonly InvalidRequest[] = [
-  { what: 'listPets with limit=0', input: 'listPets.limit.out-of-range', send: (ctx, auth) => ctx.api.listPets([['limit', '0']], { auth }) },
-  { what: 'listPets with limit=abc', input: 'listPets.limit.malformed', send: (ctx, auth) => ctx.api.listPets([['limit', 'abc']], { auth }) },
-  { what: 'createPet with a body that is not JSON', input: 'createPet.body-not-object', send: (ctx, auth) => ctx.api.createPet(undefined, { body: { raw: '{"name": ' }, auth }) },
-  { what: 'createPet without name and categoryId', input: 'createPet.missing-name', send: (ctx, auth) => ctx.api.createPet({}, { auth }) },
-  { what: 'getPet for an unknown id', input: 'getPet.unknown', getPet: true, send: (ctx, auth) => ctx.api.getPet(unknownPetIds(ctx)[0], { auth }) },
-  { what: 'getPet for id abc', input: 'getPet.malformed-id', getPet: true, send: (ctx, auth) => ctx.api.getPet('abc', { auth }) },
+  {
+    what: 'listPets with limit=0',
+    input: 'listPets.limit.out-of-range',
+    send: (ctx, auth) => ctx.api.listPets([['limit', '0']], { auth }),
+  },
+  {
+    what: 'listPets with limit=abc',
+    input: 'listPets.limit.malformed',
+    send: (ctx, auth) => ctx.api.listPets([['limit', 'abc']], { auth }),
+  },
+  {
+    what: 'createPet with a body that is not JSON',
+    input: 'createPet.body-not-object',
+    send: (ctx, auth) => ctx.api.createPet(undefined, { body: { raw: '{"name": ' }, auth }),
+  },
+  {
+    what: 'createPet without name and categoryId',
+    input: 'createPet.missing-name',
+    send: (ctx, auth) => ctx.api.createPet({}, { auth }),
+  },
+  {
+    what: 'getPet for an unknown id',
+    input: 'getPet.unknown',
+    getPet: true,
+    send: (ctx, auth) => ctx.api.getPet(unknownPetIds(ctx)[0], { auth }),
+  },
+  {
+    what: 'getPet for id abc',
+    input: 'getPet.malformed-id',
+    getPet: true,
+    send: (ctx, auth) => ctx.api.getPet('abc', { auth }),
+  },
 ];
 
 export const authentication: Requirement[] = [
@@ -98,18 +138,27 @@ export const authentication: Requirement[] = [
     statement: 'The Bearer scheme with an empty token is answered 401 with an Error body, on every operation',
     check: (ctx) =>
       onEveryOperation(ctx, ['Bearer ', 'Bearer'], async (op, authorization) => {
-        expectError(await op.send(ctx, { auth: { authorization } }), 401, `${op.name} with Authorization: ${show(authorization)}`);
+        expectError(
+          await op.send(ctx, { auth: { authorization } }),
+          401,
+          `${op.name} with Authorization: ${show(authorization)}`,
+        );
       }),
   },
   {
     id: 'auth.other-scheme',
     level: 'MUST',
     section: SECTION,
-    statement: 'The right key under another scheme (Basic, Token, or bare) is answered 401 with an Error body, on every operation',
+    statement:
+      'The right key under another scheme (Basic, Token, or bare) is answered 401 with an Error body, on every operation',
     check: (ctx) =>
       onEveryOperation(ctx, ['Basic ', 'Token ', ''], async (op, scheme) => {
         const res = await op.send(ctx, { auth: { authorization: `${scheme}${ctx.config.apiKey}` } });
-        expectError(res, 401, `${op.name} with the key ${scheme ? `under the ${scheme.trim()} scheme` : 'bare, without a scheme'}`);
+        expectError(
+          res,
+          401,
+          `${op.name} with the key ${scheme ? `under the ${scheme.trim()} scheme` : 'bare, without a scheme'}`,
+        );
       }),
   },
   {
@@ -136,7 +185,9 @@ export const authentication: Requirement[] = [
         async ([r, c]) => {
           const res = await r.send(ctx, c.auth);
           // A 5xx shows the input crashed the server (errors.no-server-error's rule), not validation before authentication.
-          because(res.status >= 500 ? (['errors.no-server-error', r.input] as const) : [], () => expectError(res, 401, `${r.what}, with ${c.what}: authentication comes first`));
+          because(res.status >= 500 ? (['errors.no-server-error', r.input] as const) : [], () =>
+            expectError(res, 401, `${r.what}, with ${c.what}: authentication comes first`),
+          );
         },
       );
     },
@@ -148,24 +199,43 @@ export const authentication: Requirement[] = [
     // RFC 9110 §11.6.1: a 401 carries WWW-Authenticate; RFC 6750 §3: the challenge uses the Bearer scheme.
     statement: 'A 401 carries a WWW-Authenticate header with a Bearer challenge (RFC 6750 §3)',
     check: (ctx) =>
-      onEveryOperation(ctx, [NO_KEY, ...wrongKeys(ctx).slice(0, 1), { what: 'an empty token', auth: bearer(''), refusedBy: 'auth.empty-token' } satisfies Credentials], async (op, c) => {
-        expectBearerChallenge(await op.send(ctx, { auth: c.auth }), c);
-      }),
+      onEveryOperation(
+        ctx,
+        [
+          NO_KEY,
+          ...wrongKeys(ctx).slice(0, 1),
+          { what: 'an empty token', auth: bearer(''), refusedBy: 'auth.empty-token' } satisfies Credentials,
+        ],
+        async (op, c) => {
+          expectBearerChallenge(await op.send(ctx, { auth: c.auth }), c);
+        },
+      ),
   },
   {
     id: 'auth.challenge.error-code',
     level: 'SHOULD',
     section: SECTION,
     // RFC 6750 §3 and §3.1: error="invalid_token" when a token failed; no error code when none was sent.
-    statement: 'The Bearer challenge says error="invalid_token" for a wrong token and carries no error attribute when no key was sent (RFC 6750 §3.1)',
+    statement:
+      'The Bearer challenge says error="invalid_token" for a wrong token and carries no error attribute when no key was sent (RFC 6750 §3.1)',
     check: (ctx) =>
       onEveryOperation(ctx, [NO_KEY, ...wrongKeys(ctx).slice(0, 1)], async (op, c) => {
         const res = await op.send(ctx, { auth: c.auth });
         const { error } = expectBearerChallenge(res, c).params;
         if (c !== NO_KEY) {
-          expectHeader(res, 'WWW-Authenticate', 'a Bearer challenge with error="invalid_token", since a wrong token was sent (RFC 6750 §3.1)', () => error === 'invalid_token');
+          expectHeader(
+            res,
+            'WWW-Authenticate',
+            'a Bearer challenge with error="invalid_token", since a wrong token was sent (RFC 6750 §3.1)',
+            () => error === 'invalid_token',
+          );
         } else {
-          expectHeader(res, 'WWW-Authenticate', 'a Bearer challenge without an error attribute, since no credentials were sent (RFC 6750 §3.1)', () => error === undefined);
+          expectHeader(
+            res,
+            'WWW-Authenticate',
+            'a Bearer challenge without an error attribute, since no credentials were sent (RFC 6750 §3.1)',
+            () => error === undefined,
+          );
         }
       }),
   },
@@ -174,7 +244,8 @@ export const authentication: Requirement[] = [
     level: 'SHOULD',
     section: SECTION,
     // RFC 9110 §11.1: the authentication scheme name is case-insensitive.
-    statement: 'The scheme name is matched case-insensitively: "bearer" and "BEARER" with the right key are accepted (RFC 9110 §11.1)',
+    statement:
+      'The scheme name is matched case-insensitively: "bearer" and "BEARER" with the right key are accepted (RFC 9110 §11.1)',
     check: (ctx) =>
       onEveryOperation(ctx, ['bearer', 'BEARER'], async (op, scheme) => {
         // op.send reserves write budget only for auth 'key'; this request creates too when accepted.
@@ -182,7 +253,9 @@ export const authentication: Requirement[] = [
         const res = await op.send(ctx, { auth: { authorization: `${scheme} ${ctx.config.apiKey}` } });
         // Refused is this requirement's finding; accepted with another status, the operation's own rule.
         const refused = res.status === 401 || res.status === 403;
-        because(refused ? [] : successRules(op.name, res), () => expectStatus(res, op.success, `${op.name} with the scheme written "${scheme}"`));
+        because(refused ? [] : successRules(op.name, res), () =>
+          expectStatus(res, op.success, `${op.name} with the scheme written "${scheme}"`),
+        );
       }),
   },
 ];

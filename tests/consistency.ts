@@ -23,10 +23,18 @@ async function listed(ctx: RunContext, query: [string, string][]): Promise<{ res
 function expectListedIfComplete(ctx: RunContext, res: ApiResponse, pets: Pet[], limit: number, pet: Pet): boolean {
   if (pets.length >= limit) return false;
   const item = pets.find((p) => exactInteger(p.id) === exactInteger(pet.id));
-  if (!item) return because(shortListRules(res), () => fail(res, `the pet just created, ${show(pet)}: the list is complete (${pets.length} < limit ${limit})`, `${pets.length} Pets without it`));
+  if (!item)
+    return because(shortListRules(res), () =>
+      fail(
+        res,
+        `the pet just created, ${show(pet)}: the list is complete (${pets.length} < limit ${limit})`,
+        `${pets.length} Pets without it`,
+      ),
+    );
   blockIfTwin(ctx, pet, item);
   const diff = samePet(pet, item);
-  if (diff) because(echoRules(pet, item), () => fail(res, `the pet as created: ${show(pet)}`, `${show(item)} (${diff})`));
+  if (diff)
+    because(echoRules(pet, item), () => fail(res, `the pet as created: ${show(pet)}`, `${show(item)} (${diff})`));
   return true;
 }
 
@@ -35,11 +43,23 @@ export const consistency: Requirement[] = [
     id: 'consistency.create-then-list',
     level: 'MUST',
     section: 'Endpoints › List all animals',
-    statement: 'A created pet appears, unchanged, in every list that is provably complete (fewer items than the limit), with or without a status filter',
+    statement:
+      'A created pet appears, unchanged, in every list that is provably complete (fewer items than the limit), with or without a status filter',
     check: async (ctx) => {
       // The status with the fewest pets has the best chance of a complete filtered list.
       const counts = await Promise.all(
-        PET_STATUSES.map(async (s) => [s as PetStatus, (await listed(ctx, [['status', s], ['limit', String(MAX_LIMIT)]])).pets.length] as const),
+        PET_STATUSES.map(
+          async (s) =>
+            [
+              s as PetStatus,
+              (
+                await listed(ctx, [
+                  ['status', s],
+                  ['limit', String(MAX_LIMIT)],
+                ])
+              ).pets.length,
+            ] as const,
+        ),
       );
       const [status, count] = [...counts].sort((a, b) => a[1] - b[1])[0] ?? ['available', MAX_LIMIT];
       if (count >= MAX_LIMIT - 1) {
@@ -47,19 +67,26 @@ export const consistency: Requirement[] = [
       }
       const { pet } = await ctx.createPet(ctx.newPet({ status }));
       const lists = await Promise.all([
-        listed(ctx, [['status', status], ['limit', String(MAX_LIMIT)]]).then((l) => ({ ...l, limit: MAX_LIMIT })),
+        listed(ctx, [
+          ['status', status],
+          ['limit', String(MAX_LIMIT)],
+        ]).then((l) => ({ ...l, limit: MAX_LIMIT })),
         listed(ctx, [['status', status]]).then((l) => ({ ...l, limit: LIMIT.default })),
         listed(ctx, [['limit', String(MAX_LIMIT)]]).then((l) => ({ ...l, limit: MAX_LIMIT })),
       ]);
       const complete = lists.filter(({ res, pets, limit }) => expectListedIfComplete(ctx, res, pets, limit, pet));
-      if (complete.length === 0) throw new Skip(`the lists of status "${status}" filled up to their limit meanwhile; none could be proven complete`);
+      if (complete.length === 0)
+        throw new Skip(
+          `the lists of status "${status}" filled up to their limit meanwhile; none could be proven complete`,
+        );
     },
   },
   {
     id: 'consistency.model',
     level: 'MUST',
     section: 'Resources and their fields',
-    statement: 'Random sequences of create, invalid create, get, unknown get and list agree with a model of the pets the run created',
+    statement:
+      'Random sequences of create, invalid create, get, unknown get and list agree with a model of the pets the run created',
     check: checkModel,
   },
 ];

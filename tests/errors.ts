@@ -32,10 +32,19 @@ interface Case {
 const createWith = (what: string, raw: string, input?: RequirementId): Case => ({
   what: `createPet with ${what}`,
   ...(input ? { input } : {}),
-  send: (ctx) => ctx.api.createPet(undefined, { body: { raw: raw.replace('NAME', JSON.stringify(ctx.petName('invalid'))) } }),
+  send: (ctx) =>
+    ctx.api.createPet(undefined, { body: { raw: raw.replace('NAME', JSON.stringify(ctx.petName('invalid'))) } }),
 });
-const listWith = (what: string, query: [string, string][], input?: RequirementId): Case => ({ what: `listPets with ${what}`, ...(input ? { input } : {}), send: (ctx) => ctx.api.listPets(query) });
-const getWith = (what: string, id: string): Case => ({ what: `getPet for ${what}`, input: 'getPet.malformed-id', send: (ctx) => ctx.api.getPet(id) });
+const listWith = (what: string, query: [string, string][], input?: RequirementId): Case => ({
+  what: `listPets with ${what}`,
+  ...(input ? { input } : {}),
+  send: (ctx) => ctx.api.listPets(query),
+});
+const getWith = (what: string, id: string): Case => ({
+  what: `getPet for ${what}`,
+  input: 'getPet.malformed-id',
+  send: (ctx) => ctx.api.getPet(id),
+});
 const NOT_OBJECT = 'createPet.body-not-object';
 
 /**
@@ -44,7 +53,10 @@ const NOT_OBJECT = 'createPet.body-not-object';
  */
 const PROVOKED: readonly Case[] = [
   { what: 'listPets without a key', send: (ctx) => ctx.api.listPets([], { auth: 'none' }) },
-  { what: 'createPet with a wrong key', send: (ctx) => ctx.api.createPet(ctx.newPet(), { auth: { authorization: 'Bearer wrong-key' } }) },
+  {
+    what: 'createPet with a wrong key',
+    send: (ctx) => ctx.api.createPet(ctx.newPet(), { auth: { authorization: 'Bearer wrong-key' } }),
+  },
   { what: 'getPet without a key', send: (ctx) => ctx.api.getPet(1, { auth: 'none' }) },
   createWith('an empty object', '{}'),
   createWith('a body that is not JSON', 'name=Rex'),
@@ -58,14 +70,16 @@ const PROVOKED: readonly Case[] = [
 /** Input malformed in every way the suite can think of: none may get a 5xx. */
 const MALFORMED: readonly Case[] = [
   // Bodies that are no JSON object: createPet.body-not-object's rule first (see Case.input).
-  ...([
-    ['an empty body', ''],
-    ['truncated JSON', '{"name":NAME,"categoryId":'],
-    ['JSON null', 'null'],
-    ['a JSON array', '[{"name":NAME,"categoryId":1}]'],
-    ['a JSON string', 'NAME'],
-    ['a JSON number', '42'],
-  ] as const).map(([what, raw]) => createWith(what, raw, NOT_OBJECT)),
+  ...(
+    [
+      ['an empty body', ''],
+      ['truncated JSON', '{"name":NAME,"categoryId":'],
+      ['JSON null', 'null'],
+      ['a JSON array', '[{"name":NAME,"categoryId":1}]'],
+      ['a JSON string', 'NAME'],
+      ['a JSON number', '42'],
+    ] as const
+  ).map(([what, raw]) => createWith(what, raw, NOT_OBJECT)),
   createWith('an object as the name', '{"name":{"first":NAME},"categoryId":1}', 'createPet.name-type'),
   createWith('categoryId as a string', '{"name":NAME,"categoryId":"one"}', 'createPet.category-type'),
   createWith('categoryId 1e400', '{"name":NAME,"categoryId":1e400}', 'createPet.category-range'),
@@ -77,9 +91,15 @@ const MALFORMED: readonly Case[] = [
   listWith('limit=99999999999999999999', [['limit', '99999999999999999999']], 'listPets.limit.out-of-range'),
   listWith('limit=abc', [['limit', 'abc']], 'listPets.limit.malformed'),
   listWith('an empty limit', [['limit', '']], 'listPets.limit.malformed'),
-  listWith('limit given twice', [['limit', '5'], ['limit', '7']]),
+  listWith('limit given twice', [
+    ['limit', '5'],
+    ['limit', '7'],
+  ]),
   listWith('an empty status', [['status', '']], 'listPets.status.unknown'),
-  listWith('status given twice', [['status', 'sold'], ['status', 'pending']]),
+  listWith('status given twice', [
+    ['status', 'sold'],
+    ['status', 'pending'],
+  ]),
   listWith('status with a NUL character', [['status', 'sold\u0000']], 'listPets.status.unknown'),
   getWith('id abc', 'abc'),
   getWith('id 1.5', '1.5'),
@@ -108,7 +128,10 @@ async function wholeRun(ctx: RunContext, rule: ErrorRule): Promise<void> {
   await ctx.afterOtherChecks();
   ctx.errorAnswers.verdict(rule);
   const { infrastructure } = ctx.errorAnswers;
-  if (infrastructure > 0) noteForCheck(`${infrastructure} error answer(s) attributed to infrastructure in front of the service were not judged`);
+  if (infrastructure > 0)
+    noteForCheck(
+      `${infrastructure} error answer(s) attributed to infrastructure in front of the service were not judged`,
+    );
 }
 
 /** A path segment no operation of the wider service has: the run tag (the seed), so it differs per run. */
@@ -117,14 +140,28 @@ const unknownPet = (ctx: RunContext) => String(unknownPetIds(ctx)[0]);
 const NO_KEY = { auth: 'none' } as const;
 
 /** One request to the wider service, described in plain words. */
-const request = (what: string, req: (ctx: RunContext) => ApiRequest): Case => ({ what, send: (ctx) => ctx.api.send(req(ctx)) });
+const request = (what: string, req: (ctx: RunContext) => ApiRequest): Case => ({
+  what,
+  send: (ctx) => ctx.api.send(req(ctx)),
+});
 
 /** Paths no operation has: a random segment under the base URL (clear of the store path), and one below a pet. */
 const UNKNOWN_PATHS: readonly Case[] = [
   request('GET of a random segment under the base URL', (ctx) => ({ method: 'GET', path: `/${nowhere(ctx)}` })),
-  request('GET of a random segment under the base URL, without a key', (ctx) => ({ method: 'GET', path: `/${nowhere(ctx)}`, ...NO_KEY })),
-  request('GET of a random segment below a pet', (ctx) => ({ method: 'GET', path: `/pets/${unknownPet(ctx)}/${nowhere(ctx)}` })),
-  request('GET of a random segment below a pet, without a key', (ctx) => ({ method: 'GET', path: `/pets/${unknownPet(ctx)}/${nowhere(ctx)}`, ...NO_KEY })),
+  request('GET of a random segment under the base URL, without a key', (ctx) => ({
+    method: 'GET',
+    path: `/${nowhere(ctx)}`,
+    ...NO_KEY,
+  })),
+  request('GET of a random segment below a pet', (ctx) => ({
+    method: 'GET',
+    path: `/pets/${unknownPet(ctx)}/${nowhere(ctx)}`,
+  })),
+  request('GET of a random segment below a pet, without a key', (ctx) => ({
+    method: 'GET',
+    path: `/pets/${unknownPet(ctx)}/${nowhere(ctx)}`,
+    ...NO_KEY,
+  })),
 ];
 
 /**
@@ -138,7 +175,11 @@ const UNDEFINED_METHODS: readonly Case[] = [
   request('PUT of an unknown pet', (ctx) => ({ method: 'PUT', path: `/pets/${unknownPet(ctx)}` })),
   request('PATCH of an unknown pet', (ctx) => ({ method: 'PATCH', path: `/pets/${unknownPet(ctx)}` })),
   request('DELETE of an unknown pet', (ctx) => ({ method: 'DELETE', path: `/pets/${unknownPet(ctx)}` })),
-  request('DELETE of an unknown pet, without a key', (ctx) => ({ method: 'DELETE', path: `/pets/${unknownPet(ctx)}`, ...NO_KEY })),
+  request('DELETE of an unknown pet, without a key', (ctx) => ({
+    method: 'DELETE',
+    path: `/pets/${unknownPet(ctx)}`,
+    ...NO_KEY,
+  })),
 ];
 
 /** Several MiB: a valid NewPet, then white space (so a server that accepts it stores an ordinary pet). */
@@ -147,17 +188,29 @@ export const LARGE_BODY_BYTES = 5 * 1024 * 1024;
 /** createPet bodies a server may accept (each would create a pet) or refuse with an Error. */
 const REFUSABLE_BODIES: readonly Case[] = [
   request('createPet with a NewPet sent as text/plain', (ctx) => ({
-    method: 'POST', path: '/pets', body: { json: ctx.newPet() }, headers: { 'content-type': 'text/plain' },
+    method: 'POST',
+    path: '/pets',
+    body: { json: ctx.newPet() },
+    headers: { 'content-type': 'text/plain' },
   })),
   request('createPet with a NewPet sent as text/plain, without a key', (ctx) => ({
-    method: 'POST', path: '/pets', body: { json: ctx.newPet() }, headers: { 'content-type': 'text/plain' }, ...NO_KEY,
+    method: 'POST',
+    path: '/pets',
+    body: { json: ctx.newPet() },
+    headers: { 'content-type': 'text/plain' },
+    ...NO_KEY,
   })),
   request('createPet with a NewPet and no Content-Type', (ctx) => ({
-    method: 'POST', path: '/pets', body: { json: ctx.newPet() }, headers: { 'content-type': '' },
+    method: 'POST',
+    path: '/pets',
+    body: { json: ctx.newPet() },
+    headers: { 'content-type': '' },
   })),
   // What `curl -d` sends when the Content-Type is forgotten.
   request('createPet with a form-encoded body', (ctx) => ({
-    method: 'POST', path: '/pets', body: { raw: new URLSearchParams({ name: ctx.petName(), categoryId: '1' }).toString() },
+    method: 'POST',
+    path: '/pets',
+    body: { raw: new URLSearchParams({ name: ctx.petName(), categoryId: '1' }).toString() },
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   })),
   {
@@ -202,14 +255,16 @@ function errorBodyWhenError(ctx: RunContext, cases: readonly Case[]): Promise<vo
   });
 }
 
-const NO_WRITES = 'read-only mode: methods other than GET are not sent, not even to an id that does not exist (a broken server might act on them)';
+const NO_WRITES =
+  'read-only mode: methods other than GET are not sent, not even to an id that does not exist (a broken server might act on them)';
 
 export const errors: Requirement[] = [
   {
     id: 'errors.body',
     level: 'MUST',
     section: SECTION,
-    statement: 'Every error response carries a JSON Error body: a non-empty string code, a string message and an integer status',
+    statement:
+      'Every error response carries a JSON Error body: a non-empty string code, a string message and an integer status',
     check: (ctx) => wholeRun(ctx, 'errors.body'),
   },
   {
@@ -231,20 +286,23 @@ export const errors: Requirement[] = [
     level: 'MUST',
     section: SECTION,
     statement: 'Malformed input of every kind (bad JSON, wrong types, odd query and path values) never gets a 5xx',
-    check: (ctx) => eachError(ctx, MALFORMED, (res, c) => because(c.input ? [c.input] : [], () => expectNotServerError(res))),
+    check: (ctx) =>
+      eachError(ctx, MALFORMED, (res, c) => because(c.input ? [c.input] : [], () => expectNotServerError(res))),
   },
   {
     id: 'errors.unknown-path',
     level: 'MUST',
     section: SECTION,
-    statement: 'A path no operation has, under the base URL or below a pet, with or without a key, gets an error with the JSON Error body (or a non-error answer)',
+    statement:
+      'A path no operation has, under the base URL or below a pet, with or without a key, gets an error with the JSON Error body (or a non-error answer)',
     check: (ctx) => errorBodyWhenError(ctx, UNKNOWN_PATHS),
   },
   {
     id: 'errors.undefined-method',
     level: 'MUST',
     section: SECTION,
-    statement: 'PUT, PATCH or DELETE on /pets or an unknown pet, with or without a key, gets an error with the JSON Error body (or a non-error answer)',
+    statement:
+      'PUT, PATCH or DELETE on /pets or an unknown pet, with or without a key, gets an error with the JSON Error body (or a non-error answer)',
     check: async (ctx) => {
       if (ctx.config.readOnly) throw new Skip(NO_WRITES);
       await errorBodyWhenError(ctx, UNDEFINED_METHODS);
@@ -256,7 +314,8 @@ export const errors: Requirement[] = [
     section: SECTION,
     statement: `A createPet body sent as text/plain, form-encoded or ${LARGE_BODY_BYTES / 1024 / 1024} MiB long is accepted, or refused with the JSON Error body`,
     check: async (ctx) => {
-      if (ctx.config.readOnly) throw new Skip('read-only mode: these bodies are valid NewPets and would create a pet where accepted');
+      if (ctx.config.readOnly)
+        throw new Skip('read-only mode: these bodies are valid NewPets and would create a pet where accepted');
       ctx.reserveCreates(REFUSABLE_WITH_KEY, 'bodies a server may accept');
       await errorBodyWhenError(ctx, REFUSABLE_BODIES);
     },
@@ -265,7 +324,8 @@ export const errors: Requirement[] = [
     id: 'errors.malformed-uri',
     level: 'SHOULD',
     section: SECTION,
-    statement: 'A URI with malformed percent-encoding (/pets/%ZZ, ?limit=%ZZ) gets the JSON Error body too, though the HTTP layer may answer it before the service',
+    statement:
+      'A URI with malformed percent-encoding (/pets/%ZZ, ?limit=%ZZ) gets the JSON Error body too, though the HTTP layer may answer it before the service',
     // Kept out of the MUST Error rules: an HTTP layer in front of the service may answer these.
     check: (ctx) => ctx.exemptFromErrorRules(() => errorBodyWhenError(ctx, MALFORMED_URIS)),
   },

@@ -53,9 +53,12 @@ async function readBackCreated(ctx: RunContext): Promise<void> {
 async function readBackListed(ctx: RunContext): Promise<void> {
   const list = await ctx.api.listPets([['limit', '100']]);
   // A list refused or invalid is listPets.ok's finding: nothing to read back here.
-  if (list.status !== 200 || !validate('PetList', list.json).valid) throw new Skip('no valid list to take pets from (listPets.ok judges it)');
+  if (list.status !== 200 || !validate('PetList', list.json).valid)
+    throw new Skip('no valid list to take pets from (listPets.ok judges it)');
   const pets = list.json as Pet[];
-  const picked = [...new Map([pets[0], pets[pets.length - 1]].flatMap((p) => (p ? [[exactInteger(p.id), p] as const] : []))).values()];
+  const picked = [
+    ...new Map([pets[0], pets[pets.length - 1]].flatMap((p) => (p ? [[exactInteger(p.id), p] as const] : []))).values(),
+  ];
   if (picked.length === 0) throw new Skip('the store lists no pet');
   for (const pet of picked) {
     const res = await ctx.api.getPet(pet.id);
@@ -96,7 +99,9 @@ export const getPet: Requirement[] = [
     statement: 'A pet the suite created is answered 200 with the same Pet, and a pet a list shows with the same id',
     check: async (ctx) => {
       requireLive(ctx);
-      await eachCase(['created', 'listed'] as const, (which) => (which === 'created' ? readBackCreated(ctx) : readBackListed(ctx)));
+      await eachCase(['created', 'listed'] as const, (which) =>
+        which === 'created' ? readBackCreated(ctx) : readBackListed(ctx),
+      );
     },
   },
   {
@@ -115,7 +120,8 @@ export const getPet: Requirement[] = [
     id: 'getPet.malformed-id',
     level: 'MUST',
     section: SECTION,
-    statement: 'An id that is not an int64 (abc, 1.5, beyond int64 either way) is answered 400 or 404 with an Error body, never 5xx',
+    statement:
+      'An id that is not an int64 (abc, 1.5, beyond int64 either way) is answered 400 or 404 with an Error body, never 5xx',
     check: async (ctx) => {
       requireLive(ctx);
       const ids = ['abc', '1.5', 'true', String(INT64_MAX + 1n), String(INT64_MIN - 1n)];
@@ -128,7 +134,8 @@ export const getPet: Requirement[] = [
     id: 'getPet.removal',
     level: 'MUST',
     section: VERSIONING,
-    statement: 'getPet works until its removal day, 5 December 2030; after it, it is answered 410 or 404 with an Error body',
+    statement:
+      'getPet works until its removal day, 5 December 2030; after it, it is answered 410 or 404 with an Error body',
     check: async (ctx) => {
       const stage = getPetStage(ctx);
       if (stage === 'removal-day') throw new Skip(getPetGone(ctx));
@@ -144,7 +151,11 @@ export const getPet: Requirement[] = [
       const after = `getPet was removed on ${GETPET_REMOVAL.day}; the suite's clock says ${ctx.now().toISOString()}`;
       const ids = existing === undefined ? [unknown] : [existing, unknown];
       await eachCase(ids, async (id) => {
-        expectError(await ctx.api.getPet(id), [410, 404], `${exactInteger(id) === exactInteger(existing) ? 'a pet that exists' : 'an unknown id'}: ${after}`);
+        expectError(
+          await ctx.api.getPet(id),
+          [410, 404],
+          `${exactInteger(id) === exactInteger(existing) ? 'a pet that exists' : 'an unknown id'}: ${after}`,
+        );
       });
     },
   },
@@ -156,7 +167,12 @@ export const getPet: Requirement[] = [
     statement: 'getPet answers carry a Deprecation header in RFC 9745 form, @<unix-seconds>',
     check: async (ctx) => {
       const res = await deprecatedAnswer(ctx);
-      expectHeader(res, 'Deprecation', 'a date in RFC 9745 form, @<unix-seconds> (the draft form "true" is obsolete)', (v) => parseSfDate(v) !== undefined);
+      expectHeader(
+        res,
+        'Deprecation',
+        'a date in RFC 9745 form, @<unix-seconds> (the draft form "true" is obsolete)',
+        (v) => parseSfDate(v) !== undefined,
+      );
     },
   },
   {
@@ -164,16 +180,31 @@ export const getPet: Requirement[] = [
     level: 'SHOULD',
     section: VERSIONING,
     // RFC 8594 §3: Sunset is an HTTP-date, which senders write as an IMF-fixdate (RFC 9110 §5.6.7).
-    statement: 'getPet answers carry a Sunset header, an IMF-fixdate in GMT on 5 December 2030, not earlier than the Deprecation date (RFC 8594)',
+    statement:
+      'getPet answers carry a Sunset header, an IMF-fixdate in GMT on 5 December 2030, not earlier than the Deprecation date (RFC 8594)',
     check: async (ctx) => {
       const res = await deprecatedAnswer(ctx);
-      const value = expectHeader(res, 'Sunset', 'an HTTP date in IMF-fixdate form, e.g. "Thu, 05 Dec 2030 00:00:00 GMT" (RFC 9110 §5.6.7)', (v) => parseImfFixdate(v) !== undefined);
+      const value = expectHeader(
+        res,
+        'Sunset',
+        'an HTTP date in IMF-fixdate form, e.g. "Thu, 05 Dec 2030 00:00:00 GMT" (RFC 9110 §5.6.7)',
+        (v) => parseImfFixdate(v) !== undefined,
+      );
       const sunset = parseImfFixdate(value) as Date;
       // 5 December in any time zone: from its start at UTC+14 to its end at UTC-12.
-      expectHeader(res, 'Sunset', `a time on ${GETPET_REMOVAL.day}, the scheduled removal`, () => sunset >= GETPET_REMOVAL.starts && sunset < GETPET_REMOVAL.ends);
+      expectHeader(
+        res,
+        'Sunset',
+        `a time on ${GETPET_REMOVAL.day}, the scheduled removal`,
+        () => sunset >= GETPET_REMOVAL.starts && sunset < GETPET_REMOVAL.ends,
+      );
       const deprecation = parseSfDate(res.headers.deprecation ?? '');
       if (deprecation && sunset < deprecation) {
-        fail(res, 'a Sunset not earlier than the Deprecation date (RFC 9745)', `Sunset: ${show(value)} before Deprecation: ${show(res.headers.deprecation)}`);
+        fail(
+          res,
+          'a Sunset not earlier than the Deprecation date (RFC 9745)',
+          `Sunset: ${show(value)} before Deprecation: ${show(res.headers.deprecation)}`,
+        );
       }
     },
   },
@@ -185,8 +216,11 @@ export const getPet: Requirement[] = [
     statement: 'getPet answers carry a Link header pointing at the replacement, the /pets collection (RFC 8288)',
     check: async (ctx) => {
       const res = await deprecatedAnswer(ctx);
-      expectHeader(res, 'Link', `a link to the replacement, the /pets collection (e.g. <${collectionPath(ctx)}>; rel="successor-version")`, (v) =>
-        parseLinks(v).some((link) => isCollection(ctx, link.target, res.request.url)),
+      expectHeader(
+        res,
+        'Link',
+        `a link to the replacement, the /pets collection (e.g. <${collectionPath(ctx)}>; rel="successor-version")`,
+        (v) => parseLinks(v).some((link) => isCollection(ctx, link.target, res.request.url)),
       );
     },
   },

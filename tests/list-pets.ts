@@ -1,6 +1,15 @@
 // Interface section "Endpoints › List all animals" (listPets) and its limits.
 import fc from 'fast-check';
-import { expectError, expectErrorBody, expectListOf, expectPetList, expectStatus, fail, isClientError, listToJudge } from '../src/checks/assert.js';
+import {
+  expectError,
+  expectErrorBody,
+  expectListOf,
+  expectPetList,
+  expectStatus,
+  fail,
+  isClientError,
+  listToJudge,
+} from '../src/checks/assert.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import type { Pet, PetStatus } from '../src/data/generated/schema-types.js';
 import { expectAllOfStatus, expectDistinctIds, type ListRule } from '../src/checks/list-answers.js';
@@ -55,7 +64,9 @@ const acceptsEnd = (id: RequirementId, n: number, end: string): Requirement => (
   check: (ctx) =>
     onFullStore(ctx, async () => {
       // That the end is accepted is this requirement's rule; that no more than n come back, listPets.limit.respected's.
-      expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n} is the ${end}`, ['listPets.limit.respected']);
+      expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n} is the ${end}`, [
+        'listPets.limit.respected',
+      ]);
     }),
 });
 
@@ -100,7 +111,8 @@ const rejectedOrBounded = (id: RequirementId, statement: string, cases: typeof O
 });
 
 /** A few limits from the run seed, besides the fixed ones. */
-const seededLimits = (ctx: RunContext, n: number): number[] => fc.sample(fc.integer({ min: 2, max: 99 }), { seed: ctx.config.seed, numRuns: n });
+const seededLimits = (ctx: RunContext, n: number): number[] =>
+  fc.sample(fc.integer({ min: 2, max: 99 }), { seed: ctx.config.seed, numRuns: n });
 
 export const listPets: Requirement[] = [
   {
@@ -157,7 +169,11 @@ export const listPets: Requirement[] = [
       await ctx.ensurePopulation();
       const limits = [...new Set([1, 20, 50, 100, ...seededLimits(ctx, 2)])];
       await eachCase(limits, async (n) => {
-        expectExactly(await ctx.api.listPets([['limit', String(n)]]), n, `the store holds more than 100 pets; limit=${n}`);
+        expectExactly(
+          await ctx.api.listPets([['limit', String(n)]]),
+          n,
+          `the store holds more than 100 pets; limit=${n}`,
+        );
       });
     },
   },
@@ -171,8 +187,16 @@ export const listPets: Requirement[] = [
       expectExactly(await ctx.api.listPets(), 20, 'the store holds more than 100 pets; the default limit is 20');
     },
   },
-  rejectedOrBounded('listPets.limit.out-of-range', 'An out-of-range limit gets a 4xx Error or a 200 with at most 100 Pets, never a 5xx', OUT_OF_RANGE),
-  rejectedOrBounded('listPets.limit.malformed', 'A malformed limit gets a 4xx Error or a 200 with at most 100 Pets, never a 5xx', MALFORMED),
+  rejectedOrBounded(
+    'listPets.limit.out-of-range',
+    'An out-of-range limit gets a 4xx Error or a 200 with at most 100 Pets, never a 5xx',
+    OUT_OF_RANGE,
+  ),
+  rejectedOrBounded(
+    'listPets.limit.malformed',
+    'A malformed limit gets a 4xx Error or a 200 with at most 100 Pets, never a 5xx',
+    MALFORMED,
+  ),
   {
     id: 'listPets.limit.rejected',
     level: 'SHOULD',
@@ -195,7 +219,13 @@ export const listPets: Requirement[] = [
         onFullStore(ctx, async () => {
           const queries = STATUSES.flatMap((s): [PetStatus, [string, string][]][] => [
             [s, [['status', s]]],
-            [s, [['status', s], ['limit', '100']]],
+            [
+              s,
+              [
+                ['status', s],
+                ['limit', '100'],
+              ],
+            ],
           ]);
           await eachCase(queries, async ([status, query]) => {
             const res = await ctx.api.listPets(query);
@@ -213,7 +243,13 @@ export const listPets: Requirement[] = [
       andEveryList(ctx, 'listPets.distinct-ids', () =>
         onFullStore(ctx, async () => {
           // Full lists of every status too: a repeated pet shows wherever there are two to list.
-          const queries: [string, string][][] = [[['limit', '100']], ...STATUSES.map((s): [string, string][] => [['status', s], ['limit', '100']])];
+          const queries: [string, string][][] = [
+            [['limit', '100']],
+            ...STATUSES.map((s): [string, string][] => [
+              ['status', s],
+              ['limit', '100'],
+            ]),
+          ];
           await eachCase(queries, async (query) => {
             const res = await ctx.api.listPets(query);
             expectDistinctIds(res, expectListOf(res, 100, 'limit=100'));
@@ -230,7 +266,10 @@ export const listPets: Requirement[] = [
       onFullStore(ctx, async () => {
         const cases = STATUSES.flatMap((s) => [1, 5].map((n) => [s, n] as const));
         await eachCase(cases, async ([status, n]) => {
-          const res = await ctx.api.listPets([['status', status], ['limit', String(n)]]);
+          const res = await ctx.api.listPets([
+            ['status', status],
+            ['limit', String(n)],
+          ]);
           expectAllOfStatus(res, expectListOf(res, n, `status=${status}&limit=${n}`), status);
         });
       }),
@@ -239,13 +278,17 @@ export const listPets: Requirement[] = [
     id: 'listPets.status.exact',
     level: 'SHOULD',
     section: SECTION,
-    statement: 'When at least N pets have status S, status=S&limit=N yields exactly N (the filter comes before the limit)',
+    statement:
+      'When at least N pets have status S, status=S&limit=N yields exactly N (the filter comes before the limit)',
     check: async (ctx) => {
       // Population leaves at least POPULATION_PLAN[S] pets of each status S in the store.
       await ctx.ensurePopulation();
       const cases = STATUSES.flatMap((s) => [1, POPULATION_PLAN[s]].map((n) => [s, n] as const));
       await eachCase(cases, async ([status, n]) => {
-        const res = await ctx.api.listPets([['status', status], ['limit', String(n)]]);
+        const res = await ctx.api.listPets([
+          ['status', status],
+          ['limit', String(n)],
+        ]);
         const what = `the store holds at least ${POPULATION_PLAN[status]} pets with status ${status}`;
         expectAllOfStatus(res, expectExactly(res, n, what), status);
       });
@@ -261,7 +304,11 @@ export const listPets: Requirement[] = [
         const res = await ctx.api.listPets([['status', status]]);
         if (isClientError(res)) expectErrorBody(res);
         else if (res.status === 200) expectPetList(res);
-        else fail(res, `a 4xx (400 preferred) with an Error body, or 200 with valid Pets (status "${status}" is not in the enumeration)`);
+        else
+          fail(
+            res,
+            `a 4xx (400 preferred) with an Error body, or 200 with valid Pets (status "${status}" is not in the enumeration)`,
+          );
       });
     },
   },

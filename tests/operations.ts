@@ -79,7 +79,11 @@ export function liveOperations(ctx: Pick<RunContext, 'now'>): readonly Operation
 }
 
 /** The requirement whose rule a valid request of each operation meets first: it is answered with the operation's success. */
-const SUCCESS_RULE: Readonly<Record<Operation['name'], RequirementId>> = { listPets: 'listPets.ok', createPet: 'createPet.minimal', getPet: 'getPet.existing' };
+const SUCCESS_RULE: Readonly<Record<Operation['name'], RequirementId>> = {
+  listPets: 'listPets.ok',
+  createPet: 'createPet.minimal',
+  getPet: 'getPet.existing',
+};
 
 /**
  * Whose rule it breaks when a valid request, with the right key, is not answered with its

@@ -36,7 +36,8 @@ export function codePointDifference(expected: string, actual: string): string | 
   const b = [...actual];
   const u = (c: string | undefined) => (c === undefined ? '(end)' : codePoints(c));
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return `code point ${i} is ${u(b[i])} where ${u(a[i])} was expected (${b.length} code points, ${a.length} expected)`;
+    if (a[i] !== b[i])
+      return `code point ${i} is ${u(b[i])} where ${u(a[i])} was expected (${b.length} code points, ${a.length} expected)`;
   }
   return undefined;
 }
@@ -46,14 +47,19 @@ export function codePointDifference(expected: string, actual: string): string | 
  * point, categoryId digit for digit, status as sent (any, when none was sent: the default is
  * open). Other fields sent are the server's to keep or drop.
  */
-export function echoDifference(sent: { name?: unknown; categoryId?: unknown; status?: unknown }, pet: Pet): string | undefined {
+export function echoDifference(
+  sent: { name?: unknown; categoryId?: unknown; status?: unknown },
+  pet: Pet,
+): string | undefined {
   if (typeof sent.name === 'string') {
     const diff = codePointDifference(sent.name, pet.name);
     if (diff) return `name ${show(pet.name, 80)}: ${diff}`;
   }
   const categoryId = exactInteger(sent.categoryId);
-  if (categoryId !== undefined && exactInteger(pet.categoryId) !== categoryId) return `categoryId ${show(pet.categoryId)} instead of ${categoryId}`;
-  if (sent.status !== undefined && pet.status !== sent.status) return `status ${show(pet.status)} instead of ${show(sent.status)}`;
+  if (categoryId !== undefined && exactInteger(pet.categoryId) !== categoryId)
+    return `categoryId ${show(pet.categoryId)} instead of ${categoryId}`;
+  if (sent.status !== undefined && pet.status !== sent.status)
+    return `status ${show(pet.status)} instead of ${show(sent.status)}`;
   return undefined;
 }
 
@@ -69,7 +75,8 @@ function differingField(sent: Sent, pet: Pet): 'name' | 'categoryId' | 'status' 
 }
 
 /** A name createPet.gaps speaks for: empty, with white space at an end, or longer than any limit surely allowed. */
-export const isGapName = (name: string): boolean => name.trim() !== name || [...name].length === 0 || [...name].length > NAME_SURELY_ACCEPTED;
+export const isGapName = (name: string): boolean =>
+  name.trim() !== name || [...name].length === 0 || [...name].length > NAME_SURELY_ACCEPTED;
 
 /**
  * Whose rule a pet that does not carry `sent` exactly breaks (see CaseCause): a name is
@@ -88,7 +95,11 @@ export function echoRules(sent: Sent, pet: Pet): RequirementId[] {
  * rule of the field that changed (a getPet that alters names in every answer is getPet's fault).
  */
 export function readBackRules(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got: Pet): RequirementId[] {
-  return [...(isTwin(ctx, pet, got) ? (['createPet.distinct-ids'] as const) : []), 'getPet.existing', ...echoRules(pet, got)];
+  return [
+    ...(isTwin(ctx, pet, got) ? (['createPet.distinct-ids'] as const) : []),
+    'getPet.existing',
+    ...echoRules(pet, got),
+  ];
 }
 
 /** `got`, read back for `pet`, is another pet this run created under the same id. */
@@ -100,7 +111,11 @@ export const isTwin = (ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got: Pet)
  * finding (its own check proves it on every run), which leaves nothing of this check's rule to judge.
  */
 export function blockIfTwin(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got: Pet): void {
-  if (isTwin(ctx, pet, got)) throw new Blocked('createPet.distinct-ids', `reading back ${show(pet)} gave ${show(got)}, another pet this run created under the same id`);
+  if (isTwin(ctx, pet, got))
+    throw new Blocked(
+      'createPet.distinct-ids',
+      `reading back ${show(pet)} gave ${show(got)}, another pet this run created under the same id`,
+    );
 }
 
 /**
@@ -108,17 +123,29 @@ export function blockIfTwin(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got:
  * does getPet reading it back, while getPet is live. Returns the created Pet. A failure names the
  * rule it breaks when that is another requirement's (createdRules, echoRules, readBackRules).
  */
-export async function expectStoredAsSent(ctx: RunContext, sent: Sent, res: ApiResponse, what = 'the body sent'): Promise<Pet> {
+export async function expectStoredAsSent(
+  ctx: RunContext,
+  sent: Sent,
+  res: ApiResponse,
+  what = 'the body sent',
+): Promise<Pet> {
   const pet = because(createdRules(res, sent), () => expectPet(res));
   const wrong = echoDifference(sent, pet);
   if (wrong) because(echoRules(sent, pet), () => fail(res, `${what}, accepted, echoed exactly`, wrong));
   if (getPetStage(ctx) !== 'live') return pet;
   const back = await ctx.api.getPet(pet.id);
-  expectSuccess({ name: 'getPet', success: 200 }, back, `reading back pet ${exactInteger(pet.id) ?? show(pet.id)}, just created`);
+  expectSuccess(
+    { name: 'getPet', success: 200 },
+    back,
+    `reading back pet ${exactInteger(pet.id) ?? show(pet.id)}, just created`,
+  );
   const got = expectPet(back);
   blockIfTwin(ctx, pet, got);
   const diff = echoDifference(sent, got) ?? samePet(pet, got);
-  if (diff) because(readBackRules(ctx, pet, got), () => fail(back, `${what}, accepted, read back exactly as created: ${show(pet)}`, `${show(got)} (${diff})`));
+  if (diff)
+    because(readBackRules(ctx, pet, got), () =>
+      fail(back, `${what}, accepted, read back exactly as created: ${show(pet)}`, `${show(got)} (${diff})`),
+    );
   return pet;
 }
 

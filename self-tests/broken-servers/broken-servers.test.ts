@@ -17,7 +17,19 @@ import { catalogue } from '../../tests/catalogue.js';
 import { CHILDREN, IN_FLIGHT, runQueued } from '../harness/children.js';
 import { faults } from '../harness/faults/index.js';
 import { HARNESS_SEED } from '../harness/harness.js';
-import { assembleKillMatrix, matrixJobs, renderText, ROOT_CAUSE_RUNS, SEED_RUNS, writeKillMatrix, type FaultRow, type KillMatrix, type MatrixJob, type SeedRow, type VariantRow } from '../harness/kill-matrix.js';
+import {
+  assembleKillMatrix,
+  matrixJobs,
+  renderText,
+  ROOT_CAUSE_RUNS,
+  SEED_RUNS,
+  writeKillMatrix,
+  type FaultRow,
+  type KillMatrix,
+  type MatrixJob,
+  type SeedRow,
+  type VariantRow,
+} from '../harness/kill-matrix.js';
 import { variants } from '../harness/variants.js';
 
 const runner = fileURLToPath(new URL('../harness/kill-matrix-runs.ts', import.meta.url));
@@ -37,7 +49,7 @@ const levels = new Map(catalogue.map((r) => [r.id, r.level]));
  */
 const reusesRow = (f: { breaks: RequirementId }) => levels.get(f.breaks) === 'MUST' && ROOT_CAUSE_RUNS === SEED_RUNS;
 /** Seeds spread over the whole range (negative ones too), none repeated, never the harness's 42. */
-const seedOf = (i: number) => (Math.imul(i + 1, 0x9e3779b1) | 0) || 1;
+const seedOf = (i: number) => Math.imul(i + 1, 0x9e3779b1) | 0 || 1;
 
 let matrix: KillMatrix;
 /** Every whole-catalogue run per server: the matrix's, then those with other seeds. */
@@ -50,7 +62,9 @@ beforeAll(async () => {
   const jobs = matrixJobs(faults, variants);
   const setups = ['reference', ...variants.map((v) => v.name)];
   const seeded: MatrixJob[] = [
-    ...setups.flatMap((setup, s) => Array.from({ length: SEEDS - 1 }, (_, i) => ({ variant: setup, seed: seedOf(s * 100 + i), runs: PROPERTY_RUNS }))),
+    ...setups.flatMap((setup, s) =>
+      Array.from({ length: SEEDS - 1 }, (_, i) => ({ variant: setup, seed: seedOf(s * 100 + i), runs: PROPERTY_RUNS })),
+    ),
     ...faults.flatMap((f, s) => [
       ...(reusesRow(f) ? [] : [{ fault: f.name, seed: HARNESS_SEED }]),
       ...Array.from({ length: SEEDS - 1 }, (_, i) => ({ fault: f.name, seed: seedOf(10_000 + s * 100 + i) })),
@@ -60,9 +74,19 @@ beforeAll(async () => {
   // Handed out one at a time, the longest first: the matrix's whole-catalogue runs, the faults (each
   // a whole-catalogue run too, for root cause first; some take seconds), then the seeded runs, all
   // alike, which even out the children's ends.
-  const all: [number, MatrixJob][] = [...jobs.slice(0, whole), ...seeded, ...jobs.slice(whole)].map((job, i) => [i, job]);
-  const queued = [...all.slice(0, whole), ...all.slice(whole + seeded.length), ...all.slice(whole, whole + seeded.length)];
-  const results = await runQueued<MatrixJob, VariantRow | FaultRow | SeedRow>(runner, queued.map(([, job]) => job));
+  const all: [number, MatrixJob][] = [...jobs.slice(0, whole), ...seeded, ...jobs.slice(whole)].map((job, i) => [
+    i,
+    job,
+  ]);
+  const queued = [
+    ...all.slice(0, whole),
+    ...all.slice(whole + seeded.length),
+    ...all.slice(whole, whole + seeded.length),
+  ];
+  const results = await runQueued<MatrixJob, VariantRow | FaultRow | SeedRow>(
+    runner,
+    queued.map(([, job]) => job),
+  );
   const rows = new Array<VariantRow | FaultRow | SeedRow>(all.length);
   queued.forEach(([i], q) => (rows[i] = results[q] as VariantRow | FaultRow | SeedRow));
   const missing = all.filter(([i]) => !rows[i]).map(([, job]) => job);
@@ -102,7 +126,10 @@ describe('the reference server', () => {
 describe('broken servers', () => {
   test.each(faults.map((f) => [f.name, f.breaks] as const))('%s is caught by %s', (name, breaks) => {
     const row = matrix.faults.find((r) => r.fault === name);
-    expect(row?.caughtBy, `${row?.does}: MISSED, ${row?.message}; failing instead: ${row?.failingInstead.join(', ') || 'nothing'}`).toBe(breaks);
+    expect(
+      row?.caughtBy,
+      `${row?.does}: MISSED, ${row?.message}; failing instead: ${row?.failingInstead.join(', ') || 'nothing'}`,
+    ).toBe(breaks);
   });
 });
 
@@ -111,7 +138,10 @@ describe('root cause first', () => {
   test('at least 90% of the faults have their target named first', () => {
     const { first, faults: all, share, misses } = matrix.rootCauseFirst;
     expect(all).toBe(faults.length);
-    expect(share, `${first} of ${all}; named first instead: ${misses.map((x) => `${x.fault} (breaks ${x.breaks}) -> ${x.first}${x.root !== x.first ? ` under ${x.root}` : ''}`).join('; ')}`).toBeGreaterThanOrEqual(0.9);
+    expect(
+      share,
+      `${first} of ${all}; named first instead: ${misses.map((x) => `${x.fault} (breaks ${x.breaks}) -> ${x.first}${x.root !== x.first ? ` under ${x.root}` : ''}`).join('; ')}`,
+    ).toBeGreaterThanOrEqual(0.9);
   });
 });
 
@@ -125,19 +155,32 @@ describe('conforming servers', () => {
 
 describe('every requirement is exercised by a fault', () => {
   test.each(catalogue.map((r) => [r.id] as const))('%s has a fault that breaks it', (id) => {
-    expect(faults.filter((f) => f.breaks === id).map((f) => f.name), `no fault in self-tests/harness/faults/ names ${id} in breaks`).not.toEqual([]);
+    expect(
+      faults.filter((f) => f.breaks === id).map((f) => f.name),
+      `no fault in self-tests/harness/faults/ names ${id} in breaks`,
+    ).not.toEqual([]);
   });
 });
 
 /** What must not change from one seed to another: the ids, not the messages (those name inputs). */
-const verdict = (r: VariantRow) => ({ must: r.mustFailures.map((f) => f.id), should: r.shouldFailures.map((f) => f.id), skipped: r.skipped.map((f) => f.id) });
+const verdict = (r: VariantRow) => ({
+  must: r.mustFailures.map((f) => f.id),
+  should: r.shouldFailures.map((f) => f.id),
+  skipped: r.skipped.map((f) => f.id),
+});
 const seedOfRow = (r: VariantRow) => r.seed ?? 'the matrix run';
 
 describe('the same verdict for every seed', () => {
   test(`the reference server: ${SEEDS} runs, no failure and no skip in any`, () => {
     const runs = verdicts.get('reference') ?? [];
     expect(runs).toHaveLength(SEEDS);
-    for (const r of runs) expect({ seed: seedOfRow(r), ...verdict(r) }, JSON.stringify(r)).toEqual({ seed: seedOfRow(r), must: [], should: [], skipped: [] });
+    for (const r of runs)
+      expect({ seed: seedOfRow(r), ...verdict(r) }, JSON.stringify(r)).toEqual({
+        seed: seedOfRow(r),
+        must: [],
+        should: [],
+        skipped: [],
+      });
   });
 
   test.each(variants.map((v) => [v.name] as const))(`%s: ${SEEDS} runs, one verdict`, (name) => {
@@ -145,19 +188,28 @@ describe('the same verdict for every seed', () => {
     expect(runs).toHaveLength(SEEDS);
     const [first, ...others] = runs as [VariantRow, ...VariantRow[]];
     // On a difference, both runs' findings say what changed.
-    for (const r of others) expect({ seed: seedOfRow(r), ...verdict(r) }, `${seedOfRow(first)} gave ${JSON.stringify(first)}; seed ${r.seed} gave ${JSON.stringify(r)}`).toEqual({ seed: seedOfRow(r), ...verdict(first) });
+    for (const r of others)
+      expect(
+        { seed: seedOfRow(r), ...verdict(r) },
+        `${seedOfRow(first)} gave ${JSON.stringify(first)}; seed ${r.seed} gave ${JSON.stringify(r)}`,
+      ).toEqual({ seed: seedOfRow(r), ...verdict(first) });
   });
 });
 
 describe('every fault, whatever the seed', () => {
-  test.each(faults.map((f) => [f.name, f.breaks, f.racy] as const))(`%s: ${SEEDS} seeds, %s fails with each, and the same MUST requirements`, (name, breaks, racy) => {
-    const runs = bySeed.get(name) ?? [];
-    expect(runs).toHaveLength(SEEDS);
-    const [first] = runs as [SeedRow];
-    // On a difference, every seed's failures say what changed. A racy fault: only its own.
-    const each = runs.map((r) => ({ seed: r.seed, caught: r.caught, must: racy ? [] : r.must }));
-    expect(each, `${breaks} must fail with every seed: ${JSON.stringify(runs)}`).toEqual(runs.map((r) => ({ seed: r.seed, caught: true, must: racy ? [] : first.must })));
-  });
+  test.each(faults.map((f) => [f.name, f.breaks, f.racy] as const))(
+    `%s: ${SEEDS} seeds, %s fails with each, and the same MUST requirements`,
+    (name, breaks, racy) => {
+      const runs = bySeed.get(name) ?? [];
+      expect(runs).toHaveLength(SEEDS);
+      const [first] = runs as [SeedRow];
+      // On a difference, every seed's failures say what changed. A racy fault: only its own.
+      const each = runs.map((r) => ({ seed: r.seed, caught: r.caught, must: racy ? [] : r.must }));
+      expect(each, `${breaks} must fail with every seed: ${JSON.stringify(runs)}`).toEqual(
+        runs.map((r) => ({ seed: r.seed, caught: true, must: racy ? [] : first.must })),
+      );
+    },
+  );
 
   test('only a fault modelling a race is exempt from the same MUST requirements', () => {
     expect(faults.filter((f) => f.racy).map((f) => f.name)).toEqual(['ids-collide', 'fail-under-load']);

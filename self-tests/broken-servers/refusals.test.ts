@@ -30,42 +30,59 @@ async function runOnce(refusal: Refusal, seed: number): Promise<{ run: HarnessRu
 }
 
 /** MUST requirements that failed or could not be decided: none, for one verdict (CONFORMANT). */
-const unsettled = (run: HarnessRun) => failing(run).filter((id) => LEVELS.get(id) === 'MUST').map((id) => `${id} (${run.outcomes.get(id)?.outcome}): ${run.outcomes.get(id)?.message ?? ''}`);
+const unsettled = (run: HarnessRun) =>
+  failing(run)
+    .filter((id) => LEVELS.get(id) === 'MUST')
+    .map((id) => `${id} (${run.outcomes.get(id)?.outcome}): ${run.outcomes.get(id)?.message ?? ''}`);
 
 // The servers side by side, each run of a server with its own seed.
 describe.concurrent('one verdict, CONFORMANT, in 20 runs in a row', () => {
   const servers: [string, (seed: number) => Refusal][] = [
-    ['answers 413 with an Error body as soon as the head shows a large body, then closes under the upload', () => ({ kind: 'early-413' })],
+    [
+      'answers 413 with an Error body as soon as the head shows a large body, then closes under the upload',
+      () => ({ kind: 'early-413' }),
+    ],
     ['answers 400 with an Error body early, and reads the body to its end', () => ({ kind: 'early-400' })],
     ['resets the connection without an answer once a body passes 1 MiB', () => ({ kind: 'reset-large' })],
-    ['closes a kept-alive connection as a request arrives on it, at random moments', (seed) => ({ kind: 'close-kept-alive', seed, p: 0.05 })],
+    [
+      'closes a kept-alive connection as a request arrives on it, at random moments',
+      (seed) => ({ kind: 'close-kept-alive', seed, p: 0.05 }),
+    ],
   ];
-  test.each(servers)('a server that %s', async (_what, refusal) => {
-    const verdicts: string[][] = [];
-    let refused = 0;
-    const dropped: Record<string, number> = {};
-    const lane = async (first: number) => {
-      for (let run = first; run < RUNS; run += LANES) {
-        const seed = 1000 + run;
-        const { run: result, seen } = await runOnce(refusal(seed), seed);
-        verdicts.push(unsettled(result).map((u) => `seed ${seed}: ${u}`));
-        refused += seen.refused;
-        for (const [method, n] of Object.entries(seen.dropped)) dropped[method] = (dropped[method] ?? 0) + n;
-      }
-    };
-    await Promise.all(Array.from({ length: LANES }, (_, i) => lane(i)));
-    expect(verdicts).toHaveLength(RUNS);
-    expect(verdicts.flat()).toEqual([]);
-    // The behaviour was met: bodies refused, or connections closed under requests (never a POST's).
-    if (refusal(0).kind === 'close-kept-alive') {
-      expect(dropped.GET ?? 0).toBeGreaterThan(0);
-      expect(dropped.POST ?? 0).toBe(0);
-    } else expect(refused).toBeGreaterThanOrEqual(RUNS);
-  }, HANG_GUARD_MS);
+  test.each(servers)(
+    'a server that %s',
+    async (_what, refusal) => {
+      const verdicts: string[][] = [];
+      let refused = 0;
+      const dropped: Record<string, number> = {};
+      const lane = async (first: number) => {
+        for (let run = first; run < RUNS; run += LANES) {
+          const seed = 1000 + run;
+          const { run: result, seen } = await runOnce(refusal(seed), seed);
+          verdicts.push(unsettled(result).map((u) => `seed ${seed}: ${u}`));
+          refused += seen.refused;
+          for (const [method, n] of Object.entries(seen.dropped)) dropped[method] = (dropped[method] ?? 0) + n;
+        }
+      };
+      await Promise.all(Array.from({ length: LANES }, (_, i) => lane(i)));
+      expect(verdicts).toHaveLength(RUNS);
+      expect(verdicts.flat()).toEqual([]);
+      // The behaviour was met: bodies refused, or connections closed under requests (never a POST's).
+      if (refusal(0).kind === 'close-kept-alive') {
+        expect(dropped.GET ?? 0).toBeGreaterThan(0);
+        expect(dropped.POST ?? 0).toBe(0);
+      } else expect(refused).toBeGreaterThanOrEqual(RUNS);
+    },
+    HANG_GUARD_MS,
+  );
 });
 
-test.concurrent('an early 413 with an HTML page fails errors.refused-body', async () => {
-  const { run } = await runOnce({ kind: 'early-413-html' }, 7);
-  expect(run.outcomes.get('errors.refused-body')?.outcome).toBe('failed');
-  expect(run.outcomes.get('errors.refused-body')?.message).toMatch(/MiB/);
-}, HANG_GUARD_MS / RUNS);
+test.concurrent(
+  'an early 413 with an HTML page fails errors.refused-body',
+  async () => {
+    const { run } = await runOnce({ kind: 'early-413-html' }, 7);
+    expect(run.outcomes.get('errors.refused-body')?.outcome).toBe('failed');
+    expect(run.outcomes.get('errors.refused-body')?.message).toMatch(/MiB/);
+  },
+  HANG_GUARD_MS / RUNS,
+);

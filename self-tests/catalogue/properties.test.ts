@@ -18,11 +18,15 @@ import fc from 'fast-check';
 /** The three bugs of issue 4, each a few lines around the reference handler. */
 const SEEDED: Record<'astral' | 'precision' | 'filterAfterLimit', Wrap> = {
   astral: mapRequestJson(
-    (b) => (isObject(b) && typeof b.name === 'string' ? { ...b, name: b.name.replace(/[\u{10000}-\u{10FFFF}]/gu, '') } : b),
+    (b) =>
+      isObject(b) && typeof b.name === 'string' ? { ...b, name: b.name.replace(/[\u{10000}-\u{10FFFF}]/gu, '') } : b,
     isOp('createPet'),
   ),
   precision: mapRequestJson(
-    (b) => (isObject(b) && typeof b.categoryId === 'bigint' && b.categoryId > 2n ** 53n ? { ...b, categoryId: BigInt(Number(b.categoryId)) } : b),
+    (b) =>
+      isObject(b) && typeof b.categoryId === 'bigint' && b.categoryId > 2n ** 53n
+        ? { ...b, categoryId: BigInt(Number(b.categoryId)) }
+        : b,
     isOp('createPet'),
   ),
   filterAfterLimit: answer(
@@ -31,7 +35,10 @@ const SEEDED: Record<'astral' | 'precision' | 'filterAfterLimit', Wrap> = {
       const status = new URL(req.url, 'http://x').searchParams.get('status');
       const res = await inner(withQuery(req, (q) => q.delete('status')));
       if (res.status !== 200) return res;
-      return { ...res, body: stringifyJson((parseJson(res.body) as { status?: string }[]).filter((p) => p.status === status)) };
+      return {
+        ...res,
+        body: stringifyJson((parseJson(res.body) as { status?: string }[]).filter((p) => p.status === status)),
+      };
     },
   ),
 };
@@ -56,7 +63,11 @@ async function run(wrap: Wrap, pick: RegExp, config: Partial<RunConfig> = {}, { 
     if (req.method === 'POST' && res.status === 201) created++;
     return res;
   });
-  const target = resolveRunConfig(loadConfig({}, { dotenv: false }), { baseUrl: `${server.origin}/v1`, apiKey, embedded: true });
+  const target = resolveRunConfig(loadConfig({}, { dotenv: false }), {
+    baseUrl: `${server.origin}/v1`,
+    apiKey,
+    embedded: true,
+  });
   const ctx = new RunContext(Object.freeze({ ...target, seed: 42, ...config }));
   const outcomes = new Map<string, Outcome>();
   try {
@@ -108,7 +119,8 @@ describe('seeded bugs are caught, shrunk and reported with their seed', () => {
 });
 
 describe('replay', () => {
-  const pick = /^(createPet\.(unicode|int64-extremes|status-enum) \(property\)|consistency\.model Random|listPets\.limit\.malformed \(property\))/;
+  const pick =
+    /^(createPet\.(unicode|int64-extremes|status-enum) \(property\)|consistency\.model Random|listPets\.limit\.malformed \(property\))/;
 
   test('the same seed sends the identical requests; another seed does not', async () => {
     const first = await run(SEEDED.filterAfterLimit, pick, { seed: 7 });
@@ -119,12 +131,17 @@ describe('replay', () => {
     const sorted = (r: Run) => [...r.requests].sort();
     expect(sorted(again)).toEqual(sorted(first));
     expect(sorted(other)).not.toEqual(sorted(first));
-    expect([...again.outcomes.values()].map((o) => o.message)).toEqual([...first.outcomes.values()].map((o) => o.message));
+    expect([...again.outcomes.values()].map((o) => o.message)).toEqual(
+      [...first.outcomes.values()].map((o) => o.message),
+    );
   });
 });
 
 /** What populating an empty store creates. */
-const POPULATION_SIZE = Math.max(POPULATION_TOTAL, Object.values(POPULATION_PLAN).reduce((a, b) => a + b, 0));
+const POPULATION_SIZE = Math.max(
+  POPULATION_TOTAL,
+  Object.values(POPULATION_PLAN).reduce((a, b) => a + b, 0),
+);
 
 describe('the write budget', () => {
   const creating = /^(createPet\.(unicode|int64-extremes) \(property\)|consistency\.|auth\.wrong-key \(property\))/;
@@ -155,11 +172,26 @@ describe('the write budget', () => {
   test('read-only mode skips a creating property with its reason', async () => {
     const apiKey = 'k';
     const server = await serve(createReferenceHandler({ apiKey }));
-    const target = resolveRunConfig(loadConfig({}, { dotenv: false }), { baseUrl: `${server.origin}/v1`, apiKey, embedded: true });
+    const target = resolveRunConfig(loadConfig({}, { dotenv: false }), {
+      baseUrl: `${server.origin}/v1`,
+      apiKey,
+      embedded: true,
+    });
     const ctx = new RunContext(Object.freeze({ ...target, seed: 1, readOnly: true as boolean }) as RunConfig);
     let o;
     try {
-      o = await execute({ check: (c) => checkProperty(c, { label: 'ro', arbitrary: fc.nat(), creates: { perRun: 1, weight: 0.1 }, predicate: async () => {} }) }, ctx);
+      o = await execute(
+        {
+          check: (c) =>
+            checkProperty(c, {
+              label: 'ro',
+              arbitrary: fc.nat(),
+              creates: { perRun: 1, weight: 0.1 },
+              predicate: async () => {},
+            }),
+        },
+        ctx,
+      );
     } finally {
       await ctx.close();
       await server.close();

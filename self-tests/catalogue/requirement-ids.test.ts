@@ -32,12 +32,18 @@ const ID_SHAPE = /^[a-z][A-Za-z]*(\.[a-z][a-z0-9]*(-[a-z0-9]+)*)+$/;
 
 describe('requirement ids', () => {
   test.each(catalogue.map((r) => [r.id, r.level] as const))('%s is recorded as %s', (id, level) => {
-    expect(recorded.requirements[id], `${id} is new or changed level: record it in ${FILE} (a level change retires the id)`).toBe(level);
+    expect(
+      recorded.requirements[id],
+      `${id} is new or changed level: record it in ${FILE} (a level change retires the id)`,
+    ).toBe(level);
   });
 
   test.each(Object.keys(recorded.requirements).map((id) => [id] as const))('%s is in the catalogue', (id) => {
     const ids = catalogue.map((r) => r.id);
-    expect(ids, `${id} is recorded in ${FILE} but no requirement has it: restore it, or move it to "retired"`).toContain(id);
+    expect(
+      ids,
+      `${id} is recorded in ${FILE} but no requirement has it: restore it, or move it to "retired"`,
+    ).toContain(id);
   });
 
   test('no retired id is in use or still recorded', () => {
@@ -51,16 +57,21 @@ describe('requirement ids', () => {
     expect(ids.filter((id) => !ID_SHAPE.test(id))).toEqual([]);
   });
 
-  test.each(catalogue.map((r) => [r.id, r] as const))('%s cites a section of the interface in one plain line', (_id, r) => {
-    expect(SECTIONS).toContain(r.section);
-    expect(r.statement.trim()).not.toBe('');
-    expect(r.statement).not.toMatch(/\n|^(test|should|check)s?\b/i);
-  });
+  test.each(catalogue.map((r) => [r.id, r] as const))(
+    '%s cites a section of the interface in one plain line',
+    (_id, r) => {
+      expect(SECTIONS).toContain(r.section);
+      expect(r.statement.trim()).not.toBe('');
+      expect(r.statement).not.toMatch(/\n|^(test|should|check)s?\b/i);
+    },
+  );
 });
 
 describe('tests of the catalogue', () => {
   test('every test name starts with a recorded id followed by a space', () => {
-    const stray = checks.filter((c) => !c.name.startsWith(`${c.requirement.id} `) || !(c.requirement.id in recorded.requirements));
+    const stray = checks.filter(
+      (c) => !c.name.startsWith(`${c.requirement.id} `) || !(c.requirement.id in recorded.requirements),
+    );
     expect(stray.map((c) => c.name)).toEqual([]);
   });
 

@@ -17,7 +17,9 @@ import { resultsOf } from '../harness/results-of.js';
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats(ajv);
-const validateReport = ajv.compile(JSON.parse(readFileSync(new URL('../../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as object);
+const validateReport = ajv.compile(
+  JSON.parse(readFileSync(new URL('../../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as object,
+);
 
 const CAUSE = 'createPet.int64-extremes';
 
@@ -87,7 +89,11 @@ describe('a server that keeps categoryId as a double', () => {
 /** A case of the made-up runs below, whose ids are short letters, not the catalogue's. */
 type MadeUpCase = { [K in keyof CaseCause]: readonly string[] };
 /** A requirement of the made-up runs below: failed, with these cases. */
-const failing = (id: string, ...cases: MadeUpCase[]): CauseInput => ({ id, outcome: 'failed', cases: (cases.length ? cases : [{}]) as CaseCause[] });
+const failing = (id: string, ...cases: MadeUpCase[]): CauseInput => ({
+  id,
+  outcome: 'failed',
+  cases: (cases.length ? cases : [{}]) as CaseCause[],
+});
 
 describe('grouping, from what the checks say about each failing case', () => {
   test('a failure is grouped under another when every one of its failing cases resolves to that one', () => {
@@ -108,7 +114,11 @@ describe('grouping, from what the checks say about each failing case', () => {
 
   test('cases pointing at different failures that share one root are grouped under it', () => {
     // A list holding two spoiled pets, one created by c.model, grouped under a.cause, one by a.cause itself.
-    const roots = rootCauses([failing('a.cause'), failing('c.model', { rules: ['a.cause'] }), failing('b.list', { rules: ['c.model'] }, { rules: ['a.cause'] })]);
+    const roots = rootCauses([
+      failing('a.cause'),
+      failing('c.model', { rules: ['a.cause'] }),
+      failing('b.list', { rules: ['c.model'] }, { rules: ['a.cause'] }),
+    ]);
     expect(Object.fromEntries(roots)).toEqual({ 'b.list': 'a.cause', 'c.model': 'a.cause' });
   });
 
@@ -118,20 +128,38 @@ describe('grouping, from what the checks say about each failing case', () => {
   });
 
   test('one failed sender of the judged answers wins over the rules; two are no one', () => {
-    expect(Object.fromEntries(rootCauses([failing('s'), failing('r'), failing('j', { sentBy: ['s'], rules: ['r'] })]))).toEqual({ j: 's' });
-    expect(Object.fromEntries(rootCauses([failing('s'), failing('t'), failing('r'), failing('j', { sentBy: ['s', 't'], rules: ['r'] })]))).toEqual({ j: 'r' });
+    expect(
+      Object.fromEntries(rootCauses([failing('s'), failing('r'), failing('j', { sentBy: ['s'], rules: ['r'] })])),
+    ).toEqual({ j: 's' });
+    expect(
+      Object.fromEntries(
+        rootCauses([failing('s'), failing('t'), failing('r'), failing('j', { sentBy: ['s', 't'], rules: ['r'] })]),
+      ),
+    ).toEqual({ j: 'r' });
   });
 
   test('a cycle breaks at a link that rests on a rule, not on the same exchange', () => {
     // errors.body judged only errors.unknown-path's answers; errors.unknown-path failed on errors.body's rule.
-    const roots = rootCauses([failing('errors.body', { sentBy: ['errors.unknown-path'] }), failing('errors.unknown-path', { rules: ['errors.body'] })]);
+    const roots = rootCauses([
+      failing('errors.body', { sentBy: ['errors.unknown-path'] }),
+      failing('errors.unknown-path', { rules: ['errors.body'] }),
+    ]);
     expect(Object.fromEntries(roots)).toEqual({ 'errors.body': 'errors.unknown-path' });
   });
 });
 
 describe('the order a report names findings in', () => {
   const entry = (id: string, causedBy?: string): RequirementResult => ({
-    id, level: 'MUST', section: 's', statement: 's', area: id.split('.')[0] as string, outcome: 'failed', durationMs: 0, checks: [], message: 'm', ...(causedBy ? { causedBy } : {}),
+    id,
+    level: 'MUST',
+    section: 's',
+    statement: 's',
+    area: id.split('.')[0] as string,
+    outcome: 'failed',
+    durationMs: 0,
+    checks: [],
+    message: 'm',
+    ...(causedBy ? { causedBy } : {}),
   });
 
   test('roots explaining the most first, then in catalogue order, each followed by those grouped under it', () => {

@@ -73,14 +73,22 @@ describe('a run with its own report as baseline', () => {
     expect(entry?.baseline).toMatchObject({ status: 'known', entry: 'auth.missing-key' });
     expect(entry?.baseline?.reason).toMatch(/^failed in the run of 2026-06-01: /);
     expect(gateOf(again)).toMatchObject({ passed: true, regressions: [] });
-    expect(again.run.baseline).toMatchObject({ path: baselinePath, sha256: sha256(readFileSync(baselinePath)), kind: 'report' });
+    expect(again.run.baseline).toMatchObject({
+      path: baselinePath,
+      sha256: sha256(readFileSync(baselinePath)),
+      kind: 'report',
+    });
     expect(renderTerminal(again)).toMatch(/≈ auth\.missing-key \(known MUST failure, baseline\)/);
     expect(renderTerminal(again)).toMatch(/baseline .*gate passed: no regression against the baseline/);
     expect(renderTerminal(again)).not.toMatch(/✘ auth\.missing-key/);
     const markdown = renderMarkdown(again);
-    expect(markdown).toMatch(/#### Known deviations \(\d+; still run, not regressions\)\n\n(- .*\n)*- `auth\.missing-key`/);
+    expect(markdown).toMatch(
+      /#### Known deviations \(\d+; still run, not regressions\)\n\n(- .*\n)*- `auth\.missing-key`/,
+    );
     expect(markdown).not.toMatch(/### Violations/);
-    expect(renderHtml(again)).toMatch(/<span class="badge b-known">known<\/span>\s*<span class="rid">auth\.missing-key/);
+    expect(renderHtml(again)).toMatch(
+      /<span class="badge b-known">known<\/span>\s*<span class="rid">auth\.missing-key/,
+    );
     const junit = renderJunit(again);
     expect(junit).toMatch(/<testsuites [^>]* failures="0" errors="0"/);
     expect(junit).toMatch(/name="baseline" value="known: failed in the run/);
@@ -107,43 +115,88 @@ describe('a run with its own report as baseline', () => {
     expect(gateOf(fixed)).toMatchObject({ passed: true });
     expect(gateOf(fixed).reason).toMatch(/fixed: remove (.*, )?auth\.missing-key(, .*)? from the baseline/);
     expect(renderTerminal(fixed)).toMatch(/⚠ auth\.missing-key \(fixed: remove it from the baseline\)/);
-    expect(renderMarkdown(fixed)).toMatch(/#### Fixed: remove them from the baseline \(\d+\)\n\n(- .*\n)*- `auth\.missing-key`/);
+    expect(renderMarkdown(fixed)).toMatch(
+      /#### Fixed: remove them from the baseline \(\d+\)\n\n(- .*\n)*- `auth\.missing-key`/,
+    );
     expect(renderJunit(fixed)).toContain('FIXED: remove auth.missing-key from the baseline');
     expect(renderHtml(fixed)).toContain('Fixed: remove it from the baseline');
     expect(gateOf(resultsOf(runs.correct as HarnessRun, { baseline, strict: true })).passed).toBe(false);
   });
 
   test('an expired entry counts as not in the baseline', () => {
-    const path = file('expired.json', { known: [{ id: 'auth.missing-key', reason: 'fix scheduled', link: 'https://example.com/1', until: '2026-05-31' }] });
+    const path = file('expired.json', {
+      known: [{ id: 'auth.missing-key', reason: 'fix scheduled', link: 'https://example.com/1', until: '2026-05-31' }],
+    });
     const before = loadBaseline(path, { ids, now: new Date('2026-05-31T23:00:00Z') });
-    expect(gateOf(resultsOf(runs.noAuth as HarnessRun, { baseline: before })).regressions.map((e) => e.id)).not.toContain('auth.missing-key');
+    expect(
+      gateOf(resultsOf(runs.noAuth as HarnessRun, { baseline: before })).regressions.map((e) => e.id),
+    ).not.toContain('auth.missing-key');
     const after = loadBaseline(path, { ids, now: new Date('2026-06-01T00:00:01Z') });
     expect(after.entries).toEqual([]);
     const results = resultsOf(runs.noAuth as HarnessRun, { baseline: after });
     expect(gateOf(results).regressions.map((e) => e.id)).toContain('auth.missing-key');
-    expect(results.run.baseline?.expired).toEqual([{ id: 'auth.missing-key', reason: 'fix scheduled', link: 'https://example.com/1', until: '2026-05-31' }]);
+    expect(results.run.baseline?.expired).toEqual([
+      { id: 'auth.missing-key', reason: 'fix scheduled', link: 'https://example.com/1', until: '2026-05-31' },
+    ]);
     expect(renderTerminal(results)).toMatch(/baseline entry auth\.missing-key expired on 2026-05-31/);
   });
 
   test('a hand-written entry by glob carries its reason and link into the reports', () => {
-    const path = file('glob.json', { known: [{ id: 'auth.missing-*', reason: 'gateway lets anonymous reads through', link: 'https://tracker.example.com/PET-7' }] });
+    const path = file('glob.json', {
+      known: [
+        {
+          id: 'auth.missing-*',
+          reason: 'gateway lets anonymous reads through',
+          link: 'https://tracker.example.com/PET-7',
+        },
+      ],
+    });
     const results = resultsOf(runs.noAuth as HarnessRun, { baseline: loadBaseline(path, { ids }) });
     expect(results.requirements.find((e) => e.id === 'auth.missing-key')?.baseline).toEqual({
-      status: 'known', entry: 'auth.missing-*', reason: 'gateway lets anonymous reads through', link: 'https://tracker.example.com/PET-7',
+      status: 'known',
+      entry: 'auth.missing-*',
+      reason: 'gateway lets anonymous reads through',
+      link: 'https://tracker.example.com/PET-7',
     });
-    expect(renderMarkdown(results)).toContain('gateway lets anonymous reads through (https://tracker.example.com/PET-7)');
+    expect(renderMarkdown(results)).toContain(
+      'gateway lets anonymous reads through (https://tracker.example.com/PET-7)',
+    );
   });
 });
 
 describe('a baseline the run cannot use is exit 2, in one line, before anything is sent', () => {
   const cases: [what: string, content: string | object, message: RegExp][] = [
-    ['an id that names no requirement', { known: [{ id: 'auth.no-such-rule', reason: 'x' }] }, /"auth\.no-such-rule" matches no requirement id or area/],
-    ['a glob that matches nothing', { known: [{ id: 'nothing.*', reason: 'x' }] }, /"nothing\.\*" matches no requirement/],
-    ['an entry without a reason', { known: [{ id: 'auth.challenge' }] }, /not a valid baseline .*: \/known\/0 must have required property 'reason'/],
-    ['a date that is no date', { known: [{ id: 'auth.challenge', reason: 'x', until: 'soon' }] }, /\/known\/0\/until must match format "date"/],
-    ['a field the format does not have', { known: [{ id: 'auth.challenge', reason: 'x', owner: 'me' }] }, /must NOT have additional properties \(owner\)/],
+    [
+      'an id that names no requirement',
+      { known: [{ id: 'auth.no-such-rule', reason: 'x' }] },
+      /"auth\.no-such-rule" matches no requirement id or area/,
+    ],
+    [
+      'a glob that matches nothing',
+      { known: [{ id: 'nothing.*', reason: 'x' }] },
+      /"nothing\.\*" matches no requirement/,
+    ],
+    [
+      'an entry without a reason',
+      { known: [{ id: 'auth.challenge' }] },
+      /not a valid baseline .*: \/known\/0 must have required property 'reason'/,
+    ],
+    [
+      'a date that is no date',
+      { known: [{ id: 'auth.challenge', reason: 'x', until: 'soon' }] },
+      /\/known\/0\/until must match format "date"/,
+    ],
+    [
+      'a field the format does not have',
+      { known: [{ id: 'auth.challenge', reason: 'x', owner: 'me' }] },
+      /must NOT have additional properties \(owner\)/,
+    ],
     ['a file that is not JSON', '{ known: ', /not JSON: /],
-    ['a conformance.json that is not valid', { format: 'petstore-conformance/report', formatVersion: '1.3.0' }, /not a valid conformance\.json: /],
+    [
+      'a conformance.json that is not valid',
+      { format: 'petstore-conformance/report', formatVersion: '1.3.0' },
+      /not a valid conformance\.json: /,
+    ],
   ];
   test.each(cases)('%s', (_what, content, message) => {
     expect(() => loadBaseline(file('bad.json', content), { ids })).toThrow(BaselineError);
@@ -158,7 +211,9 @@ describe('a baseline the run cannot use is exit 2, in one line, before anything 
     try {
       const env = { PETSTORE_BASELINE: join(dir, 'missing.json') };
       expect(await main([], env)).toBe(EXIT.usage);
-      expect(await main(['--baseline', file('unknown.json', { known: [{ id: 'auth.nope', reason: 'x' }] })], {})).toBe(EXIT.usage);
+      expect(await main(['--baseline', file('unknown.json', { known: [{ id: 'auth.nope', reason: 'x' }] })], {})).toBe(
+        EXIT.usage,
+      );
     } finally {
       console.error = original;
     }
@@ -180,8 +235,16 @@ describe('the command with --baseline', CHILD_TIMEOUT, () => {
     const cwd = tempDir('baseline-cli');
     mkdirSync(join(cwd, 'reports'), { recursive: true });
     const path = join(cwd, 'known.json');
-    writeFileSync(path, JSON.stringify({ known: [{ id: 'auth.missing-key', reason: 'anonymous reads, PET-7', until: '2999-12-31' }] }));
-    const env = { PETSTORE_BASE_URL: `${server.origin}/v1`, PETSTORE_API_KEY: apiKey, PETSTORE_REPORT_DIR: join(cwd, 'reports'), PETSTORE_SEED: '7' };
+    writeFileSync(
+      path,
+      JSON.stringify({ known: [{ id: 'auth.missing-key', reason: 'anonymous reads, PET-7', until: '2999-12-31' }] }),
+    );
+    const env = {
+      PETSTORE_BASE_URL: `${server.origin}/v1`,
+      PETSTORE_API_KEY: apiKey,
+      PETSTORE_REPORT_DIR: join(cwd, 'reports'),
+      PETSTORE_SEED: '7',
+    };
     const run = await runBin(['--only', 'auth.missing-key', '--baseline', path], { cwd, env });
     expect(run.code, run.out).toBe(EXIT.conformant);
     expect(run.stdout).toMatch(/≈ auth\.missing-key \(known MUST failure, baseline\) anonymous reads, PET-7/);
@@ -189,6 +252,10 @@ describe('the command with --baseline', CHILD_TIMEOUT, () => {
     expect(manifest.baseline).toEqual({ path, sha256: sha256(readFileSync(path)) });
     const report = JSON.parse(readFileSync(join(cwd, 'reports', 'conformance.json'), 'utf8')) as Results;
     validReport(report);
-    expect(report.requirements[0]).toMatchObject({ id: 'auth.missing-key', outcome: 'failed', baseline: { status: 'known' } });
+    expect(report.requirements[0]).toMatchObject({
+      id: 'auth.missing-key',
+      outcome: 'failed',
+      baseline: { status: 'known' },
+    });
   });
 });

@@ -25,12 +25,15 @@ export interface BundledBrowser {
 
 /** The package's own folder, or a one-line reason why the bundled browser cannot be had here. */
 function packageDir(): string {
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`the bundled browser (${PACKAGE}) is built for Linux x64, not ${process.platform} ${process.arch}`);
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new Error(`the bundled browser (${PACKAGE}) is built for Linux x64, not ${process.platform} ${process.arch}`);
   try {
     // Its exports name only the entry point, build/index.js.
     return dirname(dirname(createRequire(import.meta.url).resolve(PACKAGE)));
   } catch {
-    throw new Error(`the bundled browser is missing: ${PACKAGE} is not installed (npm ci installs it from the lockfile)`);
+    throw new Error(
+      `the bundled browser is missing: ${PACKAGE} is not installed (npm ci installs it from the lockfile)`,
+    );
   }
 }
 
@@ -51,20 +54,35 @@ export async function launchBundledChromium(): Promise<BundledBrowser> {
     [executablePath] = await Promise.all([unpacker.executablePath(bin), inflate(join(bin, 'al2023.tar.br'))]);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`the bundled browser could not be unpacked from ${bin}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(
+      `the bundled browser could not be unpacked from ${bin}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   } finally {
     if (saved === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = saved;
   }
   // The package's fonts.conf names /tmp/fonts; ours names the folder we unpacked into.
   const fontsConf = join(dir, 'fonts.conf');
-  writeFileSync(fontsConf, `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>${join(dir, 'fonts')}</dir><cachedir>${join(dir, 'fonts-cache')}</cachedir></fontconfig>\n`);
+  writeFileSync(
+    fontsConf,
+    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>${join(dir, 'fonts')}</dir><cachedir>${join(dir, 'fonts-cache')}</cachedir></fontconfig>\n`,
+  );
   try {
     const browser = await chromium.launch({
       executablePath,
       headless: true,
       // The package's binary is chrome-headless-shell; no sandbox (CI runs as root).
-      args: ['--headless=shell', '--no-sandbox', '--no-zygote', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless=shell',
+        '--no-sandbox',
+        '--no-zygote',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       env: { ...process.env, LD_LIBRARY_PATH: join(dir, 'al2023', 'lib'), FONTCONFIG_FILE: fontsConf },
     });
     return {
@@ -79,7 +97,9 @@ export async function launchBundledChromium(): Promise<BundledBrowser> {
     };
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`the bundled browser did not start (${executablePath}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    throw new Error(
+      `the bundled browser did not start (${executablePath}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+    );
   }
 }
 

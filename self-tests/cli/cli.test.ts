@@ -15,7 +15,10 @@ describe('npm run conformance', CHILD_TIMEOUT, () => {
   });
 
   test('passes against the standalone `npm run serve` server', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/reference-server/main.ts'], { cwd: root, env: cleanEnv() });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/reference-server/main.ts'], {
+      cwd: root,
+      env: cleanEnv(),
+    });
     children.push(child);
     const banner = await new Promise<string>((resolve, reject) => {
       child.on('exit', (code) => reject(new Error(`npm run serve exited with ${code}`)));

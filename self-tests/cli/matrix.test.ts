@@ -19,18 +19,42 @@ const MUST = catalogue.filter((r) => r.level === 'MUST').map((r) => r.id);
 const level = (id: string) => catalogue.find((r) => r.id === id)?.level;
 
 /** A run in which every requirement passed, but for those named (and those left out: not run). */
-function results(target: { baseUrl: string; embedded: boolean; label?: string }, outcomes: Record<string, [OutcomeKind, string]> = {}, omit: string[] = []): Results {
+function results(
+  target: { baseUrl: string; embedded: boolean; label?: string },
+  outcomes: Record<string, [OutcomeKind, string]> = {},
+  omit: string[] = [],
+): Results {
   const checks: CheckInput[] = catalogue
     .filter((r) => !omit.includes(r.id))
     .map((r) => {
       const [outcome, message] = outcomes[r.id] ?? ['passed', undefined];
-      return { requirement: r, name: `${r.id} ${r.statement}`, kind: 'requirement', outcome, ...(message ? { message } : {}), evidence: [], durationMs: 3 };
+      return {
+        requirement: r,
+        name: `${r.id} ${r.statement}`,
+        kind: 'requirement',
+        outcome,
+        ...(message ? { message } : {}),
+        evidence: [],
+        durationMs: 3,
+      };
     });
   const at = new Date('2026-06-01T12:00:00Z');
   return buildResults(checks, {
     suite: { name: 'petstore-conformance', version: '1.0.0', commit: null },
-    target, startedAt: at, finishedAt: at, seed: 42, node: process.version, strict: false, readOnly: false, clock: null,
-    only: [], skip: [], interrupted: false, errors: [], createdPets: [], runTag: null,
+    target,
+    startedAt: at,
+    finishedAt: at,
+    seed: 42,
+    node: process.version,
+    strict: false,
+    readOnly: false,
+    clock: null,
+    only: [],
+    skip: [],
+    interrupted: false,
+    errors: [],
+    createdPets: [],
+    runTag: null,
   });
 }
 
@@ -52,7 +76,10 @@ const DIFFER = [A_OMITTED, ...Object.keys(B_OUTCOMES), OMITTED];
 
 const a = results({ baseUrl: 'http://127.0.0.1:8081/v1', embedded: false, label: 'Acme <Pets> & Co' }, {}, [A_OMITTED]);
 // A run of format 1.3.0, from before target.label: its column is named by its host.
-const b: Results = { ...results({ baseUrl: 'http://127.0.0.1:8082/v1', embedded: false }, B_OUTCOMES, [OMITTED]), formatVersion: '1.3.0' };
+const b: Results = {
+  ...results({ baseUrl: 'http://127.0.0.1:8082/v1', embedded: false }, B_OUTCOMES, [OMITTED]),
+  formatVersion: '1.3.0',
+};
 delete (b.target as { label?: string }).label;
 const c = results({ baseUrl: 'http://127.0.0.1:9/v1', embedded: true }, { 'auth.challenge': ['failed', CHALLENGE] });
 const LABELS = ['Acme <Pets> & Co', '127.0.0.1:8082', 'reference server'];
@@ -86,7 +113,9 @@ beforeAll(async () => {
   const { code, out: said, err } = await matrix([...paths, '--out', out]);
   expect(err).toBe('');
   expect(code).toBe(0);
-  expect(said).toBe(`matrix: ${ids.length} requirements × 3 implementations, ${DIFFER.length} rows differ; wrote ${join(out, 'matrix.html')} and ${join(out, 'matrix.md')}`);
+  expect(said).toBe(
+    `matrix: ${ids.length} requirements × 3 implementations, ${DIFFER.length} rows differ; wrote ${join(out, 'matrix.html')} and ${join(out, 'matrix.md')}`,
+  );
 });
 const read = (file: string) => readFileSync(join(out, file), 'utf8');
 
@@ -100,7 +129,9 @@ describe('matrix A B C --out DIR', () => {
     }
     for (const id of ids) {
       expect(html).toContain(`id="m-${id}"`);
-      expect(md).toMatch(new RegExp(`^\\| (\\*\\*≠\\*\\*)? \\| \`${id.replace(/\./g, '\\.')}\` \\| ${level(id)} \\|`, 'm'));
+      expect(md).toMatch(
+        new RegExp(`^\\| (\\*\\*≠\\*\\*)? \\| \`${id.replace(/\./g, '\\.')}\` \\| ${level(id)} \\|`, 'm'),
+      );
     }
   });
 
@@ -115,7 +146,9 @@ describe('matrix A B C --out DIR', () => {
     expect(line('createPet.int64-extremes')).toContain('❔ undecided');
     expect(line('createPet.unicode')).toContain('⏭️ skipped');
     // c has no conformance.html beside its json: no link.
-    expect(line('auth.challenge')).toMatch(/\| \[✅ passed\]\(\.\.\/a\/conformance\.html#req-auth\.challenge\) \| \[❌ failed\]\(\.\.\/b\/[^)]+\) \| ❌ failed \|$/);
+    expect(line('auth.challenge')).toMatch(
+      /\| \[✅ passed\]\(\.\.\/a\/conformance\.html#req-auth\.challenge\) \| \[❌ failed\]\(\.\.\/b\/[^)]+\) \| ❌ failed \|$/,
+    );
     expect(md).toContain(`- \`auth.missing-key\`, 127.0.0.1:8082: failed: \`${MISSING_KEY.split('\n')[0]}\``);
     const { MUST: must, SHOULD: should } = b.counts;
     expect(md).toContain(
@@ -134,18 +167,31 @@ describe('matrix A B C --out DIR', () => {
 
 test('a column says how its run was narrowed or sharpened: a partial run is not like for like', () => {
   const partial = results({ baseUrl: 'http://127.0.0.1:8084/v1', embedded: false });
-  Object.assign(partial.run, { selection: { only: ['auth', 'listPets'], skip: ['auth.challenge'] }, readOnly: true, strict: true });
+  Object.assign(partial.run, {
+    selection: { only: ['auth', 'listPets'], skip: ['auth.challenge'] },
+    readOnly: true,
+    strict: true,
+  });
   expect(runMode(partial)).toBe('only auth,listPets · skip auth.challenge · read-only · strict');
   expect(runMode(a)).toBe('');
 });
 
 describe('mixed versions', () => {
   const newerSuite = () => place('newer-suite', { ...a, suite: { ...a.suite, version: '2.0.0' } });
-  const otherInterface = () => place('other-interface', JSON.stringify({ ...c, interface: { ...c.interface, version: '1.1.0' } }));
+  const otherInterface = () =>
+    place('other-interface', JSON.stringify({ ...c, interface: { ...c.interface, version: '1.1.0' } }));
 
   test.each([
-    ['suite', newerSuite, /^petstore-conformance: matrix: the runs differ in suite versions 1\.0\.0 \(.*\/a\/conformance\.json\), 2\.0\.0 \(.*newer-suite.*\): .*--allow-mixed/],
-    ['interface', otherInterface, /^petstore-conformance: matrix: the runs differ in interface versions 1\.0\.0 \(.*\), 1\.1\.0 \(.*other-interface.*\): .*--allow-mixed/],
+    [
+      'suite',
+      newerSuite,
+      /^petstore-conformance: matrix: the runs differ in suite versions 1\.0\.0 \(.*\/a\/conformance\.json\), 2\.0\.0 \(.*newer-suite.*\): .*--allow-mixed/,
+    ],
+    [
+      'interface',
+      otherInterface,
+      /^petstore-conformance: matrix: the runs differ in interface versions 1\.0\.0 \(.*\), 1\.1\.0 \(.*other-interface.*\): .*--allow-mixed/,
+    ],
   ])('runs of different %s versions are refused in one line, exit 2, nothing written', async (_what, other, line) => {
     const to = join(dir, `refused-${_what}`);
     const { code, err, out: said } = await matrix([paths[0] as string, other(), '--out', to]);
@@ -158,12 +204,25 @@ describe('mixed versions', () => {
 
   test('with --allow-mixed they are put side by side, the odd columns marked', async () => {
     const to = join(dir, 'mixed');
-    const { code, err } = await matrix([paths[0] as string, paths[1] as string, newerSuite(), otherInterface(), '--out', to, '--allow-mixed']);
+    const { code, err } = await matrix([
+      paths[0] as string,
+      paths[1] as string,
+      newerSuite(),
+      otherInterface(),
+      '--out',
+      to,
+      '--allow-mixed',
+    ]);
     expect(err).toBe('');
     expect(code).toBe(0);
     const html = readFileSync(join(to, 'matrix.html'), 'utf8');
     const heads = [...html.matchAll(/<th scope="col" class="col ([^"]*)" id="col-(\d)">[\s\S]*?<\/th>/g)];
-    expect(heads.map((m) => [m[2], m[1]?.includes('is-mixed')])).toEqual([['1', false], ['2', false], ['3', true], ['4', true]]);
+    expect(heads.map((m) => [m[2], m[1]?.includes('is-mixed')])).toEqual([
+      ['1', false],
+      ['2', false],
+      ['3', true],
+      ['4', true],
+    ]);
     expect(heads[2]?.[0]).toContain('<div class="mixed-mark">mixed: suite 2.0.0, not 1.0.0</div>');
     expect(heads[3]?.[0]).toContain('<div class="mixed-mark">mixed: interface 1.1.0, not 1.0.0</div>');
     expect(html).toContain('<p class="banner" id="mixed">Mixed versions (--allow-mixed): suite versions');
@@ -178,15 +237,29 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
   test.each([
     ['a missing file', () => [join(dir, 'nowhere.json')], /nowhere\.json: no such file$/],
     ['a file that is not JSON', () => [file('not-json', '{"format": ')], /not-json\/conformance\.json: not JSON: /],
-    ['JSON that is no report', () => [file('no-report', '{"known": []}')], /no-report\/conformance\.json: not a conformance report/],
-    ['a report format of another major version', () => [file('format-2', JSON.stringify({ ...a, formatVersion: '2.0.0' }))], /format-2\/conformance\.json: report format version "2\.0\.0" cannot be read: this suite reads 1\.x$/],
-    ['a report that breaks the schema', () => [file('invalid', JSON.stringify({ ...a, requirements: 'none' }))], /invalid\/conformance\.json: not a valid conformance\.json \(schemas\/conformance-report\.schema\.json\): \/requirements must be array$/],
+    [
+      'JSON that is no report',
+      () => [file('no-report', '{"known": []}')],
+      /no-report\/conformance\.json: not a conformance report/,
+    ],
+    [
+      'a report format of another major version',
+      () => [file('format-2', JSON.stringify({ ...a, formatVersion: '2.0.0' }))],
+      /format-2\/conformance\.json: report format version "2\.0\.0" cannot be read: this suite reads 1\.x$/,
+    ],
+    [
+      'a report that breaks the schema',
+      () => [file('invalid', JSON.stringify({ ...a, requirements: 'none' }))],
+      /invalid\/conformance\.json: not a valid conformance\.json \(schemas\/conformance-report\.schema\.json\): \/requirements must be array$/,
+    ],
     ['no input', () => [], /matrix needs at least one conformance\.json/],
     ['no --out', () => ['--out'], /matrix: Option '--out <value>' argument missing/],
     ['an unknown option', () => ['--outdir', 'x'], /matrix: Unknown option '--outdir'/],
   ])('%s', async (_what, args, line) => {
     const given = args();
-    const { code, err } = await matrix(given.some((g) => g.startsWith('--')) || given.length === 0 ? given : [...given, '--out', join(dir, 'never')]);
+    const { code, err } = await matrix(
+      given.some((g) => g.startsWith('--')) || given.length === 0 ? given : [...given, '--out', join(dir, 'never')],
+    );
     expect(code).toBe(2);
     expect(err.split('\n')).toHaveLength(1);
     expect(err).toMatch(/^petstore-conformance: matrix/);
@@ -240,7 +313,9 @@ describe('matrix.html in headless Chromium (the browser bundled by @sparticuz/ch
       // The link lands on the requirement in b's own report, which opens it.
       await failed.locator('a.evidence').click();
       await page.waitForURL(/\/b\/conformance\.html#req-auth\.missing-key$/);
-      await expect.poll(() => page.locator('details[id="req-auth.missing-key"]').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      await expect
+        .poll(() => page.locator('details[id="req-auth.missing-key"]').evaluate((d) => (d as HTMLDetailsElement).open))
+        .toBe(true);
       expect(problems).toEqual([]);
       console.log(`matrix self-test: browser check ${Math.round(performance.now() - started)} ms`);
     } finally {

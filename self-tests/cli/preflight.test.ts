@@ -26,7 +26,9 @@ const closers: { close(): Promise<void> | void }[] = [];
 afterAll(() => Promise.all(closers.map((c) => c.close())));
 
 /** The reference server, wrapped, noting when the first request (the probe) arrived. */
-async function server(wrap: (inner: Handler, apiKey: string) => Handler = (h) => h): Promise<TestServer & { probedAt: () => number }> {
+async function server(
+  wrap: (inner: Handler, apiKey: string) => Handler = (h) => h,
+): Promise<TestServer & { probedAt: () => number }> {
   let probedAt = 0;
   const s = await referenceServer({
     wrap: (inner, apiKey) => {
@@ -39,7 +41,13 @@ async function server(wrap: (inner: Handler, apiKey: string) => Handler = (h) =>
 }
 
 /** A plain HTTP server answering every request with `answer` (a gateway, a login page). */
-async function fixed(answerOf: (req: { headers: Record<string, string | string[] | undefined> }) => { status: number; headers: Record<string, string>; body: string }) {
+async function fixed(
+  answerOf: (req: { headers: Record<string, string | string[] | undefined> }) => {
+    status: number;
+    headers: Record<string, string>;
+    body: string;
+  },
+) {
   let probedAt = 0;
   const srv: Server = createServer((req, res) => {
     probedAt ||= performance.now();
@@ -92,16 +100,24 @@ describe('a setup the suite cannot test stops in one line, exit 3, reports "not 
         const s = await server();
         return { env: { ...targetEnv(s), PETSTORE_BASE_URL: s.origin }, probedAt: s.probedAt, base: s.origin };
       },
-      line: (base: string) => new RegExp(`^GET ${base}/pets answered 404: the base URL must end with the version segment, e\\.g\\. ${base}/v1 \\(GET ${base}/v1/pets answers 200\\)$`),
+      line: (base: string) =>
+        new RegExp(
+          `^GET ${base}/pets answered 404: the base URL must end with the version segment, e\\.g\\. ${base}/v1 \\(GET ${base}/v1/pets answers 200\\)$`,
+        ),
       status: 404,
     },
     {
       what: 'a login page (200 text/html) in front',
       target: async () => {
-        const f = await fixed(() => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<!doctype html><form>Sign in</form>' }));
+        const f = await fixed(() => ({
+          status: 200,
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+          body: '<!doctype html><form>Sign in</form>',
+        }));
         return { env: { PETSTORE_BASE_URL: f.baseUrl, PETSTORE_API_KEY: 'k' }, probedAt: f.probedAt, base: f.baseUrl };
       },
-      line: () => /^GET \/v1\/pets answered 200 with text\/html, not JSON: a login page or a proxy in front of the service\?/,
+      line: () =>
+        /^GET \/v1\/pets answered 200 with text\/html, not JSON: a login page or a proxy in front of the service\?/,
       status: 200,
     },
     {
@@ -117,11 +133,18 @@ describe('a setup the suite cannot test stops in one line, exit 3, reports "not 
       what: 'a 504 gateway on the preflight (the unauthenticated probe is answered 401)',
       target: async () => {
         const f = await fixed((req) =>
-          req.headers.authorization ? nginx(504, 'Gateway Timeout') : { status: 401, headers: { 'content-type': 'application/json' }, body: '{"code":"unauthorized","message":"no key","status":401}' },
+          req.headers.authorization
+            ? nginx(504, 'Gateway Timeout')
+            : {
+                status: 401,
+                headers: { 'content-type': 'application/json' },
+                body: '{"code":"unauthorized","message":"no key","status":401}',
+              },
         );
         return { env: { PETSTORE_BASE_URL: f.baseUrl, PETSTORE_API_KEY: 'k' }, probedAt: f.probedAt, base: f.baseUrl };
       },
-      line: (base: string) => new RegExp(`^the service behind ${base} is failing \\(504 Gateway Timeout from nginx\\)$`),
+      line: (base: string) =>
+        new RegExp(`^the service behind ${base} is failing \\(504 Gateway Timeout from nginx\\)$`),
       status: 504,
     },
     {
@@ -158,7 +181,11 @@ describe('a setup the suite cannot test stops in one line, exit 3, reports "not 
 
 describe('a server that breaks a rule only later is judged by the checks (exit 1)', CHILD_TIMEOUT, () => {
   test.concurrent('401 for a valid key on createPet only: the violation is reported', async () => {
-    const s = await server(answer(isOp('createPet'), () => errorResponse(401, 'unauthorized', 'no', { 'www-authenticate': 'Bearer realm="petstore"' })));
+    const s = await server(
+      answer(isOp('createPet'), () =>
+        errorResponse(401, 'unauthorized', 'no', { 'www-authenticate': 'Bearer realm="petstore"' }),
+      ),
+    );
     const run = await runBin(['--only', 'auth.valid-key,createPet.minimal'], { env: targetEnv(s) });
     expect(run.code, run.out).toBe(EXIT.violations);
     expect(run.out).toMatch(/NOT CONFORMANT/i);
@@ -174,25 +201,40 @@ describe('a server that breaks a rule only later is judged by the checks (exit 1
     expect(run.out).not.toMatch(/base URL must end/);
   });
 
-  test.concurrent('a store too large to prove a list complete: the skip says so in one line of the summary', async () => {
-    // Every status filter fills a list of 100, as on a long-lived shared store.
-    const full = await server(
-      (inner) => (req) => {
+  test.concurrent(
+    'a store too large to prove a list complete: the skip says so in one line of the summary',
+    async () => {
+      // Every status filter fills a list of 100, as on a long-lived shared store.
+      const full = await server((inner) => (req) => {
         const status = new URL(req.url, 'http://x').searchParams.get('status');
-        if (req.method !== 'GET' || !status || !/\/pets\?/.test(req.url) || !req.headers.authorization) return inner(req);
-        return json(200, Array.from({ length: 100 }, (_, i) => ({ id: 1000 + i, name: `others' pet ${i}`, categoryId: 1, status })));
-      },
-    );
-    const run = await runBin(['--only', 'consistency.create-then-list'], { env: targetEnv(full) });
-    expect(run.code, run.out).toBe(EXIT.conformant);
-    expect(run.out.split('\n').filter((l) => /consistency\.create-then-list \(skipped\) store too large to prove a list complete/.test(l))).toHaveLength(1);
-  });
+        if (req.method !== 'GET' || !status || !/\/pets\?/.test(req.url) || !req.headers.authorization)
+          return inner(req);
+        return json(
+          200,
+          Array.from({ length: 100 }, (_, i) => ({ id: 1000 + i, name: `others' pet ${i}`, categoryId: 1, status })),
+        );
+      });
+      const run = await runBin(['--only', 'consistency.create-then-list'], { env: targetEnv(full) });
+      expect(run.code, run.out).toBe(EXIT.conformant);
+      expect(
+        run.out
+          .split('\n')
+          .filter((l) => /consistency\.create-then-list \(skipped\) store too large to prove a list complete/.test(l)),
+      ).toHaveLength(1);
+    },
+  );
 });
 
 describe('the successor-link example names the configured base path', () => {
   test('behind a path prefix, a missing Link header is explained with that prefix, not a hard-coded </v1/pets>', async () => {
-    const noLink = mapResponse((res) => ({ ...res, headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => k !== 'link')) }));
-    const run = await runCatalogueAgainst(noLink, { basePath: '/gateway/petstore/v3', only: ['getPet.successor-link'] });
+    const noLink = mapResponse((res) => ({
+      ...res,
+      headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => k !== 'link')),
+    }));
+    const run = await runCatalogueAgainst(noLink, {
+      basePath: '/gateway/petstore/v3',
+      only: ['getPet.successor-link'],
+    });
     const outcome = run.outcomes.get('getPet.successor-link');
     expect(outcome?.outcome).toBe('failed');
     expect(outcome?.message).toContain('e.g. </gateway/petstore/v3/pets>; rel="successor-version"');

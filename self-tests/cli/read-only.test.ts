@@ -9,7 +9,15 @@ import type { Wrap } from '../harness/faults-kit.js';
 const readOnlyRun = variants.find((v) => v.name === 'read-only-run');
 
 /** Requirements whose cases mix GETs with a POST. */
-const MIXED = ['auth.missing-key', 'auth.wrong-key', 'auth.empty-token', 'auth.other-scheme', 'auth.valid-key', 'auth.before-validation', 'auth.challenge'];
+const MIXED = [
+  'auth.missing-key',
+  'auth.wrong-key',
+  'auth.empty-token',
+  'auth.other-scheme',
+  'auth.valid-key',
+  'auth.before-validation',
+  'auth.challenge',
+];
 
 describe('read-only mode', () => {
   test('the whole catalogue sends no POST, and each requirement with GET cases decides them', async () => {

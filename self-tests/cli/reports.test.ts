@@ -32,7 +32,8 @@ const echoable = (v: string | undefined) => (v !== undefined && /^[\x20-\x7e]*$/
  * getPet.deprecation-header), and baits a leak: every response echoes the Authorization header
  * it got, in a header and in the message of every error body.
  */
-const dropped = (req: ServerRequest) => (isOp('getPet')(req) ? ['www-authenticate', 'deprecation'] : ['www-authenticate']);
+const dropped = (req: ServerRequest) =>
+  isOp('getPet')(req) ? ['www-authenticate', 'deprecation'] : ['www-authenticate'];
 const broken = compose(
   mapResponse((res, req) => {
     const auth = echoable(req.headers.authorization);
@@ -45,7 +46,8 @@ const broken = compose(
     }
     return { ...res, headers, body };
   }),
-  (inner, apiKey) => (req) => inner(isOp('listPets')(req) && !req.headers.authorization ? authenticated(req, apiKey) : req),
+  (inner, apiKey) => (req) =>
+    inner(isOp('listPets')(req) && !req.headers.authorization ? authenticated(req, apiKey) : req),
 );
 
 interface Run {
@@ -62,7 +64,10 @@ async function runCli(env: Record<string, string>, dir: string): Promise<Run> {
   mkdirSync(dir, { recursive: true });
   const summary = join(dir, 'step-summary.md');
   // Run from `dir`, so a developer's .env in the project cannot steer the verdicts asserted here.
-  const { code, out, ms } = await runBin([], { cwd: dir, env: { PETSTORE_REPORT_DIR: join(dir, 'reports'), GITHUB_STEP_SUMMARY: summary, ...env } });
+  const { code, out, ms } = await runBin([], {
+    cwd: dir,
+    env: { PETSTORE_REPORT_DIR: join(dir, 'reports'), GITHUB_STEP_SUMMARY: summary, ...env },
+  });
   writeFileSync(join(dir, 'terminal.txt'), out);
   return { code, out, dir: join(dir, 'reports'), summary, ms };
 }
@@ -76,7 +81,10 @@ let referenceRun: Run;
 async function target(handler: Handler, key: string, name: string): Promise<Run> {
   const server = await serve(handler);
   servers.push(server);
-  return runCli({ PETSTORE_BASE_URL: `${server.origin}/v1`, PETSTORE_API_KEY: key, PETSTORE_SEED: '20260101' }, join(outDir, name));
+  return runCli(
+    { PETSTORE_BASE_URL: `${server.origin}/v1`, PETSTORE_API_KEY: key, PETSTORE_SEED: '20260101' },
+    join(outDir, name),
+  );
 }
 
 beforeAll(async () => {
@@ -135,8 +143,12 @@ describe.each([
     expect(out).toContain(`target   ${r.target.baseUrl}`);
     expect(out).toContain('seed     20260101');
     expect(out).toMatch(new RegExp(`verdict  ${verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT'}: `));
-    expect(out).toMatch(new RegExp(`MUST     ${r.counts.MUST.requirements} requirements: ${r.counts.MUST.passed} passed`));
-    expect(out).toMatch(new RegExp(`SHOULD   ${r.counts.SHOULD.requirements} requirements: ${r.counts.SHOULD.passed} passed`));
+    expect(out).toMatch(
+      new RegExp(`MUST     ${r.counts.MUST.requirements} requirements: ${r.counts.MUST.passed} passed`),
+    );
+    expect(out).toMatch(
+      new RegExp(`SHOULD   ${r.counts.SHOULD.requirements} requirements: ${r.counts.SHOULD.passed} passed`),
+    );
   });
 
   test('the ledger lists, digit for digit, every pet the run created', () => {
@@ -178,14 +190,18 @@ describe('a run against a broken server', () => {
   });
 
   test('not one byte written or printed holds the API key; the reproductions say $PETSTORE_API_KEY', () => {
-    for (const [run, key] of [[brokenRun, BROKEN_KEY], [referenceRun, REFERENCE_KEY]] as const) {
+    for (const [run, key] of [
+      [brokenRun, BROKEN_KEY],
+      [referenceRun, REFERENCE_KEY],
+    ] as const) {
       const forms = [key, Buffer.from(key).toString('base64'), encodeURIComponent(key)];
       const outputs: [string, Buffer][] = [
         ['the terminal', Buffer.from(run.out)],
         ['$GITHUB_STEP_SUMMARY', readFileSync(run.summary)],
         ...readdirSync(run.dir).map((f) => [f, readFileSync(join(run.dir, f))] as [string, Buffer]),
       ];
-      for (const [where, bytes] of outputs) for (const form of forms) expect(bytes.includes(form), `${form} in ${where}`).toBe(false);
+      for (const [where, bytes] of outputs)
+        for (const form of forms) expect(bytes.includes(form), `${form} in ${where}`).toBe(false);
     }
     // The bait worked: the broken server echoed the key, and the report shows it redacted.
     const deprecation = entry(brokenRun, 'getPet.deprecation-header');
@@ -208,7 +224,9 @@ describe('conformance.html in headless Chromium (the browser bundled by @spartic
       const pids = processesIn(bundled.dir);
       expect(pids.length, `no process runs ${bundled.executablePath}`).toBeGreaterThan(0);
       const nodeOwn = new Set([...mappedLibraries('self')].map((l) => basename(l)));
-      const foreign = pids.flatMap((pid) => [...mappedLibraries(pid)]).filter((l) => !l.startsWith(`${bundled.dir}/`) && !nodeOwn.has(basename(l)));
+      const foreign = pids
+        .flatMap((pid) => [...mappedLibraries(pid)])
+        .filter((l) => !l.startsWith(`${bundled.dir}/`) && !nodeOwn.has(basename(l)));
       expect([...new Set(foreign)], 'system libraries the bundled browser needs beyond what Node loads').toEqual([]);
 
       const page = await bundled.browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -230,7 +248,9 @@ describe('conformance.html in headless Chromium (the browser bundled by @spartic
       await row.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(brokenRun.dir, 'conformance-expanded.png'), fullPage: true });
       expect(problems).toEqual([]);
-      console.log(`reports self-test: browser check ${Math.round(performance.now() - started)} ms; screenshots in ${brokenRun.dir}`);
+      console.log(
+        `reports self-test: browser check ${Math.round(performance.now() - started)} ms; screenshots in ${brokenRun.dir}`,
+      );
     } finally {
       await bundled.close();
     }

@@ -10,7 +10,9 @@ import { root } from '../net-kit.js';
 const doc = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
 
 test('every path ARCHITECTURE.md names exists', () => {
-  const paths = [...doc.matchAll(/`((?:src|tests|self-tests|schemas|scripts|bin|examples)\/[^`\s]*)`/g)].map((m) => m[1] as string);
+  const paths = [...doc.matchAll(/`((?:src|tests|self-tests|schemas|scripts|bin|examples)\/[^`\s]*)`/g)].map(
+    (m) => m[1] as string,
+  );
   expect(paths.length).toBeGreaterThan(20);
   expect(paths.filter((p) => !existsSync(join(root, p)))).toEqual([]);
 });
@@ -23,15 +25,18 @@ test('the fault and the variant its command names exist', () => {
 });
 
 /** Every .ts file under src/ (or another folder), as an absolute path. */
-const sourceFiles = (dir = 'src') => (readdirSync(join(root, dir), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join(root, dir, f));
+const sourceFiles = (dir = 'src') =>
+  (readdirSync(join(root, dir), { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(root, dir, f));
 
 /** Imports (type-only and dynamic ones too) of every .ts file under src/ (and `more`), as paths relative to the root. */
 function importGraph(more: string[] = []): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of [...sourceFiles(), ...more.flatMap((dir) => sourceFiles(dir))]) {
-    const deps = [...readFileSync(file, 'utf8').matchAll(/(?:import|export)[^;]*?from '(\.[^']+)'|import\('(\.[^']+)'\)/g)].map((m) =>
-      relative(root, join(dirname(file), (m[1] ?? m[2] as string).replace(/\.js$/, '.ts'))),
-    );
+    const deps = [
+      ...readFileSync(file, 'utf8').matchAll(/(?:import|export)[^;]*?from '(\.[^']+)'|import\('(\.[^']+)'\)/g),
+    ].map((m) => relative(root, join(dirname(file), (m[1] ?? (m[2] as string)).replace(/\.js$/, '.ts'))));
     graph.set(relative(root, file), deps);
   }
   return graph;
@@ -61,15 +66,29 @@ test('src/ has no import circle', () => {
  * below. The generated types (derived from schemas/ and the id registry) are of no layer: any
  * file may import them, and they import what they name.
  */
-const LAYERS = ['src/config', 'src/wire', 'src/data', 'src/checks', 'tests', 'src/report', 'src/reference-server', 'src/vitest', 'src/commands'];
+const LAYERS = [
+  'src/config',
+  'src/wire',
+  'src/data',
+  'src/checks',
+  'tests',
+  'src/report',
+  'src/reference-server',
+  'src/vitest',
+  'src/commands',
+];
 /** tests/conformance.test.ts is vitest's entry to the catalogue: the vitest layer's. */
-const layerOf = (file: string) => (file === 'tests/conformance.test.ts' ? LAYERS.indexOf('src/vitest') : LAYERS.findIndex((l) => file === l || file.startsWith(`${l}/`)));
+const layerOf = (file: string) =>
+  file === 'tests/conformance.test.ts'
+    ? LAYERS.indexOf('src/vitest')
+    : LAYERS.findIndex((l) => file === l || file.startsWith(`${l}/`));
 const generated = (file: string) => file.startsWith('src/data/generated/');
 
 test('no import goes upward: each file imports only from its own layer or below', () => {
   const upward: string[] = [];
   for (const [file, deps] of importGraph(['tests']))
-    for (const dep of deps) if (!generated(file) && !generated(dep) && layerOf(dep) > layerOf(file)) upward.push(`${file} -> ${dep}`);
+    for (const dep of deps)
+      if (!generated(file) && !generated(dep) && layerOf(dep) > layerOf(file)) upward.push(`${file} -> ${dep}`);
   expect(sourceFiles().filter((f) => layerOf(relative(root, f)) === -1)).toEqual([]);
   expect(upward).toEqual([]);
 });
@@ -84,7 +103,10 @@ const MAX_LINES = 350;
 
 test(`no file under src/ (src/data/generated/ aside) is over ${MAX_LINES} lines`, () => {
   const over = sourceFiles()
-    .map((file) => ({ file: relative(root, file).split(sep).join('/'), lines: readFileSync(file, 'utf8').replace(/\n$/, '').split('\n').length }))
+    .map((file) => ({
+      file: relative(root, file).split(sep).join('/'),
+      lines: readFileSync(file, 'utf8').replace(/\n$/, '').split('\n').length,
+    }))
     .filter(({ file, lines }) => !file.startsWith('src/data/generated/') && lines > MAX_LINES);
   expect(over.map(({ file, lines }) => `${file}: ${lines} lines`)).toEqual([]);
 });

@@ -47,8 +47,12 @@ function commandLines(text: string): string[][] {
 }
 
 describe('files the README points to', () => {
-  const linked = [...readme.matchAll(/\]\(([^)#\s]+)\)/g)].map((m) => m[1] as string).filter((p) => !/^[a-z]+:/.test(p));
-  const named = [...readme.matchAll(/`((?:examples|schemas|src|tests|self-tests|bin)\/[^`\s]*)`/g)].map((m) => m[1] as string);
+  const linked = [...readme.matchAll(/\]\(([^)#\s]+)\)/g)]
+    .map((m) => m[1] as string)
+    .filter((p) => !/^[a-z]+:/.test(p));
+  const named = [...readme.matchAll(/`((?:examples|schemas|src|tests|self-tests|bin)\/[^`\s]*)`/g)].map(
+    (m) => m[1] as string,
+  );
 
   test('the README links the CI recipes', () => {
     for (const f of workflowFiles) expect(linked).toContain(`examples/github-actions/${f}`);
@@ -100,7 +104,10 @@ describe.each(workflowFiles)('%s', (file) => {
       for (const args of commandLines(runStep?.run ?? '').map((a) => a.map((w) => w.replace('X', value)))) {
         const inv = parseCommandLine(args);
         expect(inv.command).toBe('run');
-        if (inv.flags.only) expect(selectRequirements(catalogue, { only: inv.flags.only.split(','), skip: [] }).length).toBeGreaterThan(0);
+        if (inv.flags.only)
+          expect(selectRequirements(catalogue, { only: inv.flags.only.split(','), skip: [] }).length).toBeGreaterThan(
+            0,
+          );
       }
     }
   });
@@ -120,8 +127,12 @@ test('the step summary is written: by the suite, and by the workflow when the su
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const summary = join(dir, 'summary.md');
   writeFileSync(summary, 'an earlier step\n');
-  const config = loadConfig({ GITHUB_STEP_SUMMARY: summary, PETSTORE_REPORT_DIR: join(dir, 'reports') }, { dotenv: false });
-  for (const r of conformanceReporters(config)) if (r instanceof ConformanceReporter) r.writeUnreachable(catalogue.slice(0, 2), 'cannot reach the target');
+  const config = loadConfig(
+    { GITHUB_STEP_SUMMARY: summary, PETSTORE_REPORT_DIR: join(dir, 'reports') },
+    { dotenv: false },
+  );
+  for (const r of conformanceReporters(config))
+    if (r instanceof ConformanceReporter) r.writeUnreachable(catalogue.slice(0, 2), 'cannot reach the target');
   const markdown = readFileSync(join(dir, 'reports/conformance.md'), 'utf8');
   expect(markdown).toContain('Pet Store conformance: Not tested');
   expect(readFileSync(summary, 'utf8')).toBe(`an earlier step\n${markdown}\n`);
@@ -134,7 +145,10 @@ test('every command line in the README is accepted by the CLI and names real ids
     const inv = parseCommandLine(args.map((w) => (w === '$URL' ? 'https://example.com/v1' : w)));
     for (const key of ['only', 'skip'] as const) {
       for (const pattern of inv.flags[key]?.split(',') ?? []) {
-        expect(selectRequirements(catalogue, { only: [pattern], skip: [] }).length, `${key} ${pattern}`).toBeGreaterThan(0);
+        expect(
+          selectRequirements(catalogue, { only: [pattern], skip: [] }).length,
+          `${key} ${pattern}`,
+        ).toBeGreaterThan(0);
       }
     }
   }

@@ -31,7 +31,18 @@ const pack = () =>
 describe('the package', CHILD_TIMEOUT, () => {
   test("packs what the bin needs and nothing of the project's own", async () => {
     const { files } = await pack();
-    for (const needed of ['bin/petstore-conformance.js', 'src/commands/cli.ts', 'src/vitest/global-setup.ts', 'tests/catalogue.ts', 'tests/conformance.test.ts', 'schemas/openapi.json', 'vitest.config.ts', 'package.json', 'README.md', '.env.example']) {
+    for (const needed of [
+      'bin/petstore-conformance.js',
+      'src/commands/cli.ts',
+      'src/vitest/global-setup.ts',
+      'tests/catalogue.ts',
+      'tests/conformance.test.ts',
+      'schemas/openapi.json',
+      'vitest.config.ts',
+      'package.json',
+      'README.md',
+      '.env.example',
+    ]) {
       expect(files).toContain(needed);
     }
     expect(files.filter((f) => /^(self-tests|\.ci|reports|node_modules|scripts)\//.test(f))).toEqual([]);
@@ -67,11 +78,17 @@ describe('a clone needs nothing but Node', () => {
     const steps = readFileSync(join(root, '.ci/run'), 'utf8')
       .split('\n')
       .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('#') && l !== 'set -euo pipefail' && !/^cd "\$\(dirname "\$0"\)\/\.\."$/.test(l));
+      .filter(
+        (l) => l && !l.startsWith('#') && l !== 'set -euo pipefail' && !/^cd "\$\(dirname "\$0"\)\/\.\."$/.test(l),
+      );
     // npm's quieter flags are allowed; any other step (apt-get, a download) is not.
     expect(steps.map((l) => l.replace(/ --no-(audit|fund)\b/g, ''))).toEqual(['npm ci && npm test']);
-    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }> };
-    expect(lock.packages['node_modules/@sparticuz/chromium'], 'the browser package in the lockfile').toMatchObject({ dev: true });
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }>;
+    };
+    expect(lock.packages['node_modules/@sparticuz/chromium'], 'the browser package in the lockfile').toMatchObject({
+      dev: true,
+    });
     // The binary is inside the package: nothing is fetched at install or at run time.
     expect(lock.packages['node_modules/@sparticuz/chromium']?.hasInstallScript).toBeUndefined();
     expect(existsSync(join(root, 'node_modules/@sparticuz/chromium/bin/chromium.br'))).toBe(true);

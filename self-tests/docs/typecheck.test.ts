@@ -10,9 +10,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
 
 test('tsc --noEmit -p . reports no error', async () => {
-  const run = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', '.'], { cwd: root, maxBuffer: 16 << 20 }).catch(
-    (err: { stdout?: string; code?: number }) => ({ stdout: err.stdout ?? String(err), stderr: '', code: err.code }),
-  );
+  const run = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', '.'], {
+    cwd: root,
+    maxBuffer: 16 << 20,
+  }).catch((err: { stdout?: string; code?: number }) => ({
+    stdout: err.stdout ?? String(err),
+    stderr: '',
+    code: err.code,
+  }));
   expect(run.stdout.trim(), run.stdout).toBe('');
   // A hang guard: 8 to 10 s beside two busy loops, and it starts with the heaviest files of `npm test`.
 }, 300_000);

@@ -43,7 +43,9 @@ export function runQueued<J, R>(script: string, jobs: readonly J[], n = CHILDREN
         }
       });
       proc.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-      proc.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${script} exited ${code}: ${err.slice(-2000)}`))));
+      proc.on('close', (code) =>
+        code === 0 ? resolve() : reject(new Error(`${script} exited ${code}: ${err.slice(-2000)}`)),
+      );
       for (let i = 0; i < IN_FLIGHT; i++) give();
     });
   return Promise.all(Array.from({ length: Math.min(n, jobs.length) }, child)).then(() => results);

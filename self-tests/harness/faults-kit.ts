@@ -75,20 +75,32 @@ export const isRoute = (req: ServerRequest): boolean => /\/pets(\/[^/]+)?$/.test
 export const badPercentEncoding = (req: ServerRequest): boolean => /%(?![0-9A-Fa-f]{2})/.test(req.url);
 
 /** A framework's own error page, as HTML (or plain text). */
-export const frameworkPage = (status: number, title: string, type: 'text/html' | 'text/plain' = 'text/html'): ServerResponse => ({
+export const frameworkPage = (
+  status: number,
+  title: string,
+  type: 'text/html' | 'text/plain' = 'text/html',
+): ServerResponse => ({
   status,
   headers: { 'content-type': `${type}; charset=utf-8` },
-  body: type === 'text/html' ? `<!DOCTYPE html><html><head><title>${status} ${title}</title></head><body><h1>${title}</h1></body></html>` : `${status} ${title.toLowerCase()}`,
+  body:
+    type === 'text/html'
+      ? `<!DOCTYPE html><html><head><title>${status} ${title}</title></head><body><h1>${title}</h1></body></html>`
+      : `${status} ${title.toLowerCase()}`,
 });
 
-export const isOp = (...ops: Operation[]) => (req: ServerRequest) => {
-  const op = operationOf(req);
-  return op !== undefined && ops.includes(op);
-};
+export const isOp =
+  (...ops: Operation[]) =>
+  (req: ServerRequest) => {
+    const op = operationOf(req);
+    return op !== undefined && ops.includes(op);
+  };
 
 /** Rewrites responses (optionally only for requests matching `when`). */
 export const mapResponse =
-  (fn: (res: ServerResponse, req: ServerRequest) => ServerResponse, when: (req: ServerRequest) => boolean = () => true): Wrap =>
+  (
+    fn: (res: ServerResponse, req: ServerRequest) => ServerResponse,
+    when: (req: ServerRequest) => boolean = () => true,
+  ): Wrap =>
   (inner) =>
   async (req) => {
     const res = await inner(req);
@@ -104,13 +116,19 @@ export const mapRequest =
 
 /** Answers some requests itself instead of the reference server. */
 export const answer =
-  (when: (req: ServerRequest) => boolean, fn: (req: ServerRequest, inner: Handler) => ServerResponse | Promise<ServerResponse>): Wrap =>
+  (
+    when: (req: ServerRequest) => boolean,
+    fn: (req: ServerRequest, inner: Handler) => ServerResponse | Promise<ServerResponse>,
+  ): Wrap =>
   (inner) =>
   (req) =>
     when(req) ? fn(req, inner) : inner(req);
 
 /** Rewrites the JSON body of responses (parsed losslessly). */
-export const mapJson = (fn: (body: unknown, res: ServerResponse, req: ServerRequest) => unknown, when?: (req: ServerRequest) => boolean): Wrap =>
+export const mapJson = (
+  fn: (body: unknown, res: ServerResponse, req: ServerRequest) => unknown,
+  when?: (req: ServerRequest) => boolean,
+): Wrap =>
   mapResponse((res, req) => {
     if (!res.body) return res;
     return { ...res, body: stringifyJson(fn(parseJson(res.body), res, req)) };
@@ -122,7 +140,10 @@ export const withQuery = (req: ServerRequest, edit: (q: URLSearchParams) => void
   return { ...req, url: `${url.pathname}${url.search}` };
 };
 
-export const compose = (...wraps: Wrap[]): Wrap => (inner, apiKey) => wraps.reduceRight((h, w) => w(h, apiKey), inner);
+export const compose =
+  (...wraps: Wrap[]): Wrap =>
+  (inner, apiKey) =>
+    wraps.reduceRight((h, w) => w(h, apiKey), inner);
 
 /** The request as if it carried the right key. */
 export const authenticated = (req: ServerRequest, apiKey: string): ServerRequest => ({
@@ -131,7 +152,10 @@ export const authenticated = (req: ServerRequest, apiKey: string): ServerRequest
 });
 
 /** Rewrites the JSON body of requests (parsed losslessly); bodies that are not JSON pass unchanged. */
-export const mapRequestJson = (fn: (body: unknown, req: ServerRequest) => unknown, when: (req: ServerRequest) => boolean = () => true): Wrap =>
+export const mapRequestJson = (
+  fn: (body: unknown, req: ServerRequest) => unknown,
+  when: (req: ServerRequest) => boolean = () => true,
+): Wrap =>
   mapRequest((req) => {
     let body: unknown;
     try {
@@ -143,7 +167,8 @@ export const mapRequestJson = (fn: (body: unknown, req: ServerRequest) => unknow
   }, when);
 
 /** A JSON object (not an array, not null). */
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Applies `fn` to the Pet(s) in a response body: a list's items, or the single Pet. */
 export const eachPet = (body: unknown, fn: (pet: Record<string, unknown>) => Record<string, unknown>): unknown =>

@@ -31,18 +31,35 @@ export interface RunOptions extends Omit<ServerSetup, 'wrap'> {
 /** The seed of every harness run that sets none. */
 export const HARNESS_SEED = 42;
 
-export async function runCatalogueAgainst(wrap: Wrap, { options = {}, config = {}, basePath: base = '/v1', prepare, only, alongside = [], serveWith = serve }: RunOptions = {}): Promise<HarnessRun> {
+export async function runCatalogueAgainst(
+  wrap: Wrap,
+  {
+    options = {},
+    config = {},
+    basePath: base = '/v1',
+    prepare,
+    only,
+    alongside = [],
+    serveWith = serve,
+  }: RunOptions = {},
+): Promise<HarnessRun> {
   const apiKey = `harness-${randomBytes(9).toString('hex')}`;
   const basePath = (options.basePath ?? base).replace(/\/+$/, '');
   const handler = wrap(createReferenceHandler({ apiKey, ...options, basePath }), apiKey);
   await prepare?.({ handler, apiKey, basePath });
   const server = await serveWith(handler);
-  const target = resolveRunConfig(loadConfig({}, { dotenv: false }), { baseUrl: `${server.origin}${basePath}`, apiKey, embedded: true });
+  const target = resolveRunConfig(loadConfig({}, { dotenv: false }), {
+    baseUrl: `${server.origin}${basePath}`,
+    apiKey,
+    embedded: true,
+  });
   const runConfig: RunConfig = Object.freeze({ ...target, seed: HARNESS_SEED, timeoutMs: 10_000, ...config });
   const ctx = new RunContext(runConfig);
   const started = performance.now();
   const outcomes = new Map<string, Outcome>();
-  const selected = checks.filter((c) => !only || only.includes(c.requirement.id) || alongside.includes(c.requirement.id));
+  const selected = checks.filter(
+    (c) => !only || only.includes(c.requirement.id) || alongside.includes(c.requirement.id),
+  );
   // All start at once, so the run-wide Error rules can wait for the others.
   ctx.planChecks(selected.length);
   let ran: HarnessRun['checks'] = [];
@@ -63,12 +80,17 @@ export async function runCatalogueAgainst(wrap: Wrap, { options = {}, config = {
 }
 
 /** Runs the catalogue (or only some requirements) against a fault's or variant's server. */
-export const runSetup = ({ wrap, ...rest }: ServerSetup & Pick<RunOptions, 'alongside'>, only?: readonly string[]): Promise<HarnessRun> =>
-  runCatalogueAgainst(wrap, { ...rest, ...(only ? { only } : {}) });
+export const runSetup = (
+  { wrap, ...rest }: ServerSetup & Pick<RunOptions, 'alongside'>,
+  only?: readonly string[],
+): Promise<HarnessRun> => runCatalogueAgainst(wrap, { ...rest, ...(only ? { only } : {}) });
 
 /** Requirement ids whose outcome is failed or error. */
 export function failing(run: HarnessRun): string[] {
-  return [...run.outcomes].filter(([, o]) => o.outcome === 'failed' || o.outcome === 'error').map(([id]) => id).sort();
+  return [...run.outcomes]
+    .filter(([, o]) => o.outcome === 'failed' || o.outcome === 'error')
+    .map(([id]) => id)
+    .sort();
 }
 
 /** Maps items with at most `limit` calls of `fn` in flight; results keep the items' order. */

@@ -15,5 +15,8 @@ const run = async ([index, job]: [number, MatrixJob]) => {
   process.stdout.write(`${JSON.stringify({ index, row })}\n`);
 };
 
-if (process.argv[2] !== undefined) await inParallel(JSON.parse(process.argv[2]) as [number, MatrixJob][], IN_FLIGHT, run);
-else for await (const line of createInterface({ input: process.stdin })) if (line.trim()) await run(JSON.parse(line) as [number, MatrixJob]);
+if (process.argv[2] !== undefined)
+  await inParallel(JSON.parse(process.argv[2]) as [number, MatrixJob][], IN_FLIGHT, run);
+else
+  for await (const line of createInterface({ input: process.stdin }))
+    if (line.trim()) await run(JSON.parse(line) as [number, MatrixJob]);

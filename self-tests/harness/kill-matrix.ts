@@ -111,7 +111,12 @@ function firstLine(text: string | undefined): string {
 function findings(run: HarnessRun, levels: ReadonlyMap<string, Level>, kinds: readonly OutcomeKind[]): Finding[] {
   return [...run.outcomes]
     .filter(([, o]) => kinds.includes(o.outcome))
-    .map(([id, o]): Finding => ({ id, level: levels.get(id) ?? 'unknown', outcome: o.outcome, message: firstLine(o.message) }))
+    .map(([id, o]): Finding => ({
+      id,
+      level: levels.get(id) ?? 'unknown',
+      outcome: o.outcome,
+      message: firstLine(o.message),
+    }))
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
@@ -135,7 +140,12 @@ async function attempt(setup: ServerSetup, only?: readonly string[]): Promise<Ha
     return await runSetup(setup, only);
   } catch (err) {
     const message = `the server could not be run: ${err instanceof Error ? err.message : String(err)}`;
-    return { outcomes: new Map([[SETUP, { outcome: 'error', message, evidence: [], durationMs: 0 }]]), checks: [], requests: 0, ms: 0 };
+    return {
+      outcomes: new Map([[SETUP, { outcome: 'error', message, evidence: [], durationMs: 0 }]]),
+      checks: [],
+      requests: 0,
+      ms: 0,
+    };
   }
 }
 
@@ -228,9 +238,24 @@ async function seedRow(f: Fault, seed: number, levels: ReadonlyMap<string, Level
   return asSeedRow(f, seed, SEED_RUNS, await attempt({ ...f, config: { ...f.config, seed, runs: SEED_RUNS } }), levels);
 }
 
-function asSeedRow(f: Fault, seed: number, runs: number | undefined, run: HarnessRun, levels: ReadonlyMap<string, Level>): SeedRow {
-  const must = findings(run, levels, ['failed', 'error']).filter((x) => x.level !== 'SHOULD').map((x) => x.id);
-  return { fault: f.name, seed, ...(runs === undefined ? {} : { runs }), caught: run.outcomes.get(f.breaks)?.outcome === 'failed', must, requests: run.requests };
+function asSeedRow(
+  f: Fault,
+  seed: number,
+  runs: number | undefined,
+  run: HarnessRun,
+  levels: ReadonlyMap<string, Level>,
+): SeedRow {
+  const must = findings(run, levels, ['failed', 'error'])
+    .filter((x) => x.level !== 'SHOULD')
+    .map((x) => x.id);
+  return {
+    fault: f.name,
+    seed,
+    ...(runs === undefined ? {} : { runs }),
+    caught: run.outcomes.get(f.breaks)?.outcome === 'failed',
+    must,
+    requests: run.requests,
+  };
 }
 
 /**
@@ -249,7 +274,12 @@ export const matrixJobs = (faults: readonly Fault[], variants: readonly Variant[
 ];
 
 /** Runs one server of the matrix. Jobs name their server, so a child process can run them too. */
-export async function runMatrixJob(job: MatrixJob, catalogue: readonly Requirement[], faults: readonly Fault[], variants: readonly Variant[]): Promise<VariantRow | FaultRow | SeedRow> {
+export async function runMatrixJob(
+  job: MatrixJob,
+  catalogue: readonly Requirement[],
+  faults: readonly Fault[],
+  variants: readonly Variant[],
+): Promise<VariantRow | FaultRow | SeedRow> {
   const levels = new Map(catalogue.map((r) => [r.id, r.level]));
   if ('fault' in job) {
     const f = faults.find((x) => x.name === job.fault);
@@ -274,7 +304,11 @@ export function assembleKillMatrix(
   const whole = rows.length - faults.length;
   const [referenceRow, ...variantRows] = rows.slice(0, whole) as VariantRow[];
   const faultRows = rows.slice(whole) as FaultRow[];
-  const coverage = catalogue.map((r) => ({ id: r.id, level: r.level, faults: faults.filter((f) => f.breaks === r.id).map((f) => f.name) }));
+  const coverage = catalogue.map((r) => ({
+    id: r.id,
+    level: r.level,
+    faults: faults.filter((f) => f.breaks === r.id).map((f) => f.name),
+  }));
   const caught = faultRows.filter((r) => r.caughtBy !== null).length;
   const misses = faultRows.filter((r) => r.rootCause?.root !== r.breaks);
   const extras = faultRows.flatMap((r) => (r.rootCause?.ms === undefined ? [] : [r.rootCause.ms]));
@@ -293,11 +327,17 @@ export function assembleKillMatrix(
     rootCauseFirst: {
       faults: faultRows.length,
       first: faultRows.length - misses.length,
-      share: faultRows.length === 0 ? 1 : Math.round(((faultRows.length - misses.length) / faultRows.length) * 1000) / 1000,
+      share:
+        faultRows.length === 0 ? 1 : Math.round(((faultRows.length - misses.length) / faultRows.length) * 1000) / 1000,
       runs: ROOT_CAUSE_RUNS,
       extraRuns: extras.length,
       extraMs: extras.reduce((a, b) => a + b, 0),
-      misses: misses.map((r) => ({ fault: r.fault, breaks: r.breaks, first: r.rootCause?.first ?? null, root: r.rootCause?.root ?? null })),
+      misses: misses.map((r) => ({
+        fault: r.fault,
+        breaks: r.breaks,
+        first: r.rootCause?.first ?? null,
+        root: r.rootCause?.root ?? null,
+      })),
     },
     reference: referenceRow as VariantRow,
     faults: faultRows,
@@ -332,7 +372,8 @@ export function renderMarkdown(m: KillMatrix): string {
     '| fault | breaks | caught by | failing instead (when MISSED) | what the server does | evidence |',
     '|---|---|---|---|---|---|',
     ...m.faults.map(
-      (r) => `| ${r.fault} | ${r.breaks} | ${r.caughtBy ?? '**MISSED**'} | ${r.failingInstead.join(', ') || '-'} | ${cell(r.does)} | ${cell(r.message)} |`,
+      (r) =>
+        `| ${r.fault} | ${r.breaks} | ${r.caughtBy ?? '**MISSED**'} | ${r.failingInstead.join(', ') || '-'} | ${cell(r.does)} | ${cell(r.message)} |`,
     ),
     '',
     '## Conforming variants',
@@ -340,7 +381,8 @@ export function renderMarkdown(m: KillMatrix): string {
     '| variant | result | MUST failures (false alarms) | SHOULD failures (warnings) | skipped | what the server does |',
     '|---|---|---|---|---|---|',
     ...m.variants.map(
-      (v) => `| ${v.variant} | ${v.pass ? 'pass' : '**FALSE ALARM**'} | ${ids(v.mustFailures)} | ${ids(v.shouldFailures)} | ${ids(v.skipped)} | ${cell(v.does)} |`,
+      (v) =>
+        `| ${v.variant} | ${v.pass ? 'pass' : '**FALSE ALARM**'} | ${ids(v.mustFailures)} | ${ids(v.shouldFailures)} | ${ids(v.skipped)} | ${cell(v.does)} |`,
     ),
   ];
   const leaning = m.faults.filter((r) => r.mustFailures?.length);
@@ -355,7 +397,11 @@ export function renderMarkdown(m: KillMatrix): string {
   if (leaning.length === 0) lines.push('None.');
   else {
     lines.push('| fault | breaks (SHOULD) | MUST failing too | message |', '|---|---|---|---|');
-    lines.push(...leaning.flatMap((r) => (r.mustFailures ?? []).map((f) => `| ${r.fault} | ${r.breaks} | ${f.id} | ${cell(f.message, 300)} |`)));
+    lines.push(
+      ...leaning.flatMap((r) =>
+        (r.mustFailures ?? []).map((f) => `| ${r.fault} | ${r.breaks} | ${f.id} | ${cell(f.message, 300)} |`),
+      ),
+    );
   }
   const rc = m.rootCauseFirst;
   lines.push(
@@ -371,14 +417,25 @@ export function renderMarkdown(m: KillMatrix): string {
   if (rc.misses.length === 0) lines.push('No fault named another cause first.');
   else {
     lines.push('| fault | breaks | named first | grouped under |', '|---|---|---|---|');
-    lines.push(...rc.misses.map((x) => `| ${x.fault} | ${x.breaks} | ${x.first ?? '(nothing failed)'} | ${x.root === x.first ? '-' : (x.root ?? '-')} |`));
+    lines.push(
+      ...rc.misses.map(
+        (x) =>
+          `| ${x.fault} | ${x.breaks} | ${x.first ?? '(nothing failed)'} | ${x.root === x.first ? '-' : (x.root ?? '-')} |`,
+      ),
+    );
   }
   const alarms = m.variants.flatMap((v) => [...v.mustFailures, ...v.shouldFailures].map((f) => ({ v: v.variant, f })));
   if (alarms.length) {
     lines.push('', '### Variant findings', '', '| variant | requirement | level | message |', '|---|---|---|---|');
     lines.push(...alarms.map(({ v, f }) => `| ${v} | ${f.id} | ${f.level} | ${cell(f.message, 300)} |`));
   }
-  lines.push('', '## Requirements and the faults that exercise them', '', '| requirement | level | faults |', '|---|---|---|');
+  lines.push(
+    '',
+    '## Requirements and the faults that exercise them',
+    '',
+    '| requirement | level | faults |',
+    '|---|---|---|',
+  );
   lines.push(...m.coverage.map((r) => `| ${r.id} | ${r.level} | ${r.faults.join(', ') || '**none**'} |`));
   return `${lines.join('\n')}\n`;
 }
@@ -393,7 +450,8 @@ export function renderText(m: KillMatrix): string {
       `${c.shouldFaultsFailingMust} SHOULD fault(s) failing a MUST; ` +
       `${(m.durationMs / 1000).toFixed(1)} s at ${m.parallelism} servers at a time`,
     ...m.faults.map(
-      (r) => `  fault   ${r.fault.padEnd(width)} -> ${r.caughtBy ?? `MISSED (${r.breaks} ${r.outcome}; failing instead: ${r.failingInstead.join(', ') || 'nothing'})`}`,
+      (r) =>
+        `  fault   ${r.fault.padEnd(width)} -> ${r.caughtBy ?? `MISSED (${r.breaks} ${r.outcome}; failing instead: ${r.failingInstead.join(', ') || 'nothing'})`}`,
     ),
     ...m.variants.map(
       (v) =>
@@ -406,10 +464,14 @@ export function renderText(m: KillMatrix): string {
   out.push(
     `  root cause first: ${rc.first} of ${rc.faults} faults (${(rc.share * 100).toFixed(1)}%) have their target named first or leading its group; ` +
       `${rc.extraRuns} whole-catalogue runs after the faults' own (PETSTORE_RUNS=${rc.runs}, ${SHOULD_WHOLE_RUNS} against a SHOULD), ${(rc.extraMs / 1000).toFixed(1)} s` +
-      (rc.misses.length ? `; named first instead: ${rc.misses.map((x) => `${x.fault} -> ${x.root ?? 'nothing'}`).join(', ')}` : ''),
+      (rc.misses.length
+        ? `; named first instead: ${rc.misses.map((x) => `${x.fault} -> ${x.root ?? 'nothing'}`).join(', ')}`
+        : ''),
   );
   for (const r of m.faults.filter((x) => x.mustFailures?.length)) {
-    out.push(`  WARNING ${r.fault} breaks only ${r.breaks} (SHOULD) yet fails MUST ${ids(r.mustFailures ?? [])}: a MUST check leans on a SHOULD`);
+    out.push(
+      `  WARNING ${r.fault} breaks only ${r.breaks} (SHOULD) yet fails MUST ${ids(r.mustFailures ?? [])}: a MUST check leans on a SHOULD`,
+    );
   }
   return out.join('\n');
 }

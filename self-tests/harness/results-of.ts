@@ -5,7 +5,10 @@ import { buildResults, type CheckInput, type Results } from '../../src/report/re
 import { catalogue } from '../../tests/catalogue.js';
 import type { HarnessRun } from './harness.js';
 
-export function resultsOf(run: HarnessRun, { baseline = null, strict = false }: { baseline?: Baseline | null; strict?: boolean } = {}): Results {
+export function resultsOf(
+  run: HarnessRun,
+  { baseline = null, strict = false }: { baseline?: Baseline | null; strict?: boolean } = {},
+): Results {
   // Every check, as the reporter gets them.
   const checks: CheckInput[] = run.checks.map(({ id, name, kind, outcome }) => {
     const r = catalogue.find((x) => x.id === id);
@@ -16,7 +19,19 @@ export function resultsOf(run: HarnessRun, { baseline = null, strict = false }: 
   return buildResults(checks, {
     suite: { name: 'petstore-conformance', version: '1.0.0', commit: null },
     target: { baseUrl: 'http://127.0.0.1/v1', embedded: true },
-    startedAt: at, finishedAt: at, seed: 42, node: process.version, strict, readOnly: false, clock: null,
-    only: ['auth'], skip: [], interrupted: false, errors: [], createdPets: [], runTag: null, baseline,
+    startedAt: at,
+    finishedAt: at,
+    seed: 42,
+    node: process.version,
+    strict,
+    readOnly: false,
+    clock: null,
+    only: ['auth'],
+    skip: [],
+    interrupted: false,
+    errors: [],
+    createdPets: [],
+    runTag: null,
+    baseline,
   });
 }

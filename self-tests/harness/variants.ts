@@ -55,18 +55,33 @@ const ignoreUnknownStatus: Wrap = mapRequest(
 );
 
 /** A pet created without a status gets `available`. */
-const defaultStatus: Wrap = mapRequestJson((body) => (isObject(body) && !('status' in body) ? { ...body, status: 'available' } : body), isOp('createPet'));
+const defaultStatus: Wrap = mapRequestJson(
+  (body) => (isObject(body) && !('status' in body) ? { ...body, status: 'available' } : body),
+  isOp('createPet'),
+);
 
 /** More fields than the interface lists, on Pets and on Error bodies, and more headers. */
 const extraFieldsAndHeaders: Wrap = compose(
   mapResponse((res) => ({
     ...res,
-    headers: { ...res.headers, 'x-request-id': 'req-0001', 'cache-control': 'no-store', 'x-ratelimit-remaining': '999', vary: 'Authorization' },
+    headers: {
+      ...res.headers,
+      'x-request-id': 'req-0001',
+      'cache-control': 'no-store',
+      'x-ratelimit-remaining': '999',
+      vary: 'Authorization',
+    },
   })),
   mapJson((body, res) =>
     res.status >= 400 && isObject(body)
       ? { ...body, details: [{ field: 'body', issue: 'see message' }], requestId: 'req-0001' }
-      : eachPet(body, (pet) => ({ ...pet, tags: ['friendly'], photoUrls: [], category: { id: pet.categoryId, name: 'other' }, createdAt: '2025-01-01T00:00:00Z' })),
+      : eachPet(body, (pet) => ({
+          ...pet,
+          tags: ['friendly'],
+          photoUrls: [],
+          category: { id: pet.categoryId, name: 'other' },
+          createdAt: '2025-01-01T00:00:00Z',
+        })),
   ),
 );
 
@@ -76,7 +91,9 @@ const closeAndCharset: Wrap = mapResponse((res) => ({
   headers: {
     ...res.headers,
     connection: 'close',
-    ...(/^application\/json/i.test(res.headers['content-type'] ?? '') ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+    ...(/^application\/json/i.test(res.headers['content-type'] ?? '')
+      ? { 'content-type': 'application/json; charset=utf-8' }
+      : {}),
   },
 }));
 
@@ -123,7 +140,10 @@ const routesBeforeAuth: Wrap = (inner, apiKey) => (req) =>
   !isRoute(req) || operationOf(req) === undefined ? inner(authenticated(req, apiKey)) : inner(req);
 
 /** Any createPet body is read as JSON, whatever its Content-Type (with a larger body limit, see its options). */
-const anyMediaType: Wrap = mapRequest((req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json' } }), isOp('createPet'));
+const anyMediaType: Wrap = mapRequest(
+  (req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json' } }),
+  isOp('createPet'),
+);
 
 /** Malformed percent-encoding is answered by the HTTP layer in front of the service, with its own HTML 400. */
 const httpLayerRefusesBadEncoding: Wrap = answer(badPercentEncoding, () => frameworkPage(400, 'Bad Request'));
@@ -133,10 +153,13 @@ const prettyJson: Wrap = mapResponse((res) => {
   // By hand: the lossless writer does not indent, and bigint digits must survive.
   const write = (v: unknown, indent: string): string => {
     const inner = `${indent}  `;
-    if (Array.isArray(v)) return v.length ? `[\n${v.map((x) => inner + write(x, inner)).join(',\n')}\n${indent}]` : '[]';
+    if (Array.isArray(v))
+      return v.length ? `[\n${v.map((x) => inner + write(x, inner)).join(',\n')}\n${indent}]` : '[]';
     if (isObject(v)) {
       const entries = Object.entries(v).reverse();
-      return entries.length ? `{\n${entries.map(([k, x]) => `${inner}${JSON.stringify(k)}: ${write(x, inner)}`).join(',\n')}\n${indent}}` : '{}';
+      return entries.length
+        ? `{\n${entries.map(([k, x]) => `${inner}${JSON.stringify(k)}: ${write(x, inner)}`).join(',\n')}\n${indent}}`
+        : '{}';
     }
     return stringifyJson(v);
   };
@@ -147,7 +170,9 @@ const prettyJson: Wrap = mapResponse((res) => {
 const restrictNames: Wrap = answer(
   (req) => {
     const body = bodyOf(req);
-    return isOp('createPet')(req) && isObject(body) && typeof body.name === 'string' && nameGap(body.name) !== undefined;
+    return (
+      isOp('createPet')(req) && isObject(body) && typeof body.name === 'string' && nameGap(body.name) !== undefined
+    );
   },
   (req) => badRequest(`name refused: ${nameGap((bodyOf(req) as { name: string }).name) ?? ''}`),
 );
@@ -163,12 +188,22 @@ const rejectUnknownFields: Wrap = answer(
 
 /** Error codes and messages of the server's own choosing (their values are not shown). */
 const otherErrorCodes: Wrap = mapJson((body, res) =>
-  res.status >= 400 && isObject(body) ? { ...body, code: `E${res.status}_${String(body.code).toUpperCase()}`, message: `Request failed (${res.status})` } : body,
+  res.status >= 400 && isObject(body)
+    ? { ...body, code: `E${res.status}_${String(body.code).toUpperCase()}`, message: `Request failed (${res.status})` }
+    : body,
 );
 
 /** A petId that is not an int64 integer is "not found" rather than a bad request. */
 const malformedIdNotFound: Wrap = mapResponse(
-  (res) => (res.status === 400 ? errorResponse(404, 'not_found', 'No such pet', Object.fromEntries(Object.entries(res.headers).filter(([k]) => k !== 'content-type'))) : res),
+  (res) =>
+    res.status === 400
+      ? errorResponse(
+          404,
+          'not_found',
+          'No such pet',
+          Object.fromEntries(Object.entries(res.headers).filter(([k]) => k !== 'content-type')),
+        )
+      : res,
   isOp('getPet'),
 );
 
@@ -176,7 +211,9 @@ const malformedIdNotFound: Wrap = mapResponse(
 const getPetRouteGone: Wrap = answer(isOp('getPet'), (req, inner) => {
   // Authentication still comes first: an unauthenticated request is 401 whatever the route.
   const probe = inner({ ...req, method: 'GET', url: req.url.replace(/\/pets\/[^/?]*/, '/pets'), body: '' });
-  return Promise.resolve(probe).then((res): ServerResponse => (res.status === 401 ? res : errorResponse(404, 'not_found', 'getPet was removed; use GET /pets')));
+  return Promise.resolve(probe).then((res): ServerResponse =>
+    res.status === 401 ? res : errorResponse(404, 'not_found', 'getPet was removed; use GET /pets'),
+  );
 });
 
 /**
@@ -221,7 +258,9 @@ const scatteredIds: Wrap = (inner) => {
     if (!m || id === undefined || id < INT64_MIN || id > INT64_MAX) return req;
     return { ...req, url: `${m[1]}${scramble(id, inverse)}${m[3] ?? ''}` };
   }, isOp('getPet'));
-  const outward = mapJson((body, res) => (res.status < 300 ? eachPet(body, (pet) => ({ ...pet, id: toPublic(pet.id) })) : body));
+  const outward = mapJson((body, res) =>
+    res.status < 300 ? eachPet(body, (pet) => ({ ...pet, id: toPublic(pet.id) })) : body,
+  );
   return outward(toInternal(inner, ''), '');
 };
 
@@ -240,7 +279,13 @@ const richerChallenges: Wrap = mapResponse((res) => {
   const challenge = res.headers['www-authenticate'];
   if (res.status !== 401 || !challenge) return res;
   const more = challenge.includes('error=') ? ', error_description="The access token is not valid"' : '';
-  return { ...res, headers: { ...res.headers, 'www-authenticate': `${challenge.replace('Bearer realm="petstore"', 'Bearer realm="Pet Store", scope="pets:read pets:write"')}${more}` } };
+  return {
+    ...res,
+    headers: {
+      ...res.headers,
+      'www-authenticate': `${challenge.replace('Bearer realm="petstore"', 'Bearer realm="Pet Store", scope="pets:read pets:write"')}${more}`,
+    },
+  };
 });
 
 /**
@@ -281,7 +326,11 @@ const prefill =
   async ({ handler, apiKey, basePath }: PreparedServer): Promise<void> => {
     for (let i = 0; i < count; i++) {
       const status = statusOf(i);
-      const pet = { name: `${OTHERS_NAMES[i % OTHERS_NAMES.length]} ${i}`, categoryId: i % 7 === 0 ? 2n ** 62n + BigInt(i) : i % 13, ...(status ? { status } : {}) };
+      const pet = {
+        name: `${OTHERS_NAMES[i % OTHERS_NAMES.length]} ${i}`,
+        categoryId: i % 7 === 0 ? 2n ** 62n + BigInt(i) : i % 13,
+        ...(status ? { status } : {}),
+      };
       const res = await handler({
         method: 'POST',
         url: `${basePath}/pets`,
@@ -293,23 +342,71 @@ const prefill =
   };
 
 export const variants: readonly Variant[] = [
-  { name: 'clamp-limit', does: 'clamps an out-of-range limit to 1..100 and treats a malformed one as absent (200, not 400)', wrap: clampLimit },
-  { name: 'ignore-unknown-status', does: 'ignores a status filter outside the enum and lists unfiltered (200, not 400)', wrap: ignoreUnknownStatus },
+  {
+    name: 'clamp-limit',
+    does: 'clamps an out-of-range limit to 1..100 and treats a malformed one as absent (200, not 400)',
+    wrap: clampLimit,
+  },
+  {
+    name: 'ignore-unknown-status',
+    does: 'ignores a status filter outside the enum and lists unfiltered (200, not 400)',
+    wrap: ignoreUnknownStatus,
+  },
   { name: 'default-status', does: 'gives a pet created without status the status "available"', wrap: defaultStatus },
-  { name: 'extra-fields-and-headers', does: 'adds fields to every Pet and Error body and extra response headers', wrap: extraFieldsAndHeaders },
-  { name: 'ids-above-2^53', does: 'hands out ids from 2^53+1 upwards (not exact as a double)', wrap: asIs, options: { firstId: 2n ** 53n + 1n } },
-  { name: 'prefilled-1000', does: 'starts with 1,000 pets of others (560 available, 280 pending, 120 without status, 40 sold)', wrap: asIs, prepare: prefill(1000) },
-  { name: 'other-base-path', does: 'serves the operations under /api/petstore/v1 instead of /v1', wrap: asIs, options: { basePath: '/api/petstore/v1' } },
-  { name: 'close-and-charset', does: 'sends Connection: close and application/json; charset=utf-8 on every response', wrap: closeAndCharset },
-  { name: 'empty-names-rejected', does: 'rejects an empty name with 400 and an Error body (the reference accepts it)', wrap: rejectEmptyNames },
+  {
+    name: 'extra-fields-and-headers',
+    does: 'adds fields to every Pet and Error body and extra response headers',
+    wrap: extraFieldsAndHeaders,
+  },
+  {
+    name: 'ids-above-2^53',
+    does: 'hands out ids from 2^53+1 upwards (not exact as a double)',
+    wrap: asIs,
+    options: { firstId: 2n ** 53n + 1n },
+  },
+  {
+    name: 'prefilled-1000',
+    does: 'starts with 1,000 pets of others (560 available, 280 pending, 120 without status, 40 sold)',
+    wrap: asIs,
+    prepare: prefill(1000),
+  },
+  {
+    name: 'other-base-path',
+    does: 'serves the operations under /api/petstore/v1 instead of /v1',
+    wrap: asIs,
+    options: { basePath: '/api/petstore/v1' },
+  },
+  {
+    name: 'close-and-charset',
+    does: 'sends Connection: close and application/json; charset=utf-8 on every response',
+    wrap: closeAndCharset,
+  },
+  {
+    name: 'empty-names-rejected',
+    does: 'rejects an empty name with 400 and an Error body (the reference accepts it)',
+    wrap: rejectEmptyNames,
+  },
   {
     name: 'names-restricted',
     does: `refuses with 400 every name the suite's nameGap lets it refuse: empty, over ${NAME_SURELY_ACCEPTED} code points, white space at the ends, controls, private use, bidi overrides`,
     wrap: restrictNames,
   },
-  { name: 'rate-limited', does: 'turns every 25th request away with 429 and Retry-After: 0; the suite runs with PETSTORE_RETRIES=2', wrap: rateLimited, config: { retries: 2 } },
-  { name: 'small-bodies', does: 'limits request bodies to 4 KiB and answers larger ones 413 with an Error body', wrap: smallBodies },
-  { name: 'routes-before-auth', does: 'answers an unknown path or undefined method 404/405 with an Error body before checking the key (the reference answers 401 first)', wrap: routesBeforeAuth },
+  {
+    name: 'rate-limited',
+    does: 'turns every 25th request away with 429 and Retry-After: 0; the suite runs with PETSTORE_RETRIES=2',
+    wrap: rateLimited,
+    config: { retries: 2 },
+  },
+  {
+    name: 'small-bodies',
+    does: 'limits request bodies to 4 KiB and answers larger ones 413 with an Error body',
+    wrap: smallBodies,
+  },
+  {
+    name: 'routes-before-auth',
+    does: 'answers an unknown path or undefined method 404/405 with an Error body before checking the key (the reference answers 401 first)',
+    wrap: routesBeforeAuth,
+  },
   {
     name: 'lenient-bodies',
     does: 'accepts createPet bodies up to 8 MiB (the suite sends 5 MiB) and of any Content-Type, read as JSON (the reference refuses with 413 and 415)',
@@ -322,13 +419,33 @@ export const variants: readonly Variant[] = [
     wrap: httpLayerRefusesBadEncoding,
   },
   { name: 'pretty-json', does: 'writes its JSON indented, with keys in reverse order', wrap: prettyJson },
-  { name: 'unknown-fields-rejected', does: 'rejects a body with fields beyond name, categoryId and status (a client id too) with 400', wrap: rejectUnknownFields },
+  {
+    name: 'unknown-fields-rejected',
+    does: 'rejects a body with fields beyond name, categoryId and status (a client id too) with 400',
+    wrap: rejectUnknownFields,
+  },
   { name: 'other-error-codes', does: 'uses its own Error codes and messages', wrap: otherErrorCodes },
-  { name: 'malformed-id-not-found', does: 'answers a petId that is not an int64 integer with 404 instead of 400', wrap: malformedIdNotFound },
+  {
+    name: 'malformed-id-not-found',
+    does: 'answers a petId that is not an int64 integer with 404 instead of 400',
+    wrap: malformedIdNotFound,
+  },
   { name: 'newest-first', does: 'lists the newest pets first', wrap: newestFirst, prepare: prefill(300) },
-  { name: 'scattered-ids', does: 'hands out ids scattered over the whole int64 range, negative ones included', wrap: scatteredIds },
-  { name: 'status-case-insensitive', does: 'matches the status filter case-insensitively (Available lists the available pets)', wrap: statusCaseInsensitive },
-  { name: 'richer-challenges', does: 'adds a scope and an error_description to its WWW-Authenticate challenges', wrap: richerChallenges },
+  {
+    name: 'scattered-ids',
+    does: 'hands out ids scattered over the whole int64 range, negative ones included',
+    wrap: scatteredIds,
+  },
+  {
+    name: 'status-case-insensitive',
+    does: 'matches the status filter case-insensitively (Available lists the available pets)',
+    wrap: statusCaseInsensitive,
+  },
+  {
+    name: 'richer-challenges',
+    does: 'adds a scope and an error_description to its WWW-Authenticate challenges',
+    wrap: richerChallenges,
+  },
   {
     name: 'other-deprecation-headers',
     does: 'deprecates getPet from 2024, sunsets it at 23:59:59 on the removal day, links an absolute /pets?status=available successor and a policy',

@@ -18,9 +18,21 @@ export type Started = StartedBin<ChildRun>;
 export function startBin(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Started {
   const cwd = tempDir('hostile');
   const rssFile = join(cwd, 'peak-rss');
-  const started = startChild(args, { cwd, env: { ...env, HOSTILE_RSS_FILE: rssFile }, nodeFlags: [...nodeFlags, '--import', peakRss] });
-  const measured = (run: BinRun): ChildRun => ({ ...run, peakRss: existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) : 0, reportDir: join(cwd, 'reports') });
+  const started = startChild(args, {
+    cwd,
+    env: { ...env, HOSTILE_RSS_FILE: rssFile },
+    nodeFlags: [...nodeFlags, '--import', peakRss],
+  });
+  const measured = (run: BinRun): ChildRun => ({
+    ...run,
+    peakRss: existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) : 0,
+    reportDir: join(cwd, 'reports'),
+  });
   return { ...started, done: started.done.then(measured) };
 }
 
-export const runBinMeasured = (args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<ChildRun> => startBin(args, env, nodeFlags).done;
+export const runBinMeasured = (
+  args: string[],
+  env: Record<string, string> = {},
+  nodeFlags: string[] = [],
+): Promise<ChildRun> => startBin(args, env, nodeFlags).done;

@@ -14,7 +14,9 @@ describe('JSON nesting', () => {
     expect(() => parseJson(nested(MAX_JSON_DEPTH))).not.toThrow();
     expect(() => parseJson(nested(MAX_JSON_DEPTH + 1))).toThrow(SyntaxError);
     expect(() => parseJson(nested(100_000))).toThrow(`nested deeper than ${MAX_JSON_DEPTH} levels`);
-    expect(() => parseJson(`${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${'}'.repeat(MAX_JSON_DEPTH + 1)}`)).toThrow(SyntaxError);
+    expect(() => parseJson(`${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${'}'.repeat(MAX_JSON_DEPTH + 1)}`)).toThrow(
+      SyntaxError,
+    );
   });
 
   test('brackets inside strings, escaped quotes included, do not count', () => {
@@ -29,10 +31,20 @@ afterEach(async () => {
   await Promise.all([...clients.splice(0).map((c) => c.close()), ...servers.splice(0).map((s) => s.close())]);
 });
 
-async function target(behaviour: Parameters<typeof hostileServer>[0], options: Partial<ConstructorParameters<typeof Client>[0]> = {}) {
+async function target(
+  behaviour: Parameters<typeof hostileServer>[0],
+  options: Partial<ConstructorParameters<typeof Client>[0]> = {},
+) {
   const server = await hostileServer(behaviour);
   servers.push(server);
-  const client = new Client({ baseUrl: server.baseUrl, apiKey: server.apiKey, timeoutMs: 5_000, concurrency: 4, proxy: 'none', ...options });
+  const client = new Client({
+    baseUrl: server.baseUrl,
+    apiKey: server.apiKey,
+    timeoutMs: 5_000,
+    concurrency: 4,
+    proxy: 'none',
+    ...options,
+  });
   clients.push(client);
   return { server, client };
 }
@@ -80,10 +92,13 @@ describe('abort()', () => {
 
   test('ends a wait for Retry-After', async () => {
     // A 30 s wait: abort() ending it is told apart from the wait running out on a slow machine too.
-    const { client } = await target((_req, res) => {
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' });
-      res.end('{"code":"rate_limited","message":"slow down","status":429}');
-    }, { retries: 5 });
+    const { client } = await target(
+      (_req, res) => {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' });
+        res.end('{"code":"rate_limited","message":"slow down","status":429}');
+      },
+      { retries: 5 },
+    );
     const waiting = client.listPets();
     // Wait until the client is waiting out the Retry-After (counted just before it sleeps).
     await expect.poll(() => client.retried.count).toBe(1);

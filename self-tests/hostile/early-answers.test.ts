@@ -20,7 +20,14 @@ const LARGE = JSON.stringify({ name: 'large', categoryId: 1 }).padEnd(5 * 1024 *
 
 async function setUp(refusal: Refusal, onSend?: (send: SendRecord) => number | undefined) {
   const server = await refusalServer(createReferenceHandler({ apiKey: API_KEY }), refusal);
-  const api = new Client({ baseUrl: `${server.origin}/v1`, apiKey: API_KEY, timeoutMs: 10_000, concurrency: 4, proxy: 'none', ...(onSend ? { onSend } : {}) });
+  const api = new Client({
+    baseUrl: `${server.origin}/v1`,
+    apiKey: API_KEY,
+    timeoutMs: 10_000,
+    concurrency: 4,
+    proxy: 'none',
+    ...(onSend ? { onSend } : {}),
+  });
   closers.push(server, api);
   return { server, api };
 }
@@ -30,7 +37,9 @@ const postLarge = (api: Client) => api.send({ method: 'POST', path: '/pets', bod
 test('an early 413 is read and returned, though the server resets the connection under the upload', async () => {
   const { server, api } = await setUp({ kind: 'early-413' });
   const answers = await Promise.all(Array.from({ length: 12 }, () => postLarge(api)));
-  expect(answers.map((r) => `${r.status} ${(r.json as { status?: number }).status}`)).toEqual(Array(12).fill('413 413'));
+  expect(answers.map((r) => `${r.status} ${(r.json as { status?: number }).status}`)).toEqual(
+    Array(12).fill('413 413'),
+  );
   expect(server.seen.refused).toBe(12);
 });
 
@@ -47,7 +56,10 @@ test('a reset without an answer under a body over 1 MiB is an UploadRefused, and
   expect(err).toBeInstanceOf(UploadRefused);
   expect((err as Error).message).toMatch(/during the upload of a 5 MiB body, without an answer/);
   expect(sends).toHaveLength(1);
-  expect(harEntry(sends[0] as SendRecord, 'errors.refused-body').response).toMatchObject({ status: 0, comment: REFUSED_UPLOAD });
+  expect(harEntry(sends[0] as SendRecord, 'errors.refused-body').response).toMatchObject({
+    status: 0,
+    comment: REFUSED_UPLOAD,
+  });
 });
 
 test('a small body closed without an answer stays a TransportError; a fresh connection reset is not sent again', async () => {
@@ -61,7 +73,13 @@ test('a small body closed without an answer stays a TransportError; a fresh conn
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   closers.push({ close: () => new Promise<void>((done) => server.close(() => done())) });
-  const api = new Client({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiKey: API_KEY, timeoutMs: 5_000, concurrency: 1, proxy: 'none' });
+  const api = new Client({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    apiKey: API_KEY,
+    timeoutMs: 5_000,
+    concurrency: 1,
+    proxy: 'none',
+  });
   closers.push(api);
   const post = await api.createPet({ name: 'small', categoryId: 1 }).catch((e: unknown) => e);
   expect(post).toBeInstanceOf(TransportError);

@@ -120,7 +120,12 @@ const CASES: Case[] = [
   },
   {
     behaviour: 'nothing listening',
-    start: async () => ({ baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, apiKey: 'hostile-key-refused', waiting: () => 0, close: async () => {} }),
+    start: async () => ({
+      baseUrl: `http://127.0.0.1:${await closedPort()}/v1`,
+      apiKey: 'hostile-key-refused',
+      waiting: () => 0,
+      close: async () => {},
+    }),
     exit: EXIT.unreachable,
     perRequest: T,
     check: (run) => expect(run.stderr).toMatch(/: connection refused\n$/),
@@ -161,7 +166,10 @@ const CASES: Case[] = [
     start: hostile('lengthTooLong'),
     exit: EXIT.unreachable,
     perRequest: T,
-    check: (run) => expect(run.stderr).toMatch(/: (connection closed by the server|response body did not match its Content-Length)\n$/),
+    check: (run) =>
+      expect(run.stderr).toMatch(
+        /: (connection closed by the server|response body did not match its Content-Length)\n$/,
+      ),
   },
   {
     behaviour: 'a Content-Length shorter than the body (the rest spills into the next answer)',
@@ -176,12 +184,16 @@ const CASES: Case[] = [
     exit: EXIT.violations,
     perRequest: T,
     check: (_run, report) => {
-      for (const why of ["got '<' at position 0", 'reached end of input at position', 'an empty body']) expect(messages(report)).toContain(why);
+      for (const why of ["got '<' at position 0", 'reached end of input at position', 'an empty body'])
+        expect(messages(report)).toContain(why);
     },
   },
   {
     behaviour: `answers the probe, then a 50 MB JSON list (to the first ${HUGE_ANSWERS} requests, 500 after)`,
-    start: hostile((req, res, seen) => (seen.hostile <= HUGE_ANSWERS ? BEHAVIOURS.huge : BEHAVIOURS.error500)(req, res, seen), true),
+    start: hostile(
+      (req, res, seen) => (seen.hostile <= HUGE_ANSWERS ? BEHAVIOURS.huge : BEHAVIOURS.error500)(req, res, seen),
+      true,
+    ),
     exit: EXIT.violations,
     perRequest: T,
     check: (_run, report, server) => {
@@ -232,7 +244,10 @@ const CASES: Case[] = [
     exit: EXIT.violations,
     perRequest: (R + 1) * T + R * A,
     // The first requests run out of retries; once nothing is accepted the rest are not retried.
-    check: (_run, report) => expect(messages(report)).toMatch(/429 with Retry-After: 1(, not retried: the server turns every request away| after \d+ retries)/),
+    check: (_run, report) =>
+      expect(messages(report)).toMatch(
+        /429 with Retry-After: 1(, not retried: the server turns every request away| after \d+ retries)/,
+      ),
   },
 ];
 
@@ -252,9 +267,16 @@ beforeAll(async () => {
   await inParallel(CASES, POOL, async (c) => {
     const server = await c.start();
     closers.push(server);
-    const run = await runBinMeasured(['--seed', '1'], { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey, PETSTORE_TIMEOUT_MS: String(T), PETSTORE_RETRIES: String(R) }, [
-      `--max-old-space-size=${HEAP_MIB}`,
-    ]);
+    const run = await runBinMeasured(
+      ['--seed', '1'],
+      {
+        PETSTORE_BASE_URL: server.baseUrl,
+        PETSTORE_API_KEY: server.apiKey,
+        PETSTORE_TIMEOUT_MS: String(T),
+        PETSTORE_RETRIES: String(R),
+      },
+      [`--max-old-space-size=${HEAP_MIB}`],
+    );
     const waiting = server.waiting();
     // Requests to a 429 server: each logical request is R+1 of them.
     const logical = c.perRequest > T ? Math.ceil(waiting / (R + 1)) : waiting;
@@ -269,7 +291,8 @@ beforeAll(async () => {
       `hostile servers: ${rows.length} runs in ${Math.round(performance.now() - started)} ms, ${POOL} at a time; T=${T} ms, retries ${R}, concurrency ${C}, heap ${HEAP_MIB} MiB`,
       '  behaviour | run time | exit | bound | requests waiting | peak RSS',
       ...CASES.map((c) => rows.find((r) => r.c === c) as Row).map(
-        (r) => `  ${r.c.behaviour} | ${(r.run.ms / 1000).toFixed(1)} s | ${r.run.code} | ${(r.bound / 1000).toFixed(1)} s | ${r.waiting} | ${Math.round(r.run.peakRss / 2 ** 20)} MiB`,
+        (r) =>
+          `  ${r.c.behaviour} | ${(r.run.ms / 1000).toFixed(1)} s | ${r.run.code} | ${(r.bound / 1000).toFixed(1)} s | ${r.waiting} | ${Math.round(r.run.peakRss / 2 ** 20)} MiB`,
       ),
     ].join('\n'),
   );
@@ -281,16 +304,29 @@ const STACK_FRAME = /^\s+at \S.*(\(.*:\d+:\d+\)|:\d+:\d+)$/m;
 /** What the terminal summary names under a finding's line: its indented "also failed because of this" lines. */
 const namedUnder = (out: string, head: string): string => {
   const lines = out.split('\n');
-  const at = lines.findIndex((l) => l.startsWith(` ✘ ${head} `) || l.startsWith(` ? ${head} `) || l.startsWith(` ⚠ ${head} `));
+  const at = lines.findIndex(
+    (l) => l.startsWith(` ✘ ${head} `) || l.startsWith(` ? ${head} `) || l.startsWith(` ⚠ ${head} `),
+  );
   const below = at < 0 ? [] : lines.slice(at + 1);
-  return below.slice(0, Math.max(0, below.findIndex((l) => !l.startsWith('      ')))).join(' ');
+  return below
+    .slice(
+      0,
+      Math.max(
+        0,
+        below.findIndex((l) => !l.startsWith('      ')),
+      ),
+    )
+    .join(' ');
 };
 
 describe.each(CASES.map((c) => [c.behaviour, c] as const))('%s', (behaviour, c) => {
   test(`ends within its bound, exit ${c.exit}`, () => {
     const r = row(behaviour);
     expect(r.run.code, r.run.out.slice(-3000)).toBe(c.exit);
-    expect(r.run.ms, `bound: ${OVERHEAD_MS} + ${T} + ceil(${r.waiting}/${C}) x ${c.perRequest} x ${ROUND_SLACK} ms`).toBeLessThanOrEqual(r.bound);
+    expect(
+      r.run.ms,
+      `bound: ${OVERHEAD_MS} + ${T} + ceil(${r.waiting}/${C}) x ${c.perRequest} x ${ROUND_SLACK} ms`,
+    ).toBeLessThanOrEqual(r.bound);
   });
 
   test('no stack trace, no crash; one line per failed requirement', () => {
@@ -300,11 +336,15 @@ describe.each(CASES.map((c) => [c.behaviour, c] as const))('%s', (behaviour, c) 
     const report = r.report as Report;
     c.check?.(r.run, report, r.server);
     if (c.exit === EXIT.unreachable) {
-      expect(r.run.stderr).toMatch(/^petstore-conformance: (cannot reach|the service behind) http:\/\/127\.0\.0\.1:\d+\/v1:? [^\n]+\n$/);
+      expect(r.run.stderr).toMatch(
+        /^petstore-conformance: (cannot reach|the service behind) http:\/\/127\.0\.0\.1:\d+\/v1:? [^\n]+\n$/,
+      );
       expect(r.run.stdout).toBe('');
       return;
     }
-    for (const e of report.requirements.filter((x) => x.level === 'MUST' && (x.outcome === 'failed' || x.outcome === 'error'))) {
+    for (const e of report.requirements.filter(
+      (x) => x.level === 'MUST' && (x.outcome === 'failed' || x.outcome === 'error'),
+    )) {
       // Its own line, or named under the failure that explains it (root cause first: "also failed because of this").
       const own = new RegExp(`^ [✘?] ${e.id.replace(/\./g, '\\.')} .*\\S$`, 'm').test(r.run.out);
       expect(own || (e.causedBy !== undefined && namedUnder(r.run.out, e.causedBy).includes(e.id)), e.id).toBe(true);
@@ -316,7 +356,8 @@ describe.each(CASES.map((c) => [c.behaviour, c] as const))('%s', (behaviour, c) 
 
   test('every report file is written, with a verdict that is not "conformant"', () => {
     const r = row(behaviour);
-    for (const file of [...REPORT_FILES, MANIFEST_FILE]) expect(existsSync(join(r.run.reportDir, file)), file).toBe(true);
+    for (const file of [...REPORT_FILES, MANIFEST_FILE])
+      expect(existsSync(join(r.run.reportDir, file)), file).toBe(true);
     expect(r.report?.verdict).toMatch(c.exit === EXIT.unreachable ? /^not-tested$/ : /^(nonconformant|inconclusive)$/);
     expect(r.report?.requirements.map((e) => e.id).sort()).toEqual(catalogue.map((e) => e.id).sort());
   });

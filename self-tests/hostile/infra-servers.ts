@@ -15,7 +15,9 @@ export interface InfraServer {
 }
 
 /** The head of a request at the start of `buffer`: method, URL, headers (lower-case), its body's length, and where the body starts; undefined until it is all there. */
-export function readHead(buffer: Buffer): { method: string; url: string; headers: Record<string, string>; length: number; bodyAt: number } | undefined {
+export function readHead(
+  buffer: Buffer,
+): { method: string; url: string; headers: Record<string, string>; length: number; bodyAt: number } | undefined {
   const end = buffer.indexOf('\r\n\r\n');
   if (end < 0) return undefined;
   const head = buffer.subarray(0, end).toString('latin1').split('\r\n');
@@ -29,7 +31,10 @@ export function readHead(buffer: Buffer): { method: string; url: string; headers
 }
 
 /** Listens on 127.0.0.1 (a free port) and keeps the sockets, which close() ends. */
-export async function listen(server: ReturnType<typeof createNetServer> | ReturnType<typeof createHttpServer>, sockets: Set<Socket>): Promise<InfraServer> {
+export async function listen(
+  server: ReturnType<typeof createNetServer> | ReturnType<typeof createHttpServer>,
+  sockets: Set<Socket>,
+): Promise<InfraServer> {
   server.on('connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -67,7 +72,10 @@ export interface KeepAliveServer extends InfraServer {
  */
 export async function keepAliveServer(
   handler: Handler,
-  close: ({ afterEach: true } | { idleMs: number }) & { finLagMs?: number; /** Say `Connection: keep-alive`, as nginx does. */ saysKeepAlive?: boolean },
+  close: ({ afterEach: true } | { idleMs: number }) & {
+    finLagMs?: number;
+    /** Say `Connection: keep-alive`, as nginx does. */ saysKeepAlive?: boolean;
+  },
 ): Promise<KeepAliveServer> {
   const sockets = new Set<Socket>();
   const answered: string[] = [];
@@ -104,7 +112,11 @@ export async function keepAliveServer(
       const res: ServerResponse = await handler({ method, url, headers, body });
       answered.push(`${method} ${url}`);
       const out = Buffer.from(res.body, 'utf8');
-      const lines = [`HTTP/1.1 ${res.status} X`, ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${out.length}`];
+      const lines = [
+        `HTTP/1.1 ${res.status} X`,
+        ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`),
+        `content-length: ${out.length}`,
+      ];
       if (close.saysKeepAlive) lines.push('connection: keep-alive');
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
       socket.write(out);
@@ -139,7 +151,11 @@ export interface Limiter {
  * A token bucket in front of `inner`, as nginx `limit_req` or an API gateway: `rate` requests a
  * second, a burst of `burst`; beyond it, 429 with `Retry-After: 1` and a body that is not JSON.
  */
-export function tokenBucket(inner: Handler, rate: number, burst = Math.max(1, Math.ceil(rate / 10))): { handler: Handler; stats: Limiter } {
+export function tokenBucket(
+  inner: Handler,
+  rate: number,
+  burst = Math.max(1, Math.ceil(rate / 10)),
+): { handler: Handler; stats: Limiter } {
   let tokens = burst;
   let at = performance.now();
   const stats: Limiter = { refused: 0, passed: 0 };
@@ -149,7 +165,11 @@ export function tokenBucket(inner: Handler, rate: number, burst = Math.max(1, Ma
     at = now;
     if (tokens < 1) {
       stats.refused++;
-      return { status: 429, headers: { 'content-type': 'text/html', 'retry-after': '1' }, body: '<html><body>429 Too Many Requests</body></html>' };
+      return {
+        status: 429,
+        headers: { 'content-type': 'text/html', 'retry-after': '1' },
+        body: '<html><body>429 Too Many Requests</body></html>',
+      };
     }
     tokens -= 1;
     stats.passed++;
@@ -160,8 +180,14 @@ export function tokenBucket(inner: Handler, rate: number, burst = Math.max(1, Ma
 
 /** nginx's own page for a gateway error, as it answers when the backend is down or silent. */
 export function gatewayError(status: 502 | 503 | 504, server = 'nginx/1.27.0'): ServerResponse {
-  const title = { 502: '502 Bad Gateway', 503: '503 Service Temporarily Unavailable', 504: '504 Gateway Time-out' }[status];
-  return { status, headers: { 'content-type': 'text/html', server }, body: `<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>${server}</center></body></html>` };
+  const title = { 502: '502 Bad Gateway', 503: '503 Service Temporarily Unavailable', 504: '504 Gateway Time-out' }[
+    status
+  ];
+  return {
+    status,
+    headers: { 'content-type': 'text/html', server },
+    body: `<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>${server}</center></body></html>`,
+  };
 }
 
 /** A gateway in front of `inner` whose backend goes down after `upFor` requests: every later answer is gatewayError. */

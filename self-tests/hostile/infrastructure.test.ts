@@ -14,7 +14,14 @@ import { serve } from '../../src/reference-server/http.js';
 import { execute, Violation, type Outcome } from '../../src/checks/requirement.js';
 import { RunContext } from '../../src/checks/run.js';
 import { checks } from '../../tests/catalogue.js';
-import { failingGateway, gatewayError, keepAliveServer, refusingProxy, serviceUnavailable, tokenBucket } from './infra-servers.js';
+import {
+  failingGateway,
+  gatewayError,
+  keepAliveServer,
+  refusingProxy,
+  serviceUnavailable,
+  tokenBucket,
+} from './infra-servers.js';
 import { closedPort } from '../net-kit.js';
 
 const closers: { close(): Promise<void> }[] = [];
@@ -27,7 +34,15 @@ const API_KEY = 'infra-self-test-key';
 const reference = () => createReferenceHandler({ apiKey: API_KEY });
 
 function client(origin: string, options: Partial<ClientOptions> = {}): Client {
-  const c = new Client({ baseUrl: `${origin}/v1`, apiKey: API_KEY, timeoutMs: 5_000, concurrency: 8, proxy: 'none', retries: 3, ...options });
+  const c = new Client({
+    baseUrl: `${origin}/v1`,
+    apiKey: API_KEY,
+    timeoutMs: 5_000,
+    concurrency: 8,
+    proxy: 'none',
+    retries: 3,
+    ...options,
+  });
   closers.push(c);
   return c;
 }
@@ -40,7 +55,11 @@ async function up<T extends { close(): Promise<void> }>(server: Promise<T>): Pro
 
 /** The whole catalogue in-process against `origin` (the reference handler behind some infrastructure). */
 async function runCatalogue(origin: string, config: Partial<RunConfig> = {}) {
-  const target = resolveRunConfig(loadConfig({}, { dotenv: false }), { baseUrl: `${origin}/v1`, apiKey: API_KEY, embedded: true });
+  const target = resolveRunConfig(loadConfig({}, { dotenv: false }), {
+    baseUrl: `${origin}/v1`,
+    apiKey: API_KEY,
+    embedded: true,
+  });
   const ctx = new RunContext(Object.freeze({ ...target, seed: 42, timeoutMs: 10_000, ...config }));
   const outcomes: [string, Outcome][] = [];
   const started = performance.now();
@@ -51,7 +70,13 @@ async function runCatalogue(origin: string, config: Partial<RunConfig> = {}) {
   }
   const undecided = outcomes.filter(([, o]) => o.outcome === 'error').map(([id, o]) => `${id}: ${o.message}`);
   const failed = outcomes.filter(([, o]) => o.outcome === 'failed').map(([id, o]) => `${id}: ${o.message}`);
-  return { undecided, failed, requests: ctx.api.requestCount, pacing: ctx.api.pacing, seconds: (performance.now() - started) / 1000 };
+  return {
+    undecided,
+    failed,
+    requests: ctx.api.requestCount,
+    pacing: ctx.api.pacing,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 describe('connections the other side closed', () => {
@@ -59,14 +84,18 @@ describe('connections the other side closed', () => {
     const server = await up(keepAliveServer(reference(), { afterEach: true, finLagMs: 5 }));
     const api = client(server.origin);
     const answers = await Promise.all(
-      Array.from({ length: 150 }, (_, i) => (i % 3 === 2 ? api.createPet({ name: `p${i}`, categoryId: 1 }) : api.listPets([['limit', '5']]))),
+      Array.from({ length: 150 }, (_, i) =>
+        i % 3 === 2 ? api.createPet({ name: `p${i}`, categoryId: 1 }) : api.listPets([['limit', '5']]),
+      ),
     );
     expect(answers.map((r) => r.status).filter((s) => s !== 200 && s !== 201)).toEqual([]);
     const resent = answers.filter((r) => r.resent);
     // The race is real here: requests queue, and one goes on a connection just as its close arrives.
     expect(resent.length).toBeGreaterThan(0);
     expect(resent.every((r) => r.request.method === 'GET')).toBe(true);
-    expect(resent[0]?.resent).toMatch(/^sent twice: the reused connection was closed before any byte of the answer \(connection closed by the server\)/);
+    expect(resent[0]?.resent).toMatch(
+      /^sent twice: the reused connection was closed before any byte of the answer \(connection closed by the server\)/,
+    );
     // Each create reached the server exactly once: no duplicate.
     expect(server.answered.filter((r) => r.startsWith('POST'))).toHaveLength(50);
   });
@@ -97,24 +126,29 @@ describe('connections the other side closed', () => {
 });
 
 describe('a gateway whose backend is down', () => {
-  test.each([502, 503, 504] as const)('a %i page from nginx is the infrastructure, and no violation: the check could not decide', async (status) => {
-    const server = await up(serve(() => gatewayError(status)));
-    const res = await client(server.origin).listPets();
-    expect(res.infrastructure).toMatch(new RegExp(`^${status} \\w.* from nginx/1\\.27\\.0$`));
-    let thrown: unknown;
-    try {
-      fail(res, '200');
-    } catch (err) {
-      thrown = err;
-    }
-    expect(thrown).toBeInstanceOf(TransportError);
-    expect(thrown).not.toBeInstanceOf(Violation);
-    expect((thrown as Error).message.startsWith(`${GATEWAY_FAILING} (${status} `)).toBe(true);
-  });
+  test.each([502, 503, 504] as const)(
+    'a %i page from nginx is the infrastructure, and no violation: the check could not decide',
+    async (status) => {
+      const server = await up(serve(() => gatewayError(status)));
+      const res = await client(server.origin).listPets();
+      expect(res.infrastructure).toMatch(new RegExp(`^${status} \\w.* from nginx/1\\.27\\.0$`));
+      let thrown: unknown;
+      try {
+        fail(res, '200');
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(TransportError);
+      expect(thrown).not.toBeInstanceOf(Violation);
+      expect((thrown as Error).message.startsWith(`${GATEWAY_FAILING} (${status} `)).toBe(true);
+    },
+  );
 
   test('a gateway error without a Server header still reads plainly', async () => {
     const server = await up(serve(() => ({ status: 502, headers: {}, body: '' })));
-    expect((await client(server.origin).listPets()).infrastructure).toBe('502 Bad Gateway from a gateway that names no Server');
+    expect((await client(server.origin).listPets()).infrastructure).toBe(
+      '502 Bad Gateway from a gateway that names no Server',
+    );
   });
 
   test.each([
@@ -140,12 +174,14 @@ describe('rate limits', () => {
   test('a 429 with Retry-After pauses every request of the client, not just its own', async () => {
     const arrivals: number[] = [];
     let first = true;
-    const server = await up(serve(() => {
-      arrivals.push(performance.now());
-      if (!first) return json(200, []);
-      first = false;
-      return json(429, { code: 'slow', message: 'slow down', status: 429 }, { 'retry-after': '1' });
-    }));
+    const server = await up(
+      serve(() => {
+        arrivals.push(performance.now());
+        if (!first) return json(200, []);
+        first = false;
+        return json(429, { code: 'slow', message: 'slow down', status: 429 }, { 'retry-after': '1' });
+      }),
+    );
     const api = client(server.origin);
     const limited = api.listPets();
     await vi.waitFor(() => expect(api.pacing.limited).toBe(1), { timeout: 30_000 }); // not its 1 s default: a busy machine is slow
@@ -173,7 +209,8 @@ describe('rate limits', () => {
     expect(loadConfig({ PETSTORE_RATE: '20/s' }, { dotenv: false }).rate).toBe(20);
     expect(loadConfig({ PETSTORE_RATE: '600/m' }, { dotenv: false }).rate).toBe(10);
     expect(loadConfig({}, { dotenv: false }).rate).toBeUndefined();
-    for (const bad of ['0', 'fast', '-3', '20/h']) expect(() => loadConfig({ PETSTORE_RATE: bad }, { dotenv: false })).toThrow(ConfigError);
+    for (const bad of ['0', 'fast', '-3', '20/h'])
+      expect(() => loadConfig({ PETSTORE_RATE: bad }, { dotenv: false })).toThrow(ConfigError);
   });
 
   test('the pacing reads as plain words', () => {
@@ -181,7 +218,9 @@ describe('rate limits', () => {
     expect(describePacing({ limited: 40, pausedMs: 3_000, slowestRate: 17.6, rate: 19, elapsedMs: 94_400 }, 40)).toBe(
       '40 request(s) retried after 429/503 with Retry-After; slowed to ~18 req/s after 429s; paused 3.0 s in all as Retry-After asked; run took 94 s',
     );
-    expect(describePacing({ limited: 0, pausedMs: 0, configuredRate: 20, rate: 20, elapsedMs: 80_000 }, 0)).toBe('paced at most 20 req/s (--rate); run took 80 s');
+    expect(describePacing({ limited: 0, pausedMs: 0, configuredRate: 20, rate: 20, elapsedMs: 80_000 }, 0)).toBe(
+      'paced at most 20 req/s (--rate); run took 80 s',
+    );
   });
 
   // This proves the verdict, the pacing and the listener fix, not the time: the time goal
@@ -221,7 +260,9 @@ describe('proxies are named when they fail', () => {
     const proxy = await up(refusingProxy(403));
     vi.stubEnv('HTTPS_PROXY', proxy.origin);
     await expect(client('https://127.0.0.1:28443', { proxy: 'env' }).listPets()).rejects.toThrow(
-      new RegExp(`^the proxy http://127\\.0\\.0\\.1:${proxy.port} \\(HTTPS_PROXY\\) refused to tunnel to 127\\.0\\.0\\.1:28443 \\(403\\)$`),
+      new RegExp(
+        `^the proxy http://127\\.0\\.0\\.1:${proxy.port} \\(HTTPS_PROXY\\) refused to tunnel to 127\\.0\\.0\\.1:28443 \\(403\\)$`,
+      ),
     );
     expect(proxy.asked).toEqual(['CONNECT 127.0.0.1:28443']);
   });
@@ -230,6 +271,8 @@ describe('proxies are named when they fail', () => {
     const port = await closedPort();
     vi.stubEnv('HTTP_PROXY', 'http://127.0.0.1:9');
     vi.stubEnv('NO_PROXY', '127.0.0.1');
-    await expect(client(`http://127.0.0.1:${port}`, { proxy: 'env' }).listPets()).rejects.toThrow(/^connection refused$/);
+    await expect(client(`http://127.0.0.1:${port}`, { proxy: 'env' }).listPets()).rejects.toThrow(
+      /^connection refused$/,
+    );
   });
 });

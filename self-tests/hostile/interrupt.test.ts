@@ -60,7 +60,9 @@ async function interrupt(server: TestServer): Promise<Interrupted> {
   const signalled = started.elapsed();
   started.child.kill('SIGINT');
   const run = await started.done;
-  console.log(`interrupt: stopped ${Math.round(run.ms - signalled)} ms after SIGINT, ${Math.round(signalled)} ms into the run`);
+  console.log(
+    `interrupt: stopped ${Math.round(run.ms - signalled)} ms after SIGINT, ${Math.round(signalled)} ms into the run`,
+  );
   const read = (file: string) => readFileSync(join(run.reportDir, file), 'utf8');
   return {
     run,
@@ -124,11 +126,15 @@ describe('Ctrl-C during a run', CHILD_TIMEOUT, () => {
 });
 
 /** Listens on 127.0.0.1, closing every connection when the test file ends; `seen` counts what arrived. */
-async function listening(server: ReturnType<typeof createNetServer> | ReturnType<typeof createHttpServer>): Promise<string> {
+async function listening(
+  server: ReturnType<typeof createNetServer> | ReturnType<typeof createHttpServer>,
+): Promise<string> {
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  servers.push({ close: () => new Promise<void>((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))) });
+  servers.push({
+    close: () => new Promise<void>((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))),
+  });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }
 
@@ -151,14 +157,21 @@ describe('Ctrl-C before the checks start, and while the reports are written', CH
     expect(report.run.interrupted).toBe(true);
     expect(report.verdict).toBe('inconclusive');
     expect(report.requirements.length).toBeGreaterThan(40);
-    for (const r of report.requirements) expect([r.id, r.outcome, r.message]).toEqual([r.id, 'error', expect.stringMatching(/interrupted before the checks started/)]);
+    for (const r of report.requirements)
+      expect([r.id, r.outcome, r.message]).toEqual([
+        r.id,
+        'error',
+        expect.stringMatching(/interrupted before the checks started/),
+      ]);
     expect(run.out).not.toMatch(/^\s+at \S.*:\d+:\d+\)?$/m);
   };
 
   test('during the probe of a server that accepts connections and never answers', async () => {
     let connections = 0;
     const base = await listening(createNetServer(() => connections++));
-    expectInterruptedReports(await interruptWhen({ PETSTORE_BASE_URL: base, PETSTORE_API_KEY: 'k' }, () => connections > 0, 'the probe'));
+    expectInterruptedReports(
+      await interruptWhen({ PETSTORE_BASE_URL: base, PETSTORE_API_KEY: 'k' }, () => connections > 0, 'the probe'),
+    );
   });
 
   test('during the preflight: the probe is answered, the authenticated request never is', async () => {
@@ -166,23 +179,35 @@ describe('Ctrl-C before the checks start, and while the reports are written', CH
     const base = await listening(
       createHttpServer((req, res) => {
         if (req.headers.authorization) authenticated++;
-        else res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"no key","status":401}');
+        else
+          res
+            .writeHead(401, { 'content-type': 'application/json' })
+            .end('{"code":"unauthorized","message":"no key","status":401}');
       }),
     );
-    expectInterruptedReports(await interruptWhen({ PETSTORE_BASE_URL: base, PETSTORE_API_KEY: 'k' }, () => authenticated > 0, 'the preflight'));
+    expectInterruptedReports(
+      await interruptWhen({ PETSTORE_BASE_URL: base, PETSTORE_API_KEY: 'k' }, () => authenticated > 0, 'the preflight'),
+    );
   });
 
   // The step summary is a FIFO: appending conformance.md to it blocks until the test reads it, so
   // the signal surely arrives while the reports are being written.
   test.each([
-    ['a run that could not start (wrong key: not tested)', 'not-tested', async () => ({ ...targetEnv(await started(referenceServer())), PETSTORE_API_KEY: 'wrong' })],
+    [
+      'a run that could not start (wrong key: not tested)',
+      'not-tested',
+      async () => ({ ...targetEnv(await started(referenceServer())), PETSTORE_API_KEY: 'wrong' }),
+    ],
     ['a run whose checks all finished', 'conformant', async () => targetEnv(await started(referenceServer()))],
   ] as const)('while the reports of %s are written: every file whole, exit 130', async (_what, verdict, target) => {
     const dir = tempDir('fifo');
     const fifo = join(dir, 'step-summary');
     execFileSync('mkfifo', [fifo]);
     const reportDir = join(dir, 'reports');
-    const run = startBin(['--only', 'listPets.ok', '--report-dir', reportDir], { ...(await target()), GITHUB_STEP_SUMMARY: fifo });
+    const run = startBin(['--only', 'listPets.ok', '--report-dir', reportDir], {
+      ...(await target()),
+      GITHUB_STEP_SUMMARY: fifo,
+    });
     // The manifest is written last before the step summary: then the run blocks on the FIFO.
     await until(() => existsSync(join(reportDir, MANIFEST_FILE)), 'the reports');
     run.child.kill('SIGINT');
@@ -190,7 +215,10 @@ describe('Ctrl-C before the checks start, and while the reports are written', CH
     const reading = performance.now();
     const summary = await new Promise<string>((resolve, reject) => {
       let text = '';
-      createReadStream(fifo, 'utf8').on('data', (d) => (text += d)).on('end', () => resolve(text)).on('error', reject);
+      createReadStream(fifo, 'utf8')
+        .on('data', (d) => (text += d))
+        .on('end', () => resolve(text))
+        .on('error', reject);
     });
     const done = await run.done;
     expect(done.code, done.out.slice(-3000)).toBe(EXIT.interrupted);

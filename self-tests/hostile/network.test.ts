@@ -3,7 +3,16 @@
 // HTTPS_PROXY, bypassed for hosts in NO_PROXY. Certificates are made here with openssl.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EXIT } from '../../src/commands/cli.js';
-import { CHILD_TIMEOUT, forwardProxy, makeCertificates, referenceServer, runBin, tlsFront, type Certificates, type TestServer } from '../net-kit.js';
+import {
+  CHILD_TIMEOUT,
+  forwardProxy,
+  makeCertificates,
+  referenceServer,
+  runBin,
+  tlsFront,
+  type Certificates,
+  type TestServer,
+} from '../net-kit.js';
 
 const closers: { close(): Promise<void> }[] = [];
 afterAll(() => Promise.all(closers.map((c) => c.close())));
@@ -22,24 +31,39 @@ beforeAll(async () => {
   https = { baseUrl: `${front.origin}/v1`, apiKey: plain.apiKey, port: front.port };
 }, 60_000);
 
-const target = (t: { baseUrl: string; apiKey: string }) => ({ PETSTORE_BASE_URL: t.baseUrl, PETSTORE_API_KEY: t.apiKey });
+const target = (t: { baseUrl: string; apiKey: string }) => ({
+  PETSTORE_BASE_URL: t.baseUrl,
+  PETSTORE_API_KEY: t.apiKey,
+});
 
 describe('TLS', CHILD_TIMEOUT, () => {
-  test.concurrent('the whole suite passes over HTTPS with a private CA trusted through NODE_EXTRA_CA_CERTS', async () => {
-    // Every check, some 600 requests over TLS; more property runs would only repeat them.
-    const run = await runBin(['--runs', '5'], { env: { ...target(https), NODE_EXTRA_CA_CERTS: certs.caFile } });
-    expect(run.out).toContain(`testing ${https.baseUrl}`);
-    expect(run.code, run.out).toBe(EXIT.conformant);
-  });
+  test.concurrent(
+    'the whole suite passes over HTTPS with a private CA trusted through NODE_EXTRA_CA_CERTS',
+    async () => {
+      // Every check, some 600 requests over TLS; more property runs would only repeat them.
+      const run = await runBin(['--runs', '5'], { env: { ...target(https), NODE_EXTRA_CA_CERTS: certs.caFile } });
+      expect(run.out).toContain(`testing ${https.baseUrl}`);
+      expect(run.code, run.out).toBe(EXIT.conformant);
+    },
+  );
 
-  test.concurrent('without the CA the target is unreachable: exit 3, one line saying TLS and how to fix it', async () => {
-    const run = await runBin([], { env: target(https) });
-    expect(run.code, run.out).toBe(EXIT.unreachable);
-    expect(run.stderr.trim()).toMatch(new RegExp(`^petstore-conformance: cannot reach ${https.baseUrl}: TLS: the server's certificate is not trusted \\(\\w+\\); for a private CA set NODE_EXTRA_CA_CERTS`));
-  });
+  test.concurrent(
+    'without the CA the target is unreachable: exit 3, one line saying TLS and how to fix it',
+    async () => {
+      const run = await runBin([], { env: target(https) });
+      expect(run.code, run.out).toBe(EXIT.unreachable);
+      expect(run.stderr.trim()).toMatch(
+        new RegExp(
+          `^petstore-conformance: cannot reach ${https.baseUrl}: TLS: the server's certificate is not trusted \\(\\w+\\); for a private CA set NODE_EXTRA_CA_CERTS`,
+        ),
+      );
+    },
+  );
 
   test.concurrent('plain HTTP to a TLS port is one line, not a hang', async () => {
-    const run = await runBin(['--timeout', '2000'], { env: target({ baseUrl: `http://localhost:${https.port}/v1`, apiKey: 'k' }) });
+    const run = await runBin(['--timeout', '2000'], {
+      env: target({ baseUrl: `http://localhost:${https.port}/v1`, apiKey: 'k' }),
+    });
     expect(run.code, run.out).toBe(EXIT.unreachable);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
@@ -71,7 +95,9 @@ describe('proxies', CHILD_TIMEOUT, () => {
   test.concurrent('NO_PROXY sends a listed host direct', async () => {
     const proxy = await forwardProxy();
     closers.push(proxy);
-    const run = await runBin(['--only', 'listPets.ok'], { env: { ...target(plain), HTTP_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' } });
+    const run = await runBin(['--only', 'listPets.ok'], {
+      env: { ...target(plain), HTTP_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' },
+    });
     expect(run.code, run.out).toBe(EXIT.conformant);
     expect(proxy.forwarded).toEqual([]);
     expect(proxy.tunnels).toEqual([]);
@@ -86,8 +112,12 @@ describe('proxies', CHILD_TIMEOUT, () => {
   });
 
   test.concurrent('a proxy that cannot be reached is exit 3, one line naming the proxy, not the target', async () => {
-    const run = await runBin(['--only', 'listPets.ok'], { env: { ...target(plain), HTTP_PROXY: 'http://127.0.0.1:9' } });
+    const run = await runBin(['--only', 'listPets.ok'], {
+      env: { ...target(plain), HTTP_PROXY: 'http://127.0.0.1:9' },
+    });
     expect(run.code, run.out).toBe(EXIT.unreachable);
-    expect(run.stderr.trim()).toMatch(/^petstore-conformance: cannot reach .*: the proxy http:\/\/127\.0\.0\.1:9 \(HTTP_PROXY\) refused the connection$/);
+    expect(run.stderr.trim()).toMatch(
+      /^petstore-conformance: cannot reach .*: the proxy http:\/\/127\.0\.0\.1:9 \(HTTP_PROXY\) refused the connection$/,
+    );
   });
 });

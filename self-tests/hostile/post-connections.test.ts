@@ -14,7 +14,13 @@ afterEach(async () => {
 
 async function setUp(close: Parameters<typeof keepAliveServer>[1]) {
   const server = await keepAliveServer(createReferenceHandler({ apiKey: API_KEY }), close);
-  const api = new Client({ baseUrl: `${server.origin}/v1`, apiKey: API_KEY, timeoutMs: 5_000, concurrency: 1, proxy: 'none' });
+  const api = new Client({
+    baseUrl: `${server.origin}/v1`,
+    apiKey: API_KEY,
+    timeoutMs: 5_000,
+    concurrency: 1,
+    proxy: 'none',
+  });
   closers.push(server, api);
   return { server, api };
 }

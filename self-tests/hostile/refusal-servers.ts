@@ -44,7 +44,14 @@ function seeded(seed: number): () => number {
 }
 
 const statusAndHeaders = (res: ServerResponse, body: Buffer, close: boolean) =>
-  [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? 'X'}`, ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${body.length}`, `connection: ${close ? 'close' : 'keep-alive'}`, '', ''].join('\r\n');
+  [
+    `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? 'X'}`,
+    ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`),
+    `content-length: ${body.length}`,
+    `connection: ${close ? 'close' : 'keep-alive'}`,
+    '',
+    '',
+  ].join('\r\n');
 
 function write(socket: Socket, res: ServerResponse, close: boolean): void {
   const body = Buffer.from(res.body, 'utf8');
@@ -52,7 +59,11 @@ function write(socket: Socket, res: ServerResponse, close: boolean): void {
   socket.write(body);
 }
 
-const TOO_LARGE_PAGE: ServerResponse = { status: 413, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>413 Request Entity Too Large</h1></body></html>' };
+const TOO_LARGE_PAGE: ServerResponse = {
+  status: 413,
+  headers: { 'content-type': 'text/html' },
+  body: '<html><body><h1>413 Request Entity Too Large</h1></body></html>',
+};
 
 /** An HTTP/1.1 server (Content-Length bodies) serving `handler` with `refusal` in front. */
 export async function refusalServer(handler: Handler, refusal: Refusal): Promise<RefusalServer> {
@@ -91,12 +102,22 @@ export async function refusalServer(handler: Handler, refusal: Refusal): Promise
         seen.refused++;
         buffer = buffer.subarray(bodyAt);
         if (refusal.kind === 'early-400') {
-          write(socket, errorResponse(400, 'body_too_large', `the body is over the ${BODY_LIMIT} bytes this server reads`), false);
+          write(
+            socket,
+            errorResponse(400, 'body_too_large', `the body is over the ${BODY_LIMIT} bytes this server reads`),
+            false,
+          );
           served++;
           discard = length;
           return next();
         }
-        write(socket, refusal.kind === 'early-413' ? errorResponse(413, 'body_too_large', 'request body too large') : TOO_LARGE_PAGE, true);
+        write(
+          socket,
+          refusal.kind === 'early-413'
+            ? errorResponse(413, 'body_too_large', 'request body too large')
+            : TOO_LARGE_PAGE,
+          true,
+        );
         socket.destroy();
         return;
       }

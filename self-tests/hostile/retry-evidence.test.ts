@@ -19,7 +19,9 @@ import { CHILD_TIMEOUT, referenceServer, root, runBin, targetEnv, tempDir } from
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats(ajv);
-const validateReport = ajv.compile(JSON.parse(readFileSync(join(root, 'schemas/conformance-report.schema.json'), 'utf8')) as object);
+const validateReport = ajv.compile(
+  JSON.parse(readFileSync(join(root, 'schemas/conformance-report.schema.json'), 'utf8')) as object,
+);
 
 const closers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -42,35 +44,55 @@ const limitGetPet = (inner: Handler): Handler => {
 };
 
 describe('retries in conformance.json', () => {
-  test('a run through a rate limit records its retries under the requirement whose check sent them, and in the run with the pacing', CHILD_TIMEOUT, async () => {
-    const server = await referenceServer({ wrap: limitGetPet });
-    closers.push(server);
-    const cwd = tempDir('retries');
-    const run = await runBin(['--only', 'getPet.malformed-id,listPets.ok', '--now', '2025-01-01T00:00:00Z'], { env: targetEnv(server), cwd });
-    expect(run.code, run.out).toBe(EXIT.conformant);
-    const report = JSON.parse(readFileSync(join(cwd, 'reports', 'conformance.json'), 'utf8')) as Results;
-    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
-    const entry = (id: string) => report.requirements.find((e) => e.id === id);
-    // Five malformed ids, each turned away once: 1.5, abc and the two beyond int64 with 429, true with 503.
-    expect(entry('getPet.malformed-id')?.retries).toEqual({ count: 5, statuses: { 429: 4, 503: 1 }, retryAfterMs: 1000, resent: 0 });
-    expect(entry('listPets.ok')?.outcome).toBe('passed');
-    expect(entry('listPets.ok')?.retries).toBeUndefined();
-    const { pacing, ...totals } = report.run.retries ?? { pacing: undefined };
-    expect(totals).toEqual({ count: 5, statuses: { 429: 4, 503: 1 }, retryAfterMs: 1000, resent: 0 });
-    expect(pacing?.limited).toBe(5);
-    expect(pacing?.pausedMs).toBeGreaterThanOrEqual(900);
-    const markdown = readFileSync(join(cwd, 'reports', 'conformance.md'), 'utf8');
-    expect(markdown).toContain('Retried or resent (1)');
-    expect(markdown).toMatch(/`getPet\.malformed-id`.*429 ×4, 503 ×1 with Retry-After, 5 retried after 1\.0 s of waits asked/);
-    expect(markdown).toMatch(/Requests sent again \(the infrastructure, not findings\): 429 ×4, 503 ×1 with Retry-After, 5 retried/);
-    const html = readFileSync(join(cwd, 'reports', 'conformance.html'), 'utf8');
-    expect(html).toMatch(/Sent again: 429 ×4, 503 ×1 with Retry-After, 5 retried after 1\.0 s of waits asked/);
-  });
+  test(
+    'a run through a rate limit records its retries under the requirement whose check sent them, and in the run with the pacing',
+    CHILD_TIMEOUT,
+    async () => {
+      const server = await referenceServer({ wrap: limitGetPet });
+      closers.push(server);
+      const cwd = tempDir('retries');
+      const run = await runBin(['--only', 'getPet.malformed-id,listPets.ok', '--now', '2025-01-01T00:00:00Z'], {
+        env: targetEnv(server),
+        cwd,
+      });
+      expect(run.code, run.out).toBe(EXIT.conformant);
+      const report = JSON.parse(readFileSync(join(cwd, 'reports', 'conformance.json'), 'utf8')) as Results;
+      expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+      const entry = (id: string) => report.requirements.find((e) => e.id === id);
+      // Five malformed ids, each turned away once: 1.5, abc and the two beyond int64 with 429, true with 503.
+      expect(entry('getPet.malformed-id')?.retries).toEqual({
+        count: 5,
+        statuses: { 429: 4, 503: 1 },
+        retryAfterMs: 1000,
+        resent: 0,
+      });
+      expect(entry('listPets.ok')?.outcome).toBe('passed');
+      expect(entry('listPets.ok')?.retries).toBeUndefined();
+      const { pacing, ...totals } = report.run.retries ?? { pacing: undefined };
+      expect(totals).toEqual({ count: 5, statuses: { 429: 4, 503: 1 }, retryAfterMs: 1000, resent: 0 });
+      expect(pacing?.limited).toBe(5);
+      expect(pacing?.pausedMs).toBeGreaterThanOrEqual(900);
+      const markdown = readFileSync(join(cwd, 'reports', 'conformance.md'), 'utf8');
+      expect(markdown).toContain('Retried or resent (1)');
+      expect(markdown).toMatch(
+        /`getPet\.malformed-id`.*429 ×4, 503 ×1 with Retry-After, 5 retried after 1\.0 s of waits asked/,
+      );
+      expect(markdown).toMatch(
+        /Requests sent again \(the infrastructure, not findings\): 429 ×4, 503 ×1 with Retry-After, 5 retried/,
+      );
+      const html = readFileSync(join(cwd, 'reports', 'conformance.html'), 'utf8');
+      expect(html).toMatch(/Sent again: 429 ×4, 503 ×1 with Retry-After, 5 retried after 1\.0 s of waits asked/);
+    },
+  );
 });
 
 /** A run context against `origin`, as the CLI would build it, with `config` over it. */
 function context(origin: string, config: Partial<RunConfig> = {}): RunContext {
-  const target = resolveRunConfig(loadConfig({}, { dotenv: false }), { baseUrl: `${origin}/v1`, apiKey: 'retry-evidence-key', embedded: true });
+  const target = resolveRunConfig(loadConfig({}, { dotenv: false }), {
+    baseUrl: `${origin}/v1`,
+    apiKey: 'retry-evidence-key',
+    embedded: true,
+  });
   const ctx = new RunContext(Object.freeze({ ...target, seed: 7, timeoutMs: 5_000, ...config }));
   closers.push(ctx);
   return ctx;
@@ -79,11 +101,21 @@ function context(origin: string, config: Partial<RunConfig> = {}): RunContext {
 describe('what the run context records per check', () => {
   test('a request given up on (retries off) is recorded with the answer that turned it away, under its check only', async () => {
     const reference = createReferenceHandler({ apiKey: 'retry-evidence-key' });
-    const server = await serve((req) => (req.url.includes('limit=7') ? errorResponse(429, 'rate_limited', 'slow down', { 'retry-after': '0' }) : reference(req)));
+    const server = await serve((req) =>
+      req.url.includes('limit=7')
+        ? errorResponse(429, 'rate_limited', 'slow down', { 'retry-after': '0' })
+        : reference(req),
+    );
     closers.push(server);
     const ctx = context(server.origin, { retries: 0 });
-    const limited = await execute({ name: 'limited', check: async (c) => void (await c.api.listPets([['limit', '7']])) }, ctx);
-    const fine = await execute({ name: 'fine', check: async (c) => void (await c.api.listPets([['limit', '3']])) }, ctx);
+    const limited = await execute(
+      { name: 'limited', check: async (c) => void (await c.api.listPets([['limit', '7']])) },
+      ctx,
+    );
+    const fine = await execute(
+      { name: 'fine', check: async (c) => void (await c.api.listPets([['limit', '3']])) },
+      ctx,
+    );
     expect(limited.outcome).toBe('error');
     expect(fine.outcome).toBe('passed');
     expect(ctx.retriesOf('limited')).toEqual({ count: 0, statuses: { 429: 1 }, retryAfterMs: 0, resent: 0 });
@@ -92,7 +124,10 @@ describe('what the run context records per check', () => {
   });
 
   test('GETs resent after a stale keep-alive connection are recorded under the check that sent them', async () => {
-    const server = await keepAliveServer(createReferenceHandler({ apiKey: 'retry-evidence-key' }), { afterEach: true, finLagMs: 5 });
+    const server = await keepAliveServer(createReferenceHandler({ apiKey: 'retry-evidence-key' }), {
+      afterEach: true,
+      finLagMs: 5,
+    });
     closers.push(server);
     const ctx = context(server.origin, { concurrency: 8 });
     let resent = 0;

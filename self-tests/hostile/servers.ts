@@ -32,7 +32,10 @@ const PET = '{"id":1,"name":"hostile","categoryId":1}';
 
 /** 200 bodies that are not JSON, with the content type each would come with. */
 const NOT_JSON: readonly [string, string][] = [
-  ['text/html; charset=utf-8', '<!doctype html><html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>'],
+  [
+    'text/html; charset=utf-8',
+    '<!doctype html><html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>',
+  ],
   ['application/json', `[${PET},{"id":2,"name":"trunc`],
   ['application/json', ''],
 ];
@@ -144,7 +147,10 @@ function closer(server: Server): () => Promise<void> {
 }
 
 /** A server that misbehaves as `behaviour` says, on every request or (with a door) on authenticated ones. */
-export async function hostileServer(behaviour: Behaviour | BehaviourName, { door = false } = {}): Promise<HostileServer> {
+export async function hostileServer(
+  behaviour: Behaviour | BehaviourName,
+  { door = false } = {},
+): Promise<HostileServer> {
   const behave: Behaviour = typeof behaviour === 'string' ? BEHAVIOURS[behaviour] : behaviour;
   const apiKey = `hostile-${randomBytes(9).toString('hex')}`;
   const reference = createReferenceHandler({ apiKey });
@@ -155,7 +161,12 @@ export async function hostileServer(behaviour: Behaviour | BehaviourName, { door
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       if (door && req.headers.authorization !== `Bearer ${apiKey}`) {
-        const out = await reference({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString() });
+        const out = await reference({
+          method: req.method ?? 'GET',
+          url: req.url ?? '/',
+          headers: req.headers as Record<string, string>,
+          body: Buffer.concat(chunks).toString(),
+        });
         res.writeHead(out.status, out.headers).end(out.body);
         return;
       }

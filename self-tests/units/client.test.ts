@@ -38,7 +38,12 @@ function client(baseUrl: string, options: Partial<ConstructorParameters<typeof C
 }
 
 const ok = json(200, []);
-const busy = (status: 429 | 503, retryAfter?: string) => json(status, { code: 'busy', message: 'later', status }, retryAfter === undefined ? {} : { 'retry-after': retryAfter });
+const busy = (status: 429 | 503, retryAfter?: string) =>
+  json(
+    status,
+    { code: 'busy', message: 'later', status },
+    retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+  );
 
 describe('Retry-After', () => {
   test.each([
@@ -76,7 +81,11 @@ describe('retries', () => {
   });
 
   test('a 503 with Retry-After is retried too, and a failure after it says it was retried', async () => {
-    const { seen, baseUrl } = await scripted([busy(503, '0'), busy(503, '0'), json(400, { code: 'x', message: 'x', status: 400 })]);
+    const { seen, baseUrl } = await scripted([
+      busy(503, '0'),
+      busy(503, '0'),
+      json(400, { code: 'x', message: 'x', status: 400 }),
+    ]);
     const res = await client(baseUrl, { retries: 3 }).listPets();
     expect(seen).toHaveLength(3);
     expect(res.status).toBe(400);
@@ -123,7 +132,9 @@ describe('retries', () => {
   test('a wait longer than the suite honours is not waited for: error at once', async () => {
     const { seen, baseUrl } = await scripted([busy(503, '3600'), ok]);
     const started = performance.now();
-    await expect(client(baseUrl, { retries: 3 }).listPets()).rejects.toThrow(/503 with Retry-After: 3600, a longer wait than the 60 s/);
+    await expect(client(baseUrl, { retries: 3 }).listPets()).rejects.toThrow(
+      /503 with Retry-After: 3600, a longer wait than the 60 s/,
+    );
     expect(seen).toHaveLength(1);
     // Not waited for: far below the 60 s the suite would honour, far above a slow machine's moment.
     expect(performance.now() - started).toBeLessThan(30_000);
@@ -139,11 +150,14 @@ describe('retries', () => {
 describe('the key in evidence', () => {
   // Keys are registered for the whole process: these would redact every "e" of later tests.
   afterEach(() => forgetSecrets());
-  test.each(['a', 'e', 'Bearer', 'PETSTORE'])('with the key %j the curl line still reads "Bearer $PETSTORE_API_KEY"', async (key) => {
-    const { baseUrl } = await scripted([ok]);
-    const res = await client(baseUrl, { apiKey: key }).listPets();
-    expect(exchangeOf(res).reproduce).toContain(`-H "authorization: Bearer $PETSTORE_API_KEY"`);
-  });
+  test.each(['a', 'e', 'Bearer', 'PETSTORE'])(
+    'with the key %j the curl line still reads "Bearer $PETSTORE_API_KEY"',
+    async (key) => {
+      const { baseUrl } = await scripted([ok]);
+      const res = await client(baseUrl, { apiKey: key }).listPets();
+      expect(exchangeOf(res).reproduce).toContain(`-H "authorization: Bearer $PETSTORE_API_KEY"`);
+    },
+  );
 });
 
 describe('redirects', () => {
@@ -191,7 +205,9 @@ describe('transport failures in one line', () => {
 
   test('a request that outlives the timeout says so', async () => {
     const aborted = AbortSignal.abort();
-    expect(describeTransportError(new Error('aborted'), 250, aborted)).toBe('timeout: no complete response within 250 ms');
+    expect(describeTransportError(new Error('aborted'), 250, aborted)).toBe(
+      'timeout: no complete response within 250 ms',
+    );
   });
 });
 
@@ -222,14 +238,69 @@ describe('the pool', () => {
 describe('the URL as sent', () => {
   test('origin and path are those of new URL, whether or not a URL already in that form skips the parse', () => {
     // Characters the URL standard passes through, encodes, or resolves (dot segments, `%2e`, `\\`).
-    const piece = fc.array(fc.constantFrom('a', 'Z', '9', '-', '_', '~', '.', '..', '%2e', '%2E', '%zz', '%41', '/', '//', '?', "'", '"', ' ', '#', '\\', '{', '^', '|', '`', '<', 'é', '😀', '\t', '+', '&', '=', ':', '@', '!', '$', '(', '*', ',', ';'), { maxLength: 8 }).map((p) => p.join(''));
-    const base = fc.constantFrom('http://127.0.0.1:8080/v1', 'http://localhost/v1', 'https://h.example:8443/api/v1', 'http://H.example/v1', 'http://h.example:80/v1', 'http://h.example/v1/');
+    const piece = fc
+      .array(
+        fc.constantFrom(
+          'a',
+          'Z',
+          '9',
+          '-',
+          '_',
+          '~',
+          '.',
+          '..',
+          '%2e',
+          '%2E',
+          '%zz',
+          '%41',
+          '/',
+          '//',
+          '?',
+          "'",
+          '"',
+          ' ',
+          '#',
+          '\\',
+          '{',
+          '^',
+          '|',
+          '`',
+          '<',
+          'é',
+          '😀',
+          '\t',
+          '+',
+          '&',
+          '=',
+          ':',
+          '@',
+          '!',
+          '$',
+          '(',
+          '*',
+          ',',
+          ';',
+        ),
+        { maxLength: 8 },
+      )
+      .map((p) => p.join(''));
+    const base = fc.constantFrom(
+      'http://127.0.0.1:8080/v1',
+      'http://localhost/v1',
+      'https://h.example:8443/api/v1',
+      'http://H.example/v1',
+      'http://h.example:80/v1',
+      'http://h.example/v1/',
+    );
     fc.assert(
       fc.property(base, piece, fc.option(piece, { nil: undefined }), (baseUrl, path, query) => {
         const trimmed = baseUrl.replace(/\/+$/, '');
         const url = `${trimmed}/pets/${path}${query === undefined ? '' : `?${query}`}`;
         const parsed = new URL(url);
-        expect(new RequestTarget(trimmed).of(url), url).toEqual({ origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` });
+        expect(new RequestTarget(trimmed).of(url), url).toEqual({
+          origin: parsed.origin,
+          path: `${parsed.pathname}${parsed.search}`,
+        });
       }),
       { numRuns: 3000 },
     );

@@ -9,7 +9,13 @@ const load = (env: Record<string, string>) => loadConfig(env, { dotenv: false })
 describe('configuration', () => {
   test('defaults need no variables at all', () => {
     const c = load({});
-    expect(c).toMatchObject({ baseUrl: undefined, reportDir: 'reports', timeoutMs: 10_000, strict: false, maxCreates: 300 });
+    expect(c).toMatchObject({
+      baseUrl: undefined,
+      reportDir: 'reports',
+      timeoutMs: 10_000,
+      strict: false,
+      maxCreates: 300,
+    });
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -59,9 +65,13 @@ describe('configuration', () => {
     Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
     try {
       const options = (config: Record<string, string>) =>
-        (conformanceReporters(load(config))[0] as unknown as { options: { color: boolean; stepSummary?: string } }).options;
+        (conformanceReporters(load(config))[0] as unknown as { options: { color: boolean; stepSummary?: string } })
+          .options;
       expect(options({})).toEqual({ color: true, stepSummary: undefined });
-      expect(options({ NO_COLOR: '1', GITHUB_STEP_SUMMARY: '/tmp/summary.md' })).toEqual({ color: false, stepSummary: '/tmp/summary.md' });
+      expect(options({ NO_COLOR: '1', GITHUB_STEP_SUMMARY: '/tmp/summary.md' })).toEqual({
+        color: false,
+        stepSummary: '/tmp/summary.md',
+      });
     } finally {
       if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
       else delete (process.stdout as { isTTY?: boolean }).isTTY;
@@ -78,7 +88,11 @@ describe('configuration', () => {
     const src = join(import.meta.dirname, '../../src');
     const readers = (readdirSync(src, { recursive: true }) as string[])
       .filter((f) => f.endsWith('.ts') && f !== join('config', 'config.ts'))
-      .flatMap((f) => readFileSync(join(src, f), 'utf8').split('\n').map((line, i) => ({ at: `src/${f}:${i + 1}`, line })))
+      .flatMap((f) =>
+        readFileSync(join(src, f), 'utf8')
+          .split('\n')
+          .map((line, i) => ({ at: `src/${f}:${i + 1}`, line })),
+      )
       // The one exception: the CLI entry's default for its environment parameter.
       .filter(({ line }) => line.includes('process.env') && !/function main\(.*= process\.env\)/.test(line));
     expect(readers.map((r) => `${r.at}: ${r.line.trim()}`)).toEqual([]);

@@ -43,12 +43,17 @@ let broken: Results['requirements'];
 beforeAll(async () => {
   const fault = faults.find((f) => f.name === 'list-without-auth');
   if (!fault) throw new Error('fault');
-  const [correct, faulty] = await Promise.all([runCatalogueAgainst((inner) => inner, { only: AUTH }), runCatalogueAgainst(fault.wrap, { only: AUTH })]);
+  const [correct, faulty] = await Promise.all([
+    runCatalogueAgainst((inner) => inner, { only: AUTH }),
+    runCatalogueAgainst(fault.wrap, { only: AUTH }),
+  ]);
   good = resultsOf(correct);
   bad = resultsOf(faulty);
   goodPath = write('good.json', good);
   badPath = write('bad.json', bad);
-  broken = bad.requirements.filter((e) => e.outcome === 'failed' && good.requirements.find((g) => g.id === e.id)?.outcome === 'passed');
+  broken = bad.requirements.filter(
+    (e) => e.outcome === 'failed' && good.requirements.find((g) => g.id === e.id)?.outcome === 'passed',
+  );
   expect(broken.map((e) => e.id)).toContain('auth.missing-key');
 });
 
@@ -75,7 +80,8 @@ describe('diff OLD NEW', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/^Pet Store conformance: no new MUST failure/);
     expect(out).toMatch(/\nFixed \(\d+\)\n/);
-    for (const e of broken) expect(out).toMatch(new RegExp(`\\n  ${e.id.replace(/\./g, '\\.')} \\(${e.level}\\) passes now; was: `));
+    for (const e of broken)
+      expect(out).toMatch(new RegExp(`\\n  ${e.id.replace(/\./g, '\\.')} \\(${e.level}\\) passes now; was: `));
     expect(out).not.toMatch(/Newly failing/);
   });
 
@@ -97,7 +103,9 @@ describe('diff OLD NEW', () => {
     newer.requirements = bad.requirements.filter((e) => e.id !== 'auth.scheme-case');
     const { code, out } = await diff([write('older.json', older), write('newer.json', newer)]);
     expect(code).toBe(1);
-    expect(out).toContain('! not like for like: different targets: http://127.0.0.1/v1 then https://staging.example.com/v1');
+    expect(out).toContain(
+      '! not like for like: different targets: http://127.0.0.1/v1 then https://staging.example.com/v1',
+    );
     expect(out).toContain('! not like for like: different suite versions: 0.9.0 then 1.0.0');
     expect(out).toContain('! not like for like: different selections: everything then only auth');
     expect(out).toMatch(/\nRequirements added \(1\)\n  auth\.challenge \(SHOULD\) /);
@@ -105,10 +113,17 @@ describe('diff OLD NEW', () => {
   });
 
   test('a file that is not a valid report, or a wrong number of arguments, is exit 2 in one line', async () => {
-    const notReport = write('not-report.json', JSON.stringify({ format: 'petstore-conformance/report', formatVersion: '1.3.0', verdict: 'great' }));
+    const notReport = write(
+      'not-report.json',
+      JSON.stringify({ format: 'petstore-conformance/report', formatVersion: '1.3.0', verdict: 'great' }),
+    );
     let run = await diff([goodPath, notReport]);
     expect(run.code).toBe(EXIT.usage);
-    expect(run.err).toMatch(new RegExp(`^petstore-conformance: diff: ${notReport.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a valid conformance\\.json \\(schemas/conformance-report\\.schema\\.json\\): .+$`));
+    expect(run.err).toMatch(
+      new RegExp(
+        `^petstore-conformance: diff: ${notReport.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a valid conformance\\.json \\(schemas/conformance-report\\.schema\\.json\\): .+$`,
+      ),
+    );
     run = await diff([goodPath]);
     expect(run.code).toBe(EXIT.usage);
     expect(run.err).toMatch(/^petstore-conformance: diff takes two reports, OLD\.json and NEW\.json; got 1/);
@@ -117,4 +132,3 @@ describe('diff OLD NEW', () => {
     expect(run.err).toMatch(/nope\.json: no such file$/);
   });
 });
-

@@ -33,7 +33,9 @@ describe('eachCase', () => {
   test('one case lost of several decides on the others, and says so', async () => {
     const o = await run(['pass', 'lost', 'pass']);
     expect(o.outcome).toBe('passed');
-    expect(o.note).toBe('1 of 3 cases got no answer and were left out, decided on the 2 others (connection reset by the server)');
+    expect(o.note).toBe(
+      '1 of 3 cases got no answer and were left out, decided on the 2 others (connection reset by the server)',
+    );
   });
 
   test('as many decided as lost still decides', async () => {

@@ -23,7 +23,13 @@ const fault = (name: string) => {
   return f;
 };
 
-const answerOf = (status: number, type: string | undefined, text: string, path = '/v1/nowhere', extra: Partial<ApiResponse> = {}): ApiResponse => {
+const answerOf = (
+  status: number,
+  type: string | undefined,
+  text: string,
+  path = '/v1/nowhere',
+  extra: Partial<ApiResponse> = {},
+): ApiResponse => {
   let json: unknown;
   let jsonError: string | undefined;
   try {
@@ -46,7 +52,13 @@ const answerOf = (status: number, type: string | undefined, text: string, path =
 
 /** A context for a server that is not there: nothing here may send a request that is not refused. */
 const context = () =>
-  new RunContext(resolveRunConfig(loadConfig({}, { dotenv: false }), { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', embedded: true }));
+  new RunContext(
+    resolveRunConfig(loadConfig({}, { dotenv: false }), {
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: 'k',
+      embedded: true,
+    }),
+  );
 
 const violationOf = (fn: () => void): Violation => {
   try {
@@ -62,17 +74,22 @@ describe('the Error rules judge the whole run', () => {
   test('an HTML 400 that only errors.no-server-error provokes fails errors.body, naming that check', async () => {
     const f = fault('html-400-malformed-json');
     const alone = await runSetup({ ...f, alongside: [] }, ['errors.body']);
-    expect(alone.outcomes.get('errors.body')?.outcome, 'its own cases never meet the fault: the test would prove nothing').toBe('passed');
+    expect(
+      alone.outcomes.get('errors.body')?.outcome,
+      'its own cases never meet the fault: the test would prove nothing',
+    ).toBe('passed');
     const run = await runSetup(f, ['errors.body']);
     const outcome = run.outcomes.get('errors.body');
     expect(outcome?.outcome).toBe('failed');
-    expect(outcome?.message).toMatch(/^\d+ of the run's \d+ error answers break it, in 1 shape\(s\):\n- 400 text\/html, not JSON: /);
+    expect(outcome?.message).toMatch(
+      /^\d+ of the run's \d+ error answers break it, in 1 shape\(s\):\n- 400 text\/html, not JSON: /,
+    );
     expect(outcome?.message).toContain('(sent by errors.no-server-error)');
     expect(outcome?.evidence.length).toBeGreaterThan(0);
     expect(outcome?.evidence.every((e) => e.reproduce.startsWith('curl '))).toBe(true);
   });
 
-  test("a wrong Error status only a property provokes fails errors.status-field, naming the property", async () => {
+  test('a wrong Error status only a property provokes fails errors.status-field, naming the property', async () => {
     const run = await runSetup(fault('error-status-off-for-large-limits'), ['errors.status-field']);
     const outcome = run.outcomes.get('errors.status-field');
     expect(outcome?.outcome).toBe('failed');
@@ -84,7 +101,9 @@ describe('the reference server', () => {
   test('answers unknown paths, undefined methods, refused bodies (415, and 413 to 5 MiB) and %ZZ with the Error body', async () => {
     const ids = ['errors.unknown-path', 'errors.undefined-method', 'errors.refused-body', 'errors.malformed-uri'];
     const run = await runSetup({ wrap: (h) => h }, ids);
-    expect(ids.map((id) => `${id} ${run.outcomes.get(id)?.outcome} ${run.outcomes.get(id)?.message ?? ''}`)).toEqual(ids.map((id) => `${id} passed `));
+    expect(ids.map((id) => `${id} ${run.outcomes.get(id)?.outcome} ${run.outcomes.get(id)?.message ?? ''}`)).toEqual(
+      ids.map((id) => `${id} passed `),
+    );
   });
 });
 
@@ -92,7 +111,9 @@ describe('an HTTP layer answering %ZZ itself', () => {
   test('draws a SHOULD finding only: the MUST Error rules leave its answers to errors.malformed-uri', async () => {
     const variant = variants.find((v) => v.name === 'http-layer-html-400') as Variant;
     const run = await runSetup(variant, ['errors.body', 'errors.content-type', 'errors.malformed-uri']);
-    expect(['errors.body', 'errors.content-type', 'errors.malformed-uri'].map((id) => run.outcomes.get(id)?.outcome)).toEqual(['passed', 'passed', 'failed']);
+    expect(
+      ['errors.body', 'errors.content-type', 'errors.malformed-uri'].map((id) => run.outcomes.get(id)?.outcome),
+    ).toEqual(['passed', 'passed', 'failed']);
   });
 });
 
@@ -102,11 +123,16 @@ describe('findings', () => {
     const page = '<html><body><h1>Not Found</h1></body></html>';
     for (let i = 0; i < 200; i++) answers.record(answerOf(404, 'text/html', page, `/v1/x${i}`), `check ${i % 7}`);
     answers.record(answerOf(405, 'application/json', '{"detail":"Method Not Allowed"}'), 'errors.undefined-method');
-    answers.record(answerOf(401, 'application/json', '{"code":"unauthorized","message":"no key","status":401}'), 'auth.missing-key');
+    answers.record(
+      answerOf(401, 'application/json', '{"code":"unauthorized","message":"no key","status":401}'),
+      'auth.missing-key',
+    );
     const v = violationOf(() => answers.verdict('errors.body'));
     const lines = v.message.split('\n');
     expect(lines[0]).toBe("201 of the run's 202 error answers break it, in 2 shape(s):");
-    expect(lines[1]).toMatch(/^- 404 text\/html, not JSON: 200 answer\(s\) from 7 check\(s\), .*sent by check 0\).*sent by check 1\).*sent by check 2\)$/);
+    expect(lines[1]).toMatch(
+      /^- 404 text\/html, not JSON: 200 answer\(s\) from 7 check\(s\), .*sent by check 0\).*sent by check 1\).*sent by check 2\)$/,
+    );
     expect(lines[2]).toMatch(/^- 405 application\/json, \{detail\}: 1 answer\(s\)/);
     expect(lines).toHaveLength(3);
     expect(v.evidence).toHaveLength(4);
@@ -114,7 +140,12 @@ describe('findings', () => {
 
   test('answers attributed to infrastructure and exempt answers are counted, not judged', () => {
     const answers = new ErrorAnswers();
-    answers.record(answerOf(502, 'text/html', '<h1>Bad Gateway</h1>', '/v1/pets', { infrastructure: 'the gateway answered for a backend that is down' }), 'a check');
+    answers.record(
+      answerOf(502, 'text/html', '<h1>Bad Gateway</h1>', '/v1/pets', {
+        infrastructure: 'the gateway answered for a backend that is down',
+      }),
+      'a check',
+    );
     answers.record(answerOf(400, 'text/html', '<h1>Bad Request</h1>', '/v1/pets/%ZZ'), 'errors.malformed-uri', true);
     answers.record(answerOf(200, 'text/html', '<h1>fine</h1>'), 'a check');
     expect(() => answers.verdict('errors.content-type')).not.toThrow();
@@ -124,9 +155,14 @@ describe('findings', () => {
   test('a rule that passes says how many answers it left to infrastructure', async () => {
     // A gateway's own HTML 502 for one request: the client attributes it to infrastructure.
     const gateway: Wrap = (inner) => (req) =>
-      req.method === 'GET' && /\/pets\/1$/.test(req.url) ? { status: 502, headers: { 'content-type': 'text/html', server: 'nginx' }, body: '<h1>502 Bad Gateway</h1>' } : inner(req);
+      req.method === 'GET' && /\/pets\/1$/.test(req.url)
+        ? { status: 502, headers: { 'content-type': 'text/html', server: 'nginx' }, body: '<h1>502 Bad Gateway</h1>' }
+        : inner(req);
     const outcome = (await runSetup({ wrap: gateway }, ['errors.content-type'])).outcomes.get('errors.content-type');
-    expect([outcome?.outcome, outcome?.note]).toEqual(['passed', '1 error answer(s) attributed to infrastructure in front of the service were not judged']);
+    expect([outcome?.outcome, outcome?.note]).toEqual([
+      'passed',
+      '1 error answer(s) attributed to infrastructure in front of the service were not judged',
+    ]);
   });
 
   test('a several-MiB request body stays out of the evidence; its curl line regenerates it', () => {
@@ -135,12 +171,15 @@ describe('findings', () => {
     const exchange = compactExchange({ ...res, request: { ...res.request, method: 'POST', body } });
     expect(exchange.request.body?.length).toBeLessThan(300);
     expect(exchange.reproduce.length).toBeLessThan(400);
-    expect(exchange.reproduce).toContain(`--data-binary @<(printf '%s' '{"name":"x","categoryId":1}'; head -c ${(5 << 20) - 27} /dev/zero | tr '\\0' ' ')`);
+    expect(exchange.reproduce).toContain(
+      `--data-binary @<(printf '%s' '{"name":"x","categoryId":1}'; head -c ${(5 << 20) - 27} /dev/zero | tr '\\0' ' ')`,
+    );
   });
 });
 
 describe('waiting for the other checks', () => {
-  const settledSoon = (p: Promise<unknown>) => Promise.race([p.then(() => 'settled'), new Promise((r) => setTimeout(() => r('waiting'), 50))]);
+  const settledSoon = (p: Promise<unknown>) =>
+    Promise.race([p.then(() => 'settled'), new Promise((r) => setTimeout(() => r('waiting'), 50))]);
 
   test('judges waiting for each other go once every other check has settled', async () => {
     const ctx = context();
@@ -171,9 +210,16 @@ describe('waiting for the other checks', () => {
   test('a vitest name filter (-t) that leaves errors.status-field with one other check ends, the rule judging that check', async () => {
     // Filtered-out tests never run: were they awaited, this run would hang until the timeout.
     const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
-    const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'conformance', '-t', '(errors.status-field|listPets.ok) '], {
-      cwd: root, env: cleanEnv(), encoding: 'utf8', timeout: 60_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [vitest, 'run', '--project', 'conformance', '-t', '(errors.status-field|listPets.ok) '],
+      {
+        cwd: root,
+        env: cleanEnv(),
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/Tests +2 passed \| \d+ skipped/);
   }, 70_000);

@@ -90,32 +90,45 @@ describe('invalid bodies', () => {
     for (const field of schema.required) expect(keys).toContain(`missing:${field}`);
     for (const field of Object.keys(schema.properties)) expect(keys).toContain(`type:${field}`);
     expect(keys).toEqual(
-      expect.arrayContaining(['not-json', 'not-object', 'fraction:categoryId', 'int64-range:categoryId', 'enum-case:status', 'enum-spelling:status']),
+      expect.arrayContaining([
+        'not-json',
+        'not-object',
+        'fraction:categoryId',
+        'int64-range:categoryId',
+        'enum-case:status',
+        'enum-spelling:status',
+      ]),
     );
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  test.each(rules.map((r) => [ruleKey(r), r] as const))('%s: every body breaks that rule and only that one', (_key, rule) => {
-    for (const { rule: label, body } of sample(rule.arbitrary, 200, 3)) {
-      expect(label.says).toBe(rule.says);
-      if ('raw' in body) {
-        expect(() => parseJson(body.raw), body.raw).toThrow();
-        continue;
+  test.each(rules.map((r) => [ruleKey(r), r] as const))(
+    '%s: every body breaks that rule and only that one',
+    (_key, rule) => {
+      for (const { rule: label, body } of sample(rule.arbitrary, 200, 3)) {
+        expect(label.says).toBe(rule.says);
+        if ('raw' in body) {
+          expect(() => parseJson(body.raw), body.raw).toThrow();
+          continue;
+        }
+        // What the server receives: the body as JSON text, read back the way the suite reads JSON.
+        const json = parseJson(stringifyJson(body.json));
+        const result = validate('NewPet', json);
+        expect(result.valid, stringifyJson(json)).toBe(false);
+        if (rule.field === undefined) {
+          expect(json === null || typeof json !== 'object' || Array.isArray(json)).toBe(true);
+          continue;
+        }
+        // The problem names the field, and putting a valid value back makes the body valid.
+        expect(result.problems.join('; ')).toContain(rule.field);
+        const fixed = {
+          ...(json as Record<string, unknown>),
+          [rule.field]: (valid[0] as unknown as Record<string, unknown>)[rule.field],
+        };
+        expect(validate('NewPet', fixed).problems).toEqual([]);
       }
-      // What the server receives: the body as JSON text, read back the way the suite reads JSON.
-      const json = parseJson(stringifyJson(body.json));
-      const result = validate('NewPet', json);
-      expect(result.valid, stringifyJson(json)).toBe(false);
-      if (rule.field === undefined) {
-        expect(json === null || typeof json !== 'object' || Array.isArray(json)).toBe(true);
-        continue;
-      }
-      // The problem names the field, and putting a valid value back makes the body valid.
-      expect(result.problems.join('; ')).toContain(rule.field);
-      const fixed = { ...(json as Record<string, unknown>), [rule.field]: (valid[0] as unknown as Record<string, unknown>)[rule.field] };
-      expect(validate('NewPet', fixed).problems).toEqual([]);
-    }
-  });
+    },
+  );
 });
 
 describe('listPets query values, from openapi.json', () => {

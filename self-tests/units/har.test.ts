@@ -22,7 +22,16 @@ import { loadConfig } from '../../src/config/config.js';
 import { ConformanceReporter } from '../../src/report/reporter.js';
 import type { Handler } from '../../src/reference-server/handler.js';
 import { faults } from '../harness/faults/index.js';
-import { CHILD_TIMEOUT, closedPort, referenceServer, runBin, startBin, targetEnv, tempDir, type TestServer } from '../net-kit.js';
+import {
+  CHILD_TIMEOUT,
+  closedPort,
+  referenceServer,
+  runBin,
+  startBin,
+  targetEnv,
+  tempDir,
+  type TestServer,
+} from '../net-kit.js';
 
 // har-schema: the HAR 1.2 spec as JSON Schema (draft-06), one file per object, as har-validator uses it.
 const harSchemas = createRequire(import.meta.url)('har-schema') as Record<string, { $id: string }>;
@@ -36,7 +45,9 @@ for (const schema of Object.values(harSchemas)) ajv.addSchema(schema);
 ajv.addFormat('uri', (url: string) => URL.canParse(url));
 const validHar = ajv.getSchema('har.json#');
 // The suite's own fields, as schemas/har-extension.schema.json defines them (2020-12).
-const extension = JSON.parse(readFileSync(new URL('../../schemas/har-extension.schema.json', import.meta.url), 'utf8')) as { $id: string };
+const extension = JSON.parse(
+  readFileSync(new URL('../../schemas/har-extension.schema.json', import.meta.url), 'utf8'),
+) as { $id: string };
 const ajv2020 = new Ajv2020({ allErrors: true, strict: true });
 ajv2020.addSchema(extension);
 const field = (def: string) => ajv2020.getSchema(`${extension.$id}#/$defs/${def}`) as ValidateFunction;
@@ -49,8 +60,21 @@ interface HarFile {
     entries: {
       startedDateTime: string;
       time: number;
-      request: { method: string; url: string; headers: { name: string; value: string }[]; queryString: { name: string; value: string }[]; postData?: { text: string; mimeType: string; _truncated?: { originalSize: number; cap: number } }; bodySize: number };
-      response: { status: number; headers: { name: string; value: string }[]; content: { size: number; text?: string; _truncated?: { originalSize: number; cap: number }; comment?: string }; bodySize: number; _error?: string };
+      request: {
+        method: string;
+        url: string;
+        headers: { name: string; value: string }[];
+        queryString: { name: string; value: string }[];
+        postData?: { text: string; mimeType: string; _truncated?: { originalSize: number; cap: number } };
+        bodySize: number;
+      };
+      response: {
+        status: number;
+        headers: { name: string; value: string }[];
+        content: { size: number; text?: string; _truncated?: { originalSize: number; cap: number }; comment?: string };
+        bodySize: number;
+        _error?: string;
+      };
       timings: { send: number; wait: number; receive: number };
       _petstore: { requirements: string[]; check: string | null; note?: string; retryOf?: number };
     }[];
@@ -65,9 +89,24 @@ function chromiumReads(har: HarFile): void {
   object(har.log.creator, 'creator');
   expect(Array.isArray(har.log.entries)).toBe(true);
   for (const [i, e] of har.log.entries.entries()) {
-    for (const [x, what] of [[e.request, 'request'], [e.response, 'response'], [e.response.content, 'content'], [e.timings, 'timings']] as const) object(x, `entry ${i} ${what}`);
+    for (const [x, what] of [
+      [e.request, 'request'],
+      [e.response, 'response'],
+      [e.response.content, 'content'],
+      [e.timings, 'timings'],
+    ] as const)
+      object(x, `entry ${i} ${what}`);
     expect(Number.isNaN(new Date(e.startedDateTime).getTime()), `entry ${i} startedDateTime`).toBe(false);
-    for (const [x, what] of [[e.time, 'time'], [e.response.status, 'status'], [e.response.bodySize, 'bodySize'], [e.response.content.size, 'size'], [e.timings.send, 'send'], [e.timings.wait, 'wait'], [e.timings.receive, 'receive']] as const) number(x, `entry ${i} ${what}`);
+    for (const [x, what] of [
+      [e.time, 'time'],
+      [e.response.status, 'status'],
+      [e.response.bodySize, 'bodySize'],
+      [e.response.content.size, 'size'],
+      [e.timings.send, 'send'],
+      [e.timings.wait, 'wait'],
+      [e.timings.receive, 'receive'],
+    ] as const)
+      number(x, `entry ${i} ${what}`);
   }
 }
 
@@ -77,7 +116,8 @@ function readHar(path: string): HarFile {
   expect(validHar?.(har), JSON.stringify(validHar?.errors?.slice(0, 3))).toBe(true);
   for (const e of har.log.entries) {
     expect(validSender(e._petstore), JSON.stringify(validSender.errors)).toBe(true);
-    for (const cut of [e.request.postData?._truncated, e.response.content._truncated]) if (cut !== undefined) expect(validCut(cut), JSON.stringify(cut)).toBe(true);
+    for (const cut of [e.request.postData?._truncated, e.response.content._truncated])
+      if (cut !== undefined) expect(validCut(cut), JSON.stringify(cut)).toBe(true);
     if (e.response._error !== undefined) expect(validError(e.response._error)).toBe(true);
   }
   chromiumReads(har);
@@ -102,10 +142,17 @@ describe('the writer behind the client: one entry per send, whole after each', (
       req.on('end', () => {
         const auth = req.headers.authorization ?? '';
         if (req.url?.startsWith('/v1/reset')) return req.socket.destroy();
-        if (req.url?.startsWith('/v1/limited') && limited++ === 0) return res.writeHead(429, { 'retry-after': '0' }).end();
+        if (req.url?.startsWith('/v1/limited') && limited++ === 0)
+          return res.writeHead(429, { 'retry-after': '0' }).end();
         if (req.url?.startsWith('/v1/big')) return res.writeHead(200, { 'content-type': 'application/json' }).end(big);
         // Echoes the key in a header's name and value, and in the body.
-        res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'x-echo': auth, [`x-${key}`]: '1' }).end(JSON.stringify({ auth, url: req.url, body }));
+        res
+          .writeHead(req.method === 'POST' ? 201 : 200, {
+            'content-type': 'application/json',
+            'x-echo': auth,
+            [`x-${key}`]: '1',
+          })
+          .end(JSON.stringify({ auth, url: req.url, body }));
       });
     });
     await new Promise<void>((done) => s.listen(0, '127.0.0.1', done));
@@ -153,7 +200,15 @@ describe('the writer behind the client: one entry per send, whole after each', (
     expect(entries.length).toBe(client.requestCount);
 
     type Entry = HarFile['log']['entries'][number];
-    const [echo, created, asked, retried, bigOne, reset, resent] = entries as [Entry, Entry, Entry, Entry, Entry, Entry, Entry];
+    const [echo, created, asked, retried, bigOne, reset, resent] = entries as [
+      Entry,
+      Entry,
+      Entry,
+      Entry,
+      Entry,
+      Entry,
+      Entry,
+    ];
     expect(echo._petstore).toEqual({ requirements: ['auth.missing-key'], check: 'auth.missing-key A check' });
     expect(echo.request.queryString).toEqual([{ name: 'token', value: '$PETSTORE_API_KEY' }]);
     expect(echo.request.headers).toContainEqual({ name: 'authorization', value: 'Bearer $PETSTORE_API_KEY' });
@@ -168,7 +223,11 @@ describe('the writer behind the client: one entry per send, whole after each', (
     expect(created.response.content._truncated?.cap).toBe(HAR_BODY_CAP);
 
     expect(asked._petstore.retryOf).toBeUndefined();
-    expect(retried._petstore).toEqual({ requirements: ['listPets.limit.max'], check: 'listPets.limit.max Another check', retryOf: 2 });
+    expect(retried._petstore).toEqual({
+      requirements: ['listPets.limit.max'],
+      check: 'listPets.limit.max Another check',
+      retryOf: 2,
+    });
     // The answer the check got names the send it came from.
     expect((results[2] as { request: { harEntry?: number } }).request.harEntry).toBe(3);
 
@@ -192,16 +251,32 @@ describe('the writer behind the client: one entry per send, whole after each', (
     const dir = tempDir('har-seal');
     const path = join(dir, 'run.har');
     const har = new HarWriter(path, { title: 'seal' });
-    const client = new Client({ baseUrl: await server(), apiKey: key, timeoutMs: 5_000, concurrency: 2, retries: 0, proxy: 'none', onSend: (send) => har.add(send, 'listPets.ok A check') });
+    const client = new Client({
+      baseUrl: await server(),
+      apiKey: key,
+      timeoutMs: 5_000,
+      concurrency: 2,
+      retries: 0,
+      proxy: 'none',
+      onSend: (send) => har.add(send, 'listPets.ok A check'),
+    });
     await client.listPets();
     har.flush();
     // The CLI's grace timeout, with no check decided: the reports are written from what there is.
-    const reporter = new ConformanceReporter(loadConfig({ PETSTORE_HAR: path, PETSTORE_REPORT_DIR: join(dir, 'reports') }, { dotenv: false }));
-    reporter.onInit({ state: { getTestModules: () => [] }, projects: [], logger: { log: () => {} } } as unknown as Vitest);
+    const reporter = new ConformanceReporter(
+      loadConfig({ PETSTORE_HAR: path, PETSTORE_REPORT_DIR: join(dir, 'reports') }, { dotenv: false }),
+    );
+    reporter.onInit({
+      state: { getTestModules: () => [] },
+      projects: [],
+      logger: { log: () => {} },
+    } as unknown as Vitest);
     reporter.writeInterrupted();
     await client.listPets(); // the worker goes on
     har.close();
-    const manifest = JSON.parse(readFileSync(join(dir, 'reports', 'manifest.json'), 'utf8')) as { reports: { file: string; sha256: string }[] };
+    const manifest = JSON.parse(readFileSync(join(dir, 'reports', 'manifest.json'), 'utf8')) as {
+      reports: { file: string; sha256: string }[];
+    };
     expect(manifest.reports).toContainEqual(expect.objectContaining({ file: '../run.har', sha256: sha256(path) }));
     expect(readHar(path).log.entries).toHaveLength(1);
   });
@@ -213,7 +288,10 @@ const echoing =
   async (req) => {
     const res = await inner(req);
     const auth = req.headers.authorization ?? '';
-    const body = res.status >= 400 && res.body.startsWith('{') ? JSON.stringify({ ...(JSON.parse(res.body) as object), message: `refused ${auth}` }) : res.body;
+    const body =
+      res.status >= 400 && res.body.startsWith('{')
+        ? JSON.stringify({ ...(JSON.parse(res.body) as object), message: `refused ${auth}` })
+        : res.body;
     return { ...res, headers: { ...res.headers, 'x-echo': auth }, body };
   };
 
@@ -223,7 +301,9 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 describe.concurrent('the real command with --har', CHILD_TIMEOUT, () => {
   test('a whole run: one entry per request counted, every failure linked to its entries, hashed in the manifest, no key', async () => {
     const fault = faults.find((f) => f.name === 'list-without-auth');
-    const server: TestServer = await referenceServer({ wrap: (inner, apiKey) => echoing(fault?.wrap(inner, apiKey) ?? inner) });
+    const server: TestServer = await referenceServer({
+      wrap: (inner, apiKey) => echoing(fault?.wrap(inner, apiKey) ?? inner),
+    });
     servers.push(server);
     const cwd = tempDir('har-run');
     mkdirSync(join(cwd, 'evidence'));
@@ -233,16 +313,36 @@ describe.concurrent('the real command with --har', CHILD_TIMEOUT, () => {
     const reports = join(cwd, 'reports');
     const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
       run: { requests: number };
-      requirements: { id: string; outcome: string; evidence?: { request: { method: string; url: string }; response?: { status: number }; harEntry?: number }[] }[];
+      requirements: {
+        id: string;
+        outcome: string;
+        evidence?: { request: { method: string; url: string }; response?: { status: number }; harEntry?: number }[];
+      }[];
     };
     expect(har.log.entries.length).toBe(report.run.requests);
     expect(report.run.requests).toBeGreaterThan(500);
     // Each entry names the check that sent it, but the store's population, which no check owns.
-    const [population, ofChecks] = [har.log.entries.filter((e) => e._petstore.check === null), har.log.entries.filter((e) => e._petstore.check !== null)];
-    expect(ofChecks.every((e) => e._petstore.requirements.length === 1 && e._petstore.check?.startsWith(`${e._petstore.requirements[0]} `))).toBe(true);
-    expect(population.filter((e) => e.request.method === 'POST').length).toBe(server.traffic.created.length - ofChecks.filter((e) => e.request.method === 'POST' && e.response.status === 201).length);
+    const [population, ofChecks] = [
+      har.log.entries.filter((e) => e._petstore.check === null),
+      har.log.entries.filter((e) => e._petstore.check !== null),
+    ];
+    expect(
+      ofChecks.every(
+        (e) =>
+          e._petstore.requirements.length === 1 && e._petstore.check?.startsWith(`${e._petstore.requirements[0]} `),
+      ),
+    ).toBe(true);
+    expect(population.filter((e) => e.request.method === 'POST').length).toBe(
+      server.traffic.created.length -
+        ofChecks.filter((e) => e.request.method === 'POST' && e.response.status === 201).length,
+    );
     expect(population.length).toBeGreaterThan(100);
-    for (const e of population) expect(e._petstore).toEqual({ requirements: [], check: null, note: expect.stringMatching(/^populating the store/) });
+    for (const e of population)
+      expect(e._petstore).toEqual({
+        requirements: [],
+        check: null,
+        note: expect.stringMatching(/^populating the store/),
+      });
 
     const failed = report.requirements.filter((r) => r.outcome === 'failed');
     expect(failed.map((r) => r.id)).toContain('auth.missing-key');
@@ -251,18 +351,30 @@ describe.concurrent('the real command with --har', CHILD_TIMEOUT, () => {
       for (const ex of r.evidence ?? []) {
         expect(ex.harEntry, `${r.id}: an exchange without its HAR entry`).toBeTypeOf('number');
         const entry = har.log.entries[ex.harEntry ?? -1];
-        expect([entry?.request.method, entry?.request.url, entry?.response.status]).toEqual([ex.request.method, ex.request.url, ex.response?.status ?? 0]);
+        expect([entry?.request.method, entry?.request.url, entry?.response.status]).toEqual([
+          ex.request.method,
+          ex.request.url,
+          ex.response?.status ?? 0,
+        ]);
         expect(html).toContain(`Entry ${ex.harEntry} of <a href="../evidence/run.har">../evidence/run.har</a>`);
       }
     }
     const missing = failed.find((r) => r.id === 'auth.missing-key')?.evidence?.[0];
     expect(har.log.entries[missing?.harEntry ?? -1]?._petstore.requirements).toEqual(['auth.missing-key']);
 
-    const manifest = JSON.parse(readFileSync(join(reports, 'manifest.json'), 'utf8')) as { reports: { file: string; sha256: string }[] };
-    expect(manifest.reports).toContainEqual(expect.objectContaining({ file: '../evidence/run.har', sha256: sha256(join(cwd, 'evidence', 'run.har')) }));
+    const manifest = JSON.parse(readFileSync(join(reports, 'manifest.json'), 'utf8')) as {
+      reports: { file: string; sha256: string }[];
+    };
+    expect(manifest.reports).toContainEqual(
+      expect.objectContaining({ file: '../evidence/run.har', sha256: sha256(join(cwd, 'evidence', 'run.har')) }),
+    );
     // Echoed in a header of every answer and in every error body: written $PETSTORE_API_KEY everywhere.
     expect(readFileSync(join(cwd, 'evidence', 'run.har'), 'utf8')).not.toContain(server.apiKey);
-    expect(har.log.entries.some((e) => e.response.headers.some((h) => h.name === 'x-echo' && h.value === 'Bearer $PETSTORE_API_KEY'))).toBe(true);
+    expect(
+      har.log.entries.some((e) =>
+        e.response.headers.some((h) => h.name === 'x-echo' && h.value === 'Bearer $PETSTORE_API_KEY'),
+      ),
+    ).toBe(true);
   });
 
   test('Ctrl-C mid-run leaves a whole HAR of what was sent, requests cut off included, hashed in the manifest', async () => {
@@ -279,20 +391,36 @@ describe.concurrent('the real command with --har', CHILD_TIMEOUT, () => {
     const har = readHar(join(cwd, 'run.har'));
     // Every request answered before the signal is an entry (its answer, or cut off in transit), but the probe and preflight.
     expect(har.log.entries.length).toBeGreaterThanOrEqual(before - 2);
-    expect(har.log.entries.some((e) => e.response.status === 0 && /interrupted/.test(e.response._error ?? ''))).toBe(true);
-    const manifest = JSON.parse(readFileSync(join(cwd, 'reports', 'manifest.json'), 'utf8')) as { reports: { file: string; sha256: string }[] };
-    expect(manifest.reports).toContainEqual(expect.objectContaining({ file: '../run.har', sha256: sha256(join(cwd, 'run.har')) }));
+    expect(har.log.entries.some((e) => e.response.status === 0 && /interrupted/.test(e.response._error ?? ''))).toBe(
+      true,
+    );
+    const manifest = JSON.parse(readFileSync(join(cwd, 'reports', 'manifest.json'), 'utf8')) as {
+      reports: { file: string; sha256: string }[];
+    };
+    expect(manifest.reports).toContainEqual(
+      expect.objectContaining({ file: '../run.har', sha256: sha256(join(cwd, 'run.har')) }),
+    );
   });
 
   test('a target that cannot be tested leaves a whole HAR with no entry, hashed; a folder or an unwritable place is one line, exit 2', async () => {
     const cwd = tempDir('har-not-tested');
-    const unreachable = await runBin(['--har', 'run.har'], { cwd, env: { PETSTORE_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`, PETSTORE_API_KEY: 'k' } });
+    const unreachable = await runBin(['--har', 'run.har'], {
+      cwd,
+      env: { PETSTORE_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`, PETSTORE_API_KEY: 'k' },
+    });
     expect(unreachable.code, unreachable.out).toBe(3);
     const har = readHar(join(cwd, 'run.har'));
     expect(har.log.entries).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(cwd, 'reports', 'manifest.json'), 'utf8')) as { reports: { file: string; sha256: string }[] };
-    expect(manifest.reports).toContainEqual(expect.objectContaining({ file: '../run.har', sha256: sha256(join(cwd, 'run.har')) }));
-    for (const [path, said] of [[cwd, /--har: ".*" is a folder; name a file/], [join(cwd, 'run.har', 'x.har'), /--har: cannot write ".*": .* is not a folder/]] as const) {
+    const manifest = JSON.parse(readFileSync(join(cwd, 'reports', 'manifest.json'), 'utf8')) as {
+      reports: { file: string; sha256: string }[];
+    };
+    expect(manifest.reports).toContainEqual(
+      expect.objectContaining({ file: '../run.har', sha256: sha256(join(cwd, 'run.har')) }),
+    );
+    for (const [path, said] of [
+      [cwd, /--har: ".*" is a folder; name a file/],
+      [join(cwd, 'run.har', 'x.har'), /--har: cannot write ".*": .* is not a folder/],
+    ] as const) {
       const bad = await runBin(['--har', path]);
       expect(bad.code).toBe(2);
       expect(bad.stderr.trim().split('\n')).toHaveLength(1);

@@ -6,11 +6,32 @@ import { parseChallenges, parseImfFixdate, parseLinks, parseSfDate } from '../..
 describe('WWW-Authenticate challenges', () => {
   test.each([
     ['Bearer', [{ scheme: 'Bearer', params: {} }]],
-    ['Bearer realm="petstore", error="invalid_token"', [{ scheme: 'Bearer', params: { realm: 'petstore', error: 'invalid_token' } }]],
+    [
+      'Bearer realm="petstore", error="invalid_token"',
+      [{ scheme: 'Bearer', params: { realm: 'petstore', error: 'invalid_token' } }],
+    ],
     ['bearer Error = invalid_token', [{ scheme: 'bearer', params: { error: 'invalid_token' } }]],
-    ['Basic realm="a, Bearer b", Bearer realm="x"', [{ scheme: 'Basic', params: { realm: 'a, Bearer b' } }, { scheme: 'Bearer', params: { realm: 'x' } }]],
-    ['Negotiate, Bearer realm="x"', [{ scheme: 'Negotiate', params: {} }, { scheme: 'Bearer', params: { realm: 'x' } }]],
-    ['Negotiate abc==, Bearer', [{ scheme: 'Negotiate', params: {}, token68: 'abc==' }, { scheme: 'Bearer', params: {} }]],
+    [
+      'Basic realm="a, Bearer b", Bearer realm="x"',
+      [
+        { scheme: 'Basic', params: { realm: 'a, Bearer b' } },
+        { scheme: 'Bearer', params: { realm: 'x' } },
+      ],
+    ],
+    [
+      'Negotiate, Bearer realm="x"',
+      [
+        { scheme: 'Negotiate', params: {} },
+        { scheme: 'Bearer', params: { realm: 'x' } },
+      ],
+    ],
+    [
+      'Negotiate abc==, Bearer',
+      [
+        { scheme: 'Negotiate', params: {}, token68: 'abc==' },
+        { scheme: 'Bearer', params: {} },
+      ],
+    ],
     ['Bearer realm="say \\"hi\\""', [{ scheme: 'Bearer', params: { realm: 'say "hi"' } }]],
   ])('%s', (value, expected) => {
     expect(parseChallenges(value)).toEqual(expected);
@@ -35,13 +56,16 @@ describe('dates', () => {
 
   test('a Structured Field Date is @ and whole seconds', () => {
     expect(parseSfDate('@1735689600')?.toISOString()).toBe('2025-01-01T00:00:00.000Z');
-    for (const v of ['true', '1735689600', '@1.5', '@', 'Wed, 01 Jan 2025 00:00:00 GMT']) expect(parseSfDate(v)).toBeUndefined();
+    for (const v of ['true', '1735689600', '@1.5', '@', 'Wed, 01 Jan 2025 00:00:00 GMT'])
+      expect(parseSfDate(v)).toBeUndefined();
   });
 });
 
 describe('links', () => {
   test('targets and parameters, several links, commas inside quotes', () => {
-    expect(parseLinks('</v1/pets>; rel="successor-version", <https://x.test/a,b>;rel=deprecation; title="a, b"')).toEqual([
+    expect(
+      parseLinks('</v1/pets>; rel="successor-version", <https://x.test/a,b>;rel=deprecation; title="a, b"'),
+    ).toEqual([
       { target: '/v1/pets', params: { rel: 'successor-version' } },
       { target: 'https://x.test/a,b', params: { rel: 'deprecation', title: 'a, b' } },
     ]);

@@ -5,7 +5,14 @@
 import fc from 'fast-check';
 import { parse, stringify } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
-import { exactNumber, INT64_MAX, INT64_MIN, MAX_INTEGER_DIGITS, parseJson, stringifyJson } from '../../src/wire/json.js';
+import {
+  exactNumber,
+  INT64_MAX,
+  INT64_MIN,
+  MAX_INTEGER_DIGITS,
+  parseJson,
+  stringifyJson,
+} from '../../src/wire/json.js';
 
 type Read = { value: unknown } | { error: true };
 const read = (parser: (text: string) => unknown, text: string): Read => {
@@ -25,15 +32,44 @@ function same(a: unknown, b: unknown): boolean {
     if (b === null || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
     const ka = Object.keys(a);
     const kb = Object.keys(b as object);
-    return ka.length === kb.length && ka.every((k, i) => k === kb[i] && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every((k, i) => k === kb[i] && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
   }
   return a === b;
 }
 
-const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('\u0001123', '\u00019999999999999999999', ',12345678901234567]', '__proto__', '"', '\\', '\u2028', '\ud800'));
-const number = fc.oneof(fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), fc.integer(), fc.double(), fc.constantFrom(0, -0, 2 ** 53, -(2 ** 53), 1.5));
+const text = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom(
+    '\u0001123',
+    '\u00019999999999999999999',
+    ',12345678901234567]',
+    '__proto__',
+    '"',
+    '\\',
+    '\u2028',
+    '\ud800',
+  ),
+);
+const number = fc.oneof(
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(0, -0, 2 ** 53, -(2 ** 53), 1.5),
+);
 const jsonValue = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, number, text, fc.constant(null), fc.boolean(), fc.array(tie('value')), fc.dictionary(fc.oneof(text, fc.constant('__proto__')), tie('value'))),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    number,
+    text,
+    fc.constant(null),
+    fc.boolean(),
+    fc.array(tie('value')),
+    fc.dictionary(fc.oneof(text, fc.constant('__proto__')), tie('value')),
+  ),
 })).value;
 
 /** Ways a server's text differs from the canonical one. */
@@ -70,7 +106,10 @@ describe('parseJson reads exactly what the lossless parser reads', () => {
   test.each([
     ['[9007199254740993]', [9007199254740993n]],
     ['9007199254740992', 9007199254740992n],
-    ['{"id":12345678901234567890,"n":"\\u00011234567890123456789"}', { id: 12345678901234567890n, n: '\u00011234567890123456789' }],
+    [
+      '{"id":12345678901234567890,"n":"\\u00011234567890123456789"}',
+      { id: 12345678901234567890n, n: '\u00011234567890123456789' },
+    ],
     ['[12345678901234567.0,1.0,-0]', [12345678901234567n, 1, -0]],
     ['{"__proto__":12345678901234567890}', JSON.parse('{"__proto__":1}')],
   ] as const)('%s', (t, expected) => {
@@ -96,7 +135,9 @@ describe('parseJson reads exactly what the lossless parser reads', () => {
       if (first === null || typeof first !== 'object') continue;
       expect(again).not.toBe(first);
       // A check that changes what it read changes nothing another reads.
-      const inner = Array.isArray(first) ? (first[0] as Record<string, unknown>) : ((first as { a: unknown[] }).a[1] as Record<string, unknown>);
+      const inner = Array.isArray(first)
+        ? (first[0] as Record<string, unknown>)
+        : ((first as { a: unknown[] }).a[1] as Record<string, unknown>);
       inner.id = 'changed';
       inner.b = 'changed';
       expect(same(parseJson(t), again), t).toBe(true);
@@ -146,24 +187,46 @@ const spelling = (n: bigint) =>
       const whole = digits.slice(0, digits.length - cut);
       const fraction = `${digits.slice(digits.length - cut)}${'0'.repeat(fractionZeros)}`;
       const exponent = cut - (n === 0n ? 0 : zeros);
-      const e = exponent === 0 && !plus && padExponent === 0 ? '' : `${letter}${exponent < 0 ? '-' : plus ? '+' : ''}${'0'.repeat(padExponent)}${Math.abs(exponent)}`;
+      const e =
+        exponent === 0 && !plus && padExponent === 0
+          ? ''
+          : `${letter}${exponent < 0 ? '-' : plus ? '+' : ''}${'0'.repeat(padExponent)}${Math.abs(exponent)}`;
       return `${sign}${whole}${fraction ? `.${fraction}` : ''}${e}`;
     });
 
 const int64 = fc.oneof(
   fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
-  fc.constantFrom(INT64_MIN, INT64_MAX, INT64_MIN + 1n, INT64_MAX - 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 0n, 1n, -1n, 10n, -(10n ** 18n)),
+  fc.constantFrom(
+    INT64_MIN,
+    INT64_MAX,
+    INT64_MIN + 1n,
+    INT64_MAX - 1n,
+    2n ** 53n,
+    2n ** 53n + 1n,
+    -(2n ** 53n) - 1n,
+    0n,
+    1n,
+    -1n,
+    10n,
+    -(10n ** 18n),
+  ),
 );
 
 describe('an integer reads exactly in every spelling JSON allows', () => {
   test('int64 values, the extremes included, in generated spellings, inside objects and arrays', () => {
     fc.assert(
-      fc.property(int64.chain((n) => fc.tuple(fc.constant(n), spelling(n))), ([n, literal]) => {
-        expect(exactNumber(literal), literal).toBe(asParsed(n));
-        const parsed = parseJson(`{"categoryId":${literal},"ids":[${literal}, ${literal}]}`) as { categoryId: unknown; ids: unknown[] };
-        expect(parsed.categoryId, literal).toBe(asParsed(n));
-        expect(parsed.ids, literal).toEqual([asParsed(n), asParsed(n)]);
-      }),
+      fc.property(
+        int64.chain((n) => fc.tuple(fc.constant(n), spelling(n))),
+        ([n, literal]) => {
+          expect(exactNumber(literal), literal).toBe(asParsed(n));
+          const parsed = parseJson(`{"categoryId":${literal},"ids":[${literal}, ${literal}]}`) as {
+            categoryId: unknown;
+            ids: unknown[];
+          };
+          expect(parsed.categoryId, literal).toBe(asParsed(n));
+          expect(parsed.ids, literal).toEqual([asParsed(n), asParsed(n)]);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -187,12 +250,17 @@ describe('an integer reads exactly in every spelling JSON allows', () => {
 
   test('a number with a fraction, however small, never reads as an int64', () => {
     fc.assert(
-      fc.property(int64, fc.integer({ min: 1, max: 400 }), fc.constantFrom('', 'e0', 'E-2', 'e-0'), (n, places, exponent) => {
-        // n, then a fraction of `places` places ending in 5, in an exponent spelling.
-        const literal = `${n < 0n ? '-' : ''}${n < 0n ? -n : n}.${'0'.repeat(places - 1)}5${exponent}`;
-        const value = exactNumber(literal);
-        expect(typeof value === 'number' && !Number.isSafeInteger(value), literal).toBe(true);
-      }),
+      fc.property(
+        int64,
+        fc.integer({ min: 1, max: 400 }),
+        fc.constantFrom('', 'e0', 'E-2', 'e-0'),
+        (n, places, exponent) => {
+          // n, then a fraction of `places` places ending in 5, in an exponent spelling.
+          const literal = `${n < 0n ? '-' : ''}${n < 0n ? -n : n}.${'0'.repeat(places - 1)}5${exponent}`;
+          const value = exactNumber(literal);
+          expect(typeof value === 'number' && !Number.isSafeInteger(value), literal).toBe(true);
+        },
+      ),
       { numRuns: 500 },
     );
     for (const literal of ['1.00000000000000005', '0.99999999999999999', '-1e-400', '4503599627370496.25']) {

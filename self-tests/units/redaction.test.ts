@@ -19,7 +19,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { expectBody, expectHeader, expectJsonContentType, expectNoHeader, expectStatus, fail } from '../../src/checks/assert.js';
+import {
+  expectBody,
+  expectHeader,
+  expectJsonContentType,
+  expectNoHeader,
+  expectStatus,
+  fail,
+} from '../../src/checks/assert.js';
 import { TransportError, type ApiResponse } from '../../src/wire/wire.js';
 import { curlCommand } from '../../src/wire/evidence.js';
 import { parseJson, show } from '../../src/wire/json.js';
@@ -34,14 +41,26 @@ import { catalogue } from '../../tests/catalogue.js';
 import { CHILD_TIMEOUT, runBin, tempDir } from '../net-kit.js';
 
 /** The oracle: K written as the placeholder in one wire string, placeholders kept. */
-const redactedWith = (key: string, text: string) => text.split(PLACEHOLDER).map((p) => p.split(key).join(PLACEHOLDER)).join(PLACEHOLDER);
+const redactedWith = (key: string, text: string) =>
+  text
+    .split(PLACEHOLDER)
+    .map((p) => p.split(key).join(PLACEHOLDER))
+    .join(PLACEHOLDER);
 const clean = (key: string, text: string) => text.split(PLACEHOLDER).every((part) => !part.includes(key));
 const MARKS = /\uE000([^\uE000\uE001]*)\uE001/g;
 
 const BASE = 'http://127.0.0.1:8080/v1';
 
 /** An answer as a server that echoes the key would give it, to the request the suite sent with it. */
-function answer(key: string, method: string, path: string, status: number, headers: Record<string, string>, text: string, body?: string): ApiResponse {
+function answer(
+  key: string,
+  method: string,
+  path: string,
+  status: number,
+  headers: Record<string, string>,
+  text: string,
+  body?: string,
+): ApiResponse {
   let json: unknown;
   let jsonError: string | undefined;
   try {
@@ -50,7 +69,12 @@ function answer(key: string, method: string, path: string, status: number, heade
     jsonError = (e as Error).message;
   }
   return {
-    request: { method, url: `${BASE}${path}`, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body } : {}) },
+    request: {
+      method,
+      url: `${BASE}${path}`,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body } : {}),
+    },
     status,
     headers,
     text,
@@ -66,9 +90,31 @@ function recordedChecks(key: string): ((r: number) => void)[] {
   const echo = JSON.stringify(`key ${key} is not valid`);
   const pets = `[{"id":1,"name":"pcs-x pet 1 ${key.replace(/["\\]/g, '')}","categoryId":1}]`;
   const error = `{"code":"unauthorized","message":${echo},"status":401}`;
-  const list = answer(key, 'GET', '/pets?limit=5', 200, { 'content-type': 'application/json', 'x-echo': `Bearer ${key}` }, pets);
-  const refused = answer(key, 'GET', '/pets', 401, { 'content-type': 'text/plain', 'www-authenticate': `Bearer realm="${key}"` }, error);
-  const created = answer(key, 'POST', '/pets', 201, { 'content-type': 'application/json', location: `${BASE}/pets/${key}` }, `{"id":"${key.length}","name":"pet"}`, '{"name":"pet","categoryId":7}');
+  const list = answer(
+    key,
+    'GET',
+    '/pets?limit=5',
+    200,
+    { 'content-type': 'application/json', 'x-echo': `Bearer ${key}` },
+    pets,
+  );
+  const refused = answer(
+    key,
+    'GET',
+    '/pets',
+    401,
+    { 'content-type': 'text/plain', 'www-authenticate': `Bearer realm="${key}"` },
+    error,
+  );
+  const created = answer(
+    key,
+    'POST',
+    '/pets',
+    201,
+    { 'content-type': 'application/json', location: `${BASE}/pets/${key}` },
+    `{"id":"${key.length}","name":"pet"}`,
+    '{"name":"pet","categoryId":7}',
+  );
   return [
     () => expectStatus(list, 401, 'listPets without a key'),
     () => expectJsonContentType(refused),
@@ -114,8 +160,27 @@ async function record(key: string): Promise<Recorded> {
   const at = new Date('2026-01-01T00:00:00Z');
   const suite = { name: 'petstore-conformance', version: '0.0.0', commit: null };
   const target = { baseUrl: redact(BASE), embedded: false }; // as the reporter writes it
-  const fixed = { suite, target, startedAt: at, finishedAt: at, seed: 7, node: 'v20', strict: false, readOnly: false, clock: null };
-  const results = buildResults(checks, { ...fixed, only: [], skip: [], interrupted: false, errors: [], createdPets: [], runTag: null, requests: 1 });
+  const fixed = {
+    suite,
+    target,
+    startedAt: at,
+    finishedAt: at,
+    seed: 7,
+    node: 'v20',
+    strict: false,
+    readOnly: false,
+    clock: null,
+  };
+  const results = buildResults(checks, {
+    ...fixed,
+    only: [],
+    skip: [],
+    interrupted: false,
+    errors: [],
+    createdPets: [],
+    runTag: null,
+    requests: 1,
+  });
   return { results, raw, files: outputs(results) };
 }
 
@@ -129,7 +194,16 @@ function suiteText(results: Results) {
     verdict: results.verdict,
     verdictReason: results.verdictReason,
     counts: results.counts,
-    requirements: results.requirements.map((e) => ({ id: e.id, level: e.level, section: e.section, statement: e.statement, area: e.area, outcome: e.outcome, skipReason: e.skipReason, checks: e.checks.map((c) => [c.name, c.kind, c.outcome]) })),
+    requirements: results.requirements.map((e) => ({
+      id: e.id,
+      level: e.level,
+      section: e.section,
+      statement: e.statement,
+      area: e.area,
+      outcome: e.outcome,
+      skipReason: e.skipReason,
+      checks: e.checks.map((c) => [c.name, c.kind, c.outcome]),
+    })),
   };
 }
 
@@ -164,7 +238,8 @@ function assertGuarantee(key: string, run: Recorded, reference: Recorded): void 
     expect(words(raw)).toBe(words(reference.raw.get(e.id) ?? ''));
   }
   // (1) no wire string holds the key outside the placeholder
-  for (const s of wireStrings(run.results)) expect(clean(key, s), `${JSON.stringify(key)} in ${JSON.stringify(s)}`).toBe(true);
+  for (const s of wireStrings(run.results))
+    expect(clean(key, s), `${JSON.stringify(key)} in ${JSON.stringify(s)}`).toBe(true);
   // the rendered files and the terminal carry each statement as often as with the reference key
   for (const [i, { file, content }] of run.files.entries()) {
     const other = reference.files[i]?.content ?? '';
@@ -178,12 +253,43 @@ function assertGuarantee(key: string, run: Recorded, reference: Recorded): void 
 }
 
 const catalogueText = catalogue.map((r) => `${r.id} ${r.statement} ${r.section}`).join(' ');
-const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 200 });
+const printable = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  minLength: 1,
+  maxLength: 200,
+});
 /** Keys as a user might set them, and the awkward ones: words, punctuation, pieces of the suite's text. */
 const keys = fc
   .oneof(
-    fc.constantFrom('pet', 'key', 'wrong', 'a', '"', '{', '}', ':', ',', '\\', '<', '&', 'MUST', 'auth', 'Bearer', '$', 'E', 'API', 'KEY', PLACEHOLDER, 'v1', '/', '1', ' '),
-    fc.tuple(fc.nat(catalogueText.length - 1), fc.integer({ min: 1, max: 40 })).map(([at, n]) => catalogueText.slice(at, at + n)),
+    fc.constantFrom(
+      'pet',
+      'key',
+      'wrong',
+      'a',
+      '"',
+      '{',
+      '}',
+      ':',
+      ',',
+      '\\',
+      '<',
+      '&',
+      'MUST',
+      'auth',
+      'Bearer',
+      '$',
+      'E',
+      'API',
+      'KEY',
+      PLACEHOLDER,
+      'v1',
+      '/',
+      '1',
+      ' ',
+    ),
+    fc
+      .tuple(fc.nat(catalogueText.length - 1), fc.integer({ min: 1, max: 40 }))
+      .map(([at, n]) => catalogueText.slice(at, at + n)),
     printable,
   )
   .map((k) => k.trim())
@@ -201,9 +307,12 @@ describe('redaction: the key leaves no trace, the suite keeps its words', () => 
     for (const { file, content } of reference.files) expect(content.includes(randomKey), file).toBe(false);
   });
 
-  test.each(['pet', 'key', 'wrong', 'a'])('with the key %j, ids, statements and the words of every message are those of a random key', async (key) => {
-    assertGuarantee(key, await record(key), reference);
-  });
+  test.each(['pet', 'key', 'wrong', 'a'])(
+    'with the key %j, ids, statements and the words of every message are those of a random key',
+    async (key) => {
+      assertGuarantee(key, await record(key), reference);
+    },
+  );
 
   test('for keys of 1 to 200 characters, words and punctuation included (property)', async () => {
     await fc.assert(
@@ -220,13 +329,19 @@ describe('redaction in real runs: the command against a server that echoes the k
    * Every answer carries the Authorization it was sent in a header, and a 401 quotes it in its
    * message and leaves out its challenge (the SHOULD auth.challenge then fails, with evidence).
    */
-  const echoing = (inner: Handler): Handler => async (req) => {
-    const res = await inner(req);
-    const auth = req.headers.authorization ?? '';
-    if (res.status !== 401) return { ...res, headers: { ...res.headers, 'x-echo': auth } };
-    const { 'www-authenticate': _challenge, ...headers } = res.headers;
-    return { status: 401, headers: { ...headers, 'x-echo': auth }, body: JSON.stringify({ code: 'unauthorized', message: `not ${auth}`, status: 401 }) };
-  };
+  const echoing =
+    (inner: Handler): Handler =>
+    async (req) => {
+      const res = await inner(req);
+      const auth = req.headers.authorization ?? '';
+      if (res.status !== 401) return { ...res, headers: { ...res.headers, 'x-echo': auth } };
+      const { 'www-authenticate': _challenge, ...headers } = res.headers;
+      return {
+        status: 401,
+        headers: { ...headers, 'x-echo': auth },
+        body: JSON.stringify({ code: 'unauthorized', message: `not ${auth}`, status: 401 }),
+      };
+    };
   const servers: RunningServer[] = [];
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.close()));
@@ -237,7 +352,9 @@ describe('redaction in real runs: the command against a server that echoes the k
     servers.push(server);
     const dir = tempDir('redaction');
     // The auth area is where the key is sent, refused and echoed; the narrow selection keeps it short.
-    const out = await runBin(['--only', 'auth', '--seed', '1', '--report-dir', dir], { env: { PETSTORE_BASE_URL: `${server.origin}/v1`, PETSTORE_API_KEY: key } });
+    const out = await runBin(['--only', 'auth', '--seed', '1', '--report-dir', dir], {
+      env: { PETSTORE_BASE_URL: `${server.origin}/v1`, PETSTORE_API_KEY: key },
+    });
     const files = Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
     return { out, files, json: JSON.parse(files['conformance.json'] ?? '{}') as Results };
   };

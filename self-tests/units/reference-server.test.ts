@@ -12,7 +12,10 @@ function server(options: Partial<Parameters<typeof createReferenceHandler>[0]> =
     const res = (await handle({ method, url, headers, body })) as ServerResponse;
     return { ...res, json: res.body ? (parseJson(res.body) as Record<string, unknown> & unknown[]) : undefined };
   };
-  return { call, create: (body: unknown) => call('POST', '/v1/pets', typeof body === 'string' ? body : JSON.stringify(body)) };
+  return {
+    call,
+    create: (body: unknown) => call('POST', '/v1/pets', typeof body === 'string' ? body : JSON.stringify(body)),
+  };
 }
 
 describe('reference server: authentication', () => {
@@ -24,7 +27,11 @@ describe('reference server: authentication', () => {
     ['the bare key', KEY, 'Bearer realm="petstore"'],
   ])('%s → 401 with an Error body and a Bearer challenge', async (_what, header, challenge) => {
     const { call } = server();
-    for (const [method, url] of [['GET', '/v1/pets'], ['POST', '/v1/pets'], ['GET', '/v1/pets/1']] as const) {
+    for (const [method, url] of [
+      ['GET', '/v1/pets'],
+      ['POST', '/v1/pets'],
+      ['GET', '/v1/pets/1'],
+    ] as const) {
       const res = await call(method, url, '{}', { authorization: header });
       expect(res.status).toBe(401);
       expect(res.json).toMatchObject({ code: 'unauthorized', status: 401 });

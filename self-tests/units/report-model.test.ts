@@ -23,7 +23,9 @@ import { renderTerminal } from '../../src/report/terminal.js';
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats(ajv);
-const validateReport = ajv.compile(JSON.parse(readFileSync(new URL('../../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as object);
+const validateReport = ajv.compile(
+  JSON.parse(readFileSync(new URL('../../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as object,
+);
 
 const HOSTILE = `</pre></details><script>alert("x")</script> | **bold** [link](http://evil) & \u0007 ]]> <!--`;
 
@@ -69,12 +71,17 @@ function run(extra: Partial<RunInput> = {}): RunInput {
 test("a run names its implementation: --label, else the target's host, else the reference server", () => {
   const label = (extra: Partial<RunInput>) => buildResults([check('auth.x', 'passed')], run(extra)).target.label;
   expect(label({})).toBe('staging.example.com');
-  expect(label({ target: { baseUrl: 'http://127.0.0.1:8080/v1', embedded: false, label: 'petstore-go 2.1' } })).toBe('petstore-go 2.1');
+  expect(label({ target: { baseUrl: 'http://127.0.0.1:8080/v1', embedded: false, label: 'petstore-go 2.1' } })).toBe(
+    'petstore-go 2.1',
+  );
   expect(label({ target: { baseUrl: 'http://127.0.0.1:41234/v1', embedded: true } })).toBe('reference server');
 });
 
 test('a run given a --label is headed with it in every report, beside its base URL; without one, the heading is the base URL alone', () => {
-  const given = buildResults([check('auth.x', 'failed')], run({ target: { baseUrl: 'http://127.0.0.1:8080/v1', embedded: false, label: 'petstore-go 2.1' } }));
+  const given = buildResults(
+    [check('auth.x', 'failed')],
+    run({ target: { baseUrl: 'http://127.0.0.1:8080/v1', embedded: false, label: 'petstore-go 2.1' } }),
+  );
   const html = renderHtml(given);
   expect(html).toMatch(/<title>Not conformant: petstore-go 2\.1 · /);
   expect(html).toContain('<dd><strong>petstore-go 2.1</strong> <code>http://127.0.0.1:8080/v1</code>');
@@ -90,14 +97,39 @@ test('a run given a --label is headed with it in every report, beside its base U
 
 describe('the verdict', () => {
   test.each([
-    ['every MUST passed, a SHOULD failed', [check('a.x', 'passed'), check('a.s', 'failed', 'SHOULD')], {}, 'conformant'],
+    [
+      'every MUST passed, a SHOULD failed',
+      [check('a.x', 'passed'), check('a.s', 'failed', 'SHOULD')],
+      {},
+      'conformant',
+    ],
     ['a MUST was skipped (read-only)', [check('a.x', 'passed'), check('a.y', 'skipped')], {}, 'conformant'],
     ['a MUST failed', [check('a.x', 'failed'), check('a.y', 'error')], {}, 'nonconformant'],
-    ['a MUST failed in a run that was then interrupted', [check('a.x', 'failed')], { interrupted: true }, 'nonconformant'],
-    ['a MUST failed in one check while its property could not finish', [check('a.x', 'failed'), check('a.x', 'error', 'MUST', true)], { interrupted: true }, 'nonconformant'],
-    ['a SHOULD failed in strict mode', [check('a.x', 'passed'), check('a.s', 'failed', 'SHOULD')], { strict: true }, 'nonconformant'],
+    [
+      'a MUST failed in a run that was then interrupted',
+      [check('a.x', 'failed')],
+      { interrupted: true },
+      'nonconformant',
+    ],
+    [
+      'a MUST failed in one check while its property could not finish',
+      [check('a.x', 'failed'), check('a.x', 'error', 'MUST', true)],
+      { interrupted: true },
+      'nonconformant',
+    ],
+    [
+      'a SHOULD failed in strict mode',
+      [check('a.x', 'passed'), check('a.s', 'failed', 'SHOULD')],
+      { strict: true },
+      'nonconformant',
+    ],
     ['a MUST could not be decided', [check('a.x', 'passed'), check('a.y', 'error')], {}, 'inconclusive'],
-    ['a SHOULD could not be decided in strict mode', [check('a.s', 'error', 'SHOULD')], { strict: true }, 'inconclusive'],
+    [
+      'a SHOULD could not be decided in strict mode',
+      [check('a.s', 'error', 'SHOULD')],
+      { strict: true },
+      'inconclusive',
+    ],
     ['the run was interrupted', [check('a.x', 'passed')], { interrupted: true }, 'inconclusive'],
     ['the suite itself failed', [check('a.x', 'passed')], { errors: ['tests/x.ts: SyntaxError'] }, 'inconclusive'],
     ['nothing ran', [], {}, 'inconclusive'],
@@ -107,7 +139,14 @@ describe('the verdict', () => {
 
   test('a requirement takes its outcome from its checks: a failed check stands, else error, else skipped, else passed', () => {
     const results = buildResults(
-      [check('a.x', 'passed'), check('a.x', 'skipped', 'MUST', true), check('b.y', 'failed'), check('b.y', 'error', 'MUST', true), check('c.z', 'skipped'), check('c.z', 'passed', 'MUST', true)],
+      [
+        check('a.x', 'passed'),
+        check('a.x', 'skipped', 'MUST', true),
+        check('b.y', 'failed'),
+        check('b.y', 'error', 'MUST', true),
+        check('c.z', 'skipped'),
+        check('c.z', 'passed', 'MUST', true),
+      ],
       run(),
     );
     expect(results.requirements.map((r) => [r.id, r.outcome, r.checks.length])).toEqual([
@@ -121,14 +160,24 @@ describe('the verdict', () => {
 
   test("a check's kind is a field of the check, never read from its name", () => {
     const named = { ...check('a.x', 'passed'), name: 'a.x (property) looks like a property' };
-    const kinds = buildResults([named, { ...check('a.x', 'passed'), kind: 'property' as const }], run()).requirements[0]?.checks.map((c) => c.kind);
+    const kinds = buildResults(
+      [named, { ...check('a.x', 'passed'), kind: 'property' as const }],
+      run(),
+    ).requirements[0]?.checks.map((c) => c.kind);
     expect(kinds).toEqual(['requirement', 'property']);
-    expect(checks.every((c) => c.kind === (c.name.startsWith(`${c.requirement.id} (property) `) ? 'property' : 'requirement'))).toBe(true);
+    expect(
+      checks.every(
+        (c) => c.kind === (c.name.startsWith(`${c.requirement.id} (property) `) ? 'property' : 'requirement'),
+      ),
+    ).toBe(true);
   });
 
   test('a target that could not be tested: verdict not-tested with the diagnosis, in every format, and the schema takes it', () => {
     const diagnosis = 'the server refused the API key (401 on GET /v1/pets with the key): check PETSTORE_API_KEY';
-    const results = buildResults([check('a.x', 'error'), check('a.s', 'error', 'SHOULD')], run({ diagnosis, seed: null }));
+    const results = buildResults(
+      [check('a.x', 'error'), check('a.s', 'error', 'SHOULD')],
+      run({ diagnosis, seed: null }),
+    );
     expect(results).toMatchObject({ verdict: 'not-tested', verdictReason: diagnosis, run: { diagnosis } });
     expect(validateReport(JSON.parse(JSON.stringify(results))), JSON.stringify(validateReport.errors)).toBe(true);
     expect(renderMarkdown(results)).toContain('Pet Store conformance: Not tested');
@@ -148,37 +197,72 @@ describe('the verdict', () => {
       ...check(id, 'error', level),
       message: `could not decide: ${GATEWAY_FAILING} (502 Bad Gateway from nginx on GET /v1/pets)`,
     });
-    const fell = buildResults([check('a.ok', 'passed'), ...Array.from({ length: 30 }, (_, i) => gateway(`g.m${i}`)), gateway('g.s', 'SHOULD')], run());
+    const fell = buildResults(
+      [check('a.ok', 'passed'), ...Array.from({ length: 30 }, (_, i) => gateway(`g.m${i}`)), gateway('g.s', 'SHOULD')],
+      run(),
+    );
     expect(fell.verdict).toBe('inconclusive');
-    expect(fell.verdictReason).toBe(`the target failed during the run (${GATEWAY_FAILING}): 30 MUST requirements could not be decided`);
+    expect(fell.verdictReason).toBe(
+      `the target failed during the run (${GATEWAY_FAILING}): 30 MUST requirements could not be decided`,
+    );
     const text = renderTerminal(fell);
     expect(text.split('\n').filter((l) => l.includes(GATEWAY_FAILING))).toHaveLength(1);
     expect(text).not.toMatch(/g\.(m\d+|s) /);
     // A violation proven before the fall stands, and the fall is still said.
     const both = buildResults([check('a.x', 'failed'), gateway('g.m1'), gateway('g.m2')], run());
     expect(both.verdict).toBe('nonconformant');
-    expect(both.verdictReason).toBe(`1 MUST requirement violated: a.x; the target failed during the run (${GATEWAY_FAILING}), 2 more could not be decided`);
+    expect(both.verdictReason).toBe(
+      `1 MUST requirement violated: a.x; the target failed during the run (${GATEWAY_FAILING}), 2 more could not be decided`,
+    );
     // Other undecided requirements are listed as before.
-    expect(buildResults([check('a.y', 'error')], run()).verdictReason).toBe('1 MUST requirement could not be decided: a.y');
+    expect(buildResults([check('a.y', 'error')], run()).verdictReason).toBe(
+      '1 MUST requirement could not be decided: a.y',
+    );
   });
 
   test('a skipped MUST requirement is one line of the terminal summary, with its reason', () => {
     const reason = 'store too large to prove a list complete: every status already fills a list of 100';
-    const results = buildResults([check('a.x', 'passed'), { ...check('consistency.create-then-list', 'skipped'), message: reason }], run());
-    expect(renderTerminal(results, { width: 200 }).split('\n').filter((l) => l.includes('consistency.create-then-list'))).toEqual([` - consistency.create-then-list (skipped) ${reason}`]);
+    const results = buildResults(
+      [check('a.x', 'passed'), { ...check('consistency.create-then-list', 'skipped'), message: reason }],
+      run(),
+    );
+    expect(
+      renderTerminal(results, { width: 200 })
+        .split('\n')
+        .filter((l) => l.includes('consistency.create-then-list')),
+    ).toEqual([` - consistency.create-then-list (skipped) ${reason}`]);
   });
 
   test('the one-line reason of a multi-case failure names the first case', () => {
-    expect(oneLine('2 of 3 cases failed:\n- GET /pets: expected 401; got 200\n- POST /pets: expected 401; got 201')).toBe(
-      '2 of 3 cases failed: GET /pets: expected 401; got 200 …',
-    );
+    expect(
+      oneLine('2 of 3 cases failed:\n- GET /pets: expected 401; got 200\n- POST /pets: expected 401; got 201'),
+    ).toBe('2 of 3 cases failed: GET /pets: expected 401; got 200 …');
   });
 
-  test('retries are summed over a requirement\'s checks, kept per run with the pacing, shown in Markdown and HTML, and the schema takes them', () => {
-    const retried = (c: CheckInput, statuses: Record<string, number>, count: number, retryAfterMs: number, resent = 0): CheckInput => ({ ...c, retries: { count, statuses, retryAfterMs, resent } });
+  test("retries are summed over a requirement's checks, kept per run with the pacing, shown in Markdown and HTML, and the schema takes them", () => {
+    const retried = (
+      c: CheckInput,
+      statuses: Record<string, number>,
+      count: number,
+      retryAfterMs: number,
+      resent = 0,
+    ): CheckInput => ({ ...c, retries: { count, statuses, retryAfterMs, resent } });
     const results = buildResults(
-      [retried(check('a.x', 'passed'), { 429: 2 }, 2, 1000), retried(check('a.x', 'passed', 'MUST', true), { 429: 1, 503: 1 }, 1, 0, 1), check('b.y', 'passed'), retried(check('c.z', 'error'), { 429: 1 }, 0, 0)],
-      run({ retries: { count: 3, statuses: { 429: 4, 503: 1 }, retryAfterMs: 1000, resent: 1, pacing: { limited: 5, pausedMs: 1000, slowestRate: 2.5, elapsedMs: 4000 } } }),
+      [
+        retried(check('a.x', 'passed'), { 429: 2 }, 2, 1000),
+        retried(check('a.x', 'passed', 'MUST', true), { 429: 1, 503: 1 }, 1, 0, 1),
+        check('b.y', 'passed'),
+        retried(check('c.z', 'error'), { 429: 1 }, 0, 0),
+      ],
+      run({
+        retries: {
+          count: 3,
+          statuses: { 429: 4, 503: 1 },
+          retryAfterMs: 1000,
+          resent: 1,
+          pacing: { limited: 5, pausedMs: 1000, slowestRate: 2.5, elapsedMs: 4000 },
+        },
+      }),
     );
     expect(results.requirements.map((e) => e.retries)).toEqual([
       { count: 3, statuses: { 429: 3, 503: 1 }, retryAfterMs: 1000, resent: 1 },
@@ -190,20 +274,35 @@ describe('the verdict', () => {
     expect(buildResults([check('a.x', 'passed')], run()).run.retries).toBeNull();
     const markdown = renderMarkdown(results);
     expect(markdown).toContain('Retried or resent (2)');
-    expect(markdown).toContain('`429 ×3, 503 ×1 with Retry-After, 3 retried after 1.0 s of waits asked; 1 resent after a stale connection`');
-    expect(markdown).toContain('> Requests sent again (the infrastructure, not findings): 429 ×4, 503 ×1 with Retry-After, 3 retried after 1.0 s of waits asked; 1 resent after a stale connection; every request paused 1.0 s in all; the pace slowed to \\~2.5 req/s.');
+    expect(markdown).toContain(
+      '`429 ×3, 503 ×1 with Retry-After, 3 retried after 1.0 s of waits asked; 1 resent after a stale connection`',
+    );
+    expect(markdown).toContain(
+      '> Requests sent again (the infrastructure, not findings): 429 ×4, 503 ×1 with Retry-After, 3 retried after 1.0 s of waits asked; 1 resent after a stale connection; every request paused 1.0 s in all; the pace slowed to \\~2.5 req/s.',
+    );
     const html = renderHtml(results);
     expect(html).toContain('Sent again: 429 ×1 with Retry-After, none retried');
     expect(html).toContain('every request paused 1.0 s in all');
     // The schema holds them to their shape: a status that never asks to wait is no retry.
-    const wrong = JSON.parse(JSON.stringify(results)) as { requirements: { retries?: { statuses: Record<string, number> } }[] };
+    const wrong = JSON.parse(JSON.stringify(results)) as {
+      requirements: { retries?: { statuses: Record<string, number> } }[];
+    };
     if (wrong.requirements[0]?.retries) wrong.requirements[0].retries.statuses = { 500: 1 };
     expect(validateReport(wrong)).toBe(false);
   });
 });
 
 describe('every rendering of hostile text', () => {
-  const results = buildResults([check('a.x', 'failed'), check('a.y', 'error'), check('a.z', 'skipped'), check('a.s', 'failed', 'SHOULD'), check('a.p', 'passed')], run());
+  const results = buildResults(
+    [
+      check('a.x', 'failed'),
+      check('a.y', 'error'),
+      check('a.z', 'skipped'),
+      check('a.s', 'failed', 'SHOULD'),
+      check('a.p', 'passed'),
+    ],
+    run(),
+  );
 
   test('conformance.json of every outcome validates against the published schema', () => {
     const valid = validateReport(JSON.parse(JSON.stringify(results)));
@@ -250,7 +349,10 @@ describe('every rendering of hostile text', () => {
   });
 
   test('the ledger keeps int64 ids digit for digit, in order', () => {
-    const ledger = JSON.parse(renderLedger(results, ['9223372036854775807', '10', '2'])) as { ids: string[]; count: number };
+    const ledger = JSON.parse(renderLedger(results, ['9223372036854775807', '10', '2'])) as {
+      ids: string[];
+      count: number;
+    };
     expect(ledger).toMatchObject({ count: 3, ids: ['2', '10', '9223372036854775807'] });
   });
 });
@@ -258,8 +360,16 @@ describe('every rendering of hostile text', () => {
 test("the suite's digest is what the shell pipeline in manifest.json names computes", () => {
   const tree = mkdtempSync(join(tmpdir(), 'petstore-digest-'));
   const files: [string, string][] = [
-    ['bin/x.js', '1'], ['src/b.ts', '2'], ['src/Z/é.ts', '3'], ['src/_.ts', '4'], ['src/a/b.ts', '4'], ['tests/t.ts', '5'],
-    ['schemas/s.json', '{}'], ['package.json', '{}'], ['package-lock.json', '{}'], ['README.md', 'not covered'],
+    ['bin/x.js', '1'],
+    ['src/b.ts', '2'],
+    ['src/Z/é.ts', '3'],
+    ['src/_.ts', '4'],
+    ['src/a/b.ts', '4'],
+    ['tests/t.ts', '5'],
+    ['schemas/s.json', '{}'],
+    ['package.json', '{}'],
+    ['package-lock.json', '{}'],
+    ['README.md', 'not covered'],
   ];
   try {
     for (const [path, text] of files) {

@@ -6,7 +6,14 @@ import { describe, expect, test } from 'vitest';
 import { parseJson } from '../../src/wire/json.js';
 import { LIMIT } from '../../src/reference-server/handler.js';
 import { PET_STATUSES, SCHEMA_NAMES, schemaDir, schemaFiles, validate } from '../../src/data/schemas.js';
-import { generateReportTypes, generateRequirementIds, generateTypes, reportTypesFile, requirementIdsFile, typesFile } from '../../scripts/generate.js';
+import {
+  generateReportTypes,
+  generateRequirementIds,
+  generateTypes,
+  reportTypesFile,
+  requirementIdsFile,
+  typesFile,
+} from '../../scripts/generate.js';
 
 const openapi = JSON.parse(readFileSync(new URL('openapi.json', schemaDir), 'utf8'));
 
@@ -30,7 +37,7 @@ function bundled(): unknown {
 
 describe('schemas/', () => {
   test('openapi.json is a valid OpenAPI 3.1 document once its schema files are inlined', async () => {
-    const result = await new Validator().validate(bundled() as Parameters<Validator["validate"]>[0]);
+    const result = await new Validator().validate(bundled() as Parameters<Validator['validate']>[0]);
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
   });

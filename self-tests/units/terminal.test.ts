@@ -10,10 +10,14 @@ import { CHILD_TIMEOUT, referenceServer, runBin, targetEnv, type TestServer } fr
 /** A stream that keeps what is written. */
 function stream(isTTY: boolean) {
   const written: string[] = [];
-  return { written, stream: { isTTY, columns: 80, write: (s: string) => written.push(s) > 0 } as unknown as NodeJS.WriteStream };
+  return {
+    written,
+    stream: { isTTY, columns: 80, write: (s: string) => written.push(s) > 0 } as unknown as NodeJS.WriteStream,
+  };
 }
 const testCase = (name: string, state = 'passed') => ({ name, result: () => ({ state }) }) as unknown as TestCase;
-const testModule = (n: number) => ({ children: { allTests: () => Array.from({ length: n }, (_, i) => testCase(`t${i}`)) } }) as unknown as TestModule;
+const testModule = (n: number) =>
+  ({ children: { allTests: () => Array.from({ length: n }, (_, i) => testCase(`t${i}`)) } }) as unknown as TestModule;
 
 describe('the progress line', () => {
   test('on a terminal: one line rewritten in place, how many done and what runs, cleared before the summary', () => {
@@ -52,7 +56,9 @@ describe('the progress line', () => {
 });
 
 test('the replay command works outside a clone: npx with the seed, the key left to the environment', () => {
-  expect(replayCommand(42, { baseUrl: "http://h/v1's", embedded: false })).toBe("PETSTORE_BASE_URL='http://h/v1'\\''s' npx petstore-conformance --seed 42");
+  expect(replayCommand(42, { baseUrl: "http://h/v1's", embedded: false })).toBe(
+    "PETSTORE_BASE_URL='http://h/v1'\\''s' npx petstore-conformance --seed 42",
+  );
   expect(replayCommand(-5, { baseUrl: 'x', embedded: true })).toBe('npx petstore-conformance --seed=-5');
 });
 
@@ -62,7 +68,10 @@ describe('the command: summary by default, evidence with --verbose', CHILD_TIMEO
   /** Answers GET /pets without a key (auth.missing-key, a MUST, fails with evidence). */
   const run = async (args: string[]) => {
     server ??= await referenceServer({
-      wrap: (inner, apiKey) => (req) => (req.headers.authorization ? inner(req) : inner({ ...req, headers: { ...req.headers, authorization: `Bearer ${apiKey}` } })),
+      wrap: (inner, apiKey) => (req) =>
+        req.headers.authorization
+          ? inner(req)
+          : inner({ ...req, headers: { ...req.headers, authorization: `Bearer ${apiKey}` } }),
     });
     return runBin(['--only', 'auth.missing-key,auth.wrong-key', '--seed', '3', ...args], { env: targetEnv(server) });
   };
@@ -76,7 +85,9 @@ describe('the command: summary by default, evidence with --verbose', CHILD_TIMEO
     expect(out).not.toContain('Reproduce with');
     expect(out).not.toMatch(/^ *[✓×] /m);
     expect(stdout).toMatch(/^ ✘ auth\.missing-key \d+ of \d+ cases failed: GET \/v1\/pets\S*: expected 401/m);
-    expect(stdout).toMatch(/^ evidence +requests, responses and curl lines in \S+conformance\.html \(or run with --verbose\)$/m);
+    expect(stdout).toMatch(
+      /^ evidence +requests, responses and curl lines in \S+conformance\.html \(or run with --verbose\)$/m,
+    );
     expect(stdout).toContain(`replay: PETSTORE_BASE_URL='${server.baseUrl}' npx petstore-conformance --seed 3`);
     expect(out).not.toContain('npm run conformance');
     expect(out.trim().split('\n').length).toBeLessThanOrEqual(16);

@@ -17,14 +17,19 @@ export function describeRequest(res: ApiResponse): string {
 /** A body as received, on one line and cut short (not re-encoded: JSON reads as JSON). */
 function excerpt(text: string, max: number): string {
   // Cut before normalising: a body can be megabytes long.
-  const line = detach(text.slice(0, max + 1)).replace(/\s+/g, ' ').trim();
+  const line = detach(text.slice(0, max + 1))
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > max ? `${line.slice(0, max)}… (${text.length} chars)` : line;
 }
 
 function describeResponse(res: ApiResponse): string {
   const body = res.text.length ? wire(excerpt(res.text, 160)) : 'an empty body';
   // Redirects are not followed: where the server points is part of the finding.
-  const location = res.status >= 300 && res.status < 400 ? `, redirecting to Location: ${wire(res.headers.location ?? '(none)')} (not followed)` : '';
+  const location =
+    res.status >= 300 && res.status < 400
+      ? `, redirecting to Location: ${wire(res.headers.location ?? '(none)')} (not followed)`
+      : '';
   const retried = res.retries ? ` (answered after ${res.retries} retries of 429/503 with Retry-After)` : '';
   return `${res.status}${location} with ${body}${retried}`;
 }
@@ -34,7 +39,11 @@ function describeResponse(res: ApiResponse): string {
  * (a gateway's 502/503/504 that is not JSON) is not the service's: the check could not decide.
  */
 export function fail(res: ApiResponse, expected: string, got = describeResponse(res)): never {
-  if (res.infrastructure) throw new TransportError(`${GATEWAY_FAILING} (${res.infrastructure}): ${describeRequest(res)} got no answer from the service`, res.request);
+  if (res.infrastructure)
+    throw new TransportError(
+      `${GATEWAY_FAILING} (${res.infrastructure}): ${describeRequest(res)} got no answer from the service`,
+      res.request,
+    );
   const resent = res.resent ? ` (${res.resent})` : '';
   throw new Violation(`${describeRequest(res)}: expected ${expected}; got ${got}${resent}`, [exchangeOf(res)]);
 }
@@ -65,7 +74,12 @@ export function expectJsonContentType(res: ApiResponse): void {
  * A response header that must be present and satisfy `accept`; returns its value.
  * `expected` says in plain words what the value should be, for the failure message.
  */
-export function expectHeader(res: ApiResponse, name: string, expected: string, accept: (value: string) => boolean = () => true): string {
+export function expectHeader(
+  res: ApiResponse,
+  name: string,
+  expected: string,
+  accept: (value: string) => boolean = () => true,
+): string {
   const value = res.headers[name.toLowerCase()];
   if (value === undefined) fail(res, `a ${name} header: ${expected}`, `${res.status} without ${name}`);
   if (!accept(value)) fail(res, `${name}: ${expected}`, `${res.status} with ${name}: ${wire(value)}`);
@@ -82,10 +96,23 @@ export function expectNoHeader(res: ApiResponse, name: string, why: string): voi
 export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): unknown {
   // A list that is no valid PetList breaks listPets.ok's rule, whichever check listed (see listCause).
   const list = (): CaseCause | undefined => (schema === 'PetList' ? { rules: ['listPets.ok'] } : undefined);
-  if (res.truncated) failAs(list(), res, `a ${schema} body`, `a body larger than the suite reads (${res.text.length} bytes read)`);
-  if (res.jsonError !== undefined) failAs(list(), res, `a JSON ${schema} body`, `a body that is not JSON (${wire(res.jsonError)}): ${wire(excerpt(res.text, 120))}`);
+  if (res.truncated)
+    failAs(list(), res, `a ${schema} body`, `a body larger than the suite reads (${res.text.length} bytes read)`);
+  if (res.jsonError !== undefined)
+    failAs(
+      list(),
+      res,
+      `a JSON ${schema} body`,
+      `a body that is not JSON (${wire(res.jsonError)}): ${wire(excerpt(res.text, 120))}`,
+    );
   const result = validate(schema, res.json);
-  if (!result.valid) failAs(schema === 'PetList' ? listCause(res.json) : undefined, res, `a valid ${schema}`, `${show(res.json, 200)}, where ${result.problems.join('; ')}`);
+  if (!result.valid)
+    failAs(
+      schema === 'PetList' ? listCause(res.json) : undefined,
+      res,
+      `a valid ${schema}`,
+      `${show(res.json, 200)}, where ${result.problems.join('; ')}`,
+    );
   return res.json;
 }
 
@@ -96,8 +123,13 @@ export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): un
  */
 function listCause(list: unknown): CaseCause {
   const items = Array.isArray(list) ? list.filter((item: unknown) => !validate('Pet', item).valid) : [];
-  const inexact = items.some((item: unknown) => faultyField(item) === 'categoryId' && isObject(item) && exactInteger(item.categoryId) !== undefined);
-  const pets = items.flatMap((item: unknown) => (isObject(item) && exactInteger(item.id) !== undefined ? [exactInteger(item.id) as string] : []));
+  const inexact = items.some(
+    (item: unknown) =>
+      faultyField(item) === 'categoryId' && isObject(item) && exactInteger(item.categoryId) !== undefined,
+  );
+  const pets = items.flatMap((item: unknown) =>
+    isObject(item) && exactInteger(item.id) !== undefined ? [exactInteger(item.id) as string] : [],
+  );
   return { rules: [...(inexact ? (['createPet.int64-extremes'] as const) : []), 'listPets.ok'], pets };
 }
 
@@ -128,8 +160,10 @@ export function createdRules(res: ApiResponse, sent: { status?: unknown }): Requ
   if (res.status === 401 || res.status === 403) return ['auth.valid-key'];
   if (res.status !== 201 || res.jsonError !== undefined) return ['createPet.minimal'];
   const field = faultyField(res.json);
-  if (field === 'status') return [sent.status === undefined ? 'createPet.status-omitted' : 'createPet.status-echo', 'createPet.minimal'];
-  if (field === 'categoryId' && isObject(res.json) && exactInteger(res.json.categoryId) !== undefined) return ['createPet.int64-extremes', 'createPet.minimal'];
+  if (field === 'status')
+    return [sent.status === undefined ? 'createPet.status-omitted' : 'createPet.status-echo', 'createPet.minimal'];
+  if (field === 'categoryId' && isObject(res.json) && exactInteger(res.json.categoryId) !== undefined)
+    return ['createPet.int64-extremes', 'createPet.minimal'];
   return ['createPet.minimal'];
 }
 
@@ -164,7 +198,12 @@ export function listToJudge(res: ApiResponse): Pet[] {
 }
 
 /** A 200 with a valid list of at most `max` Pets; `countRules`: whose rule too many breaks, when not the check's own (see CaseCause). */
-export function expectListOf(res: ApiResponse, max: number, what: string, countRules: readonly RequirementId[] = []): Pet[] {
+export function expectListOf(
+  res: ApiResponse,
+  max: number,
+  what: string,
+  countRules: readonly RequirementId[] = [],
+): Pet[] {
   expectStatus(res, 200, what);
   const pets = listToJudge(res);
   if (pets.length > max) because(countRules, () => fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`));
@@ -178,7 +217,10 @@ export function expectListOf(res: ApiResponse, max: number, what: string, countR
  */
 export function errorAnswerRoot(res: ApiResponse): { json: boolean; onlyStatus: boolean } {
   const json = res.jsonError === undefined && !res.truncated;
-  return { json, onlyStatus: json && isObject(res.json) && validate('Error', { ...res.json, status: res.status }).valid };
+  return {
+    json,
+    onlyStatus: json && isObject(res.json) && validate('Error', { ...res.json, status: res.status }).valid,
+  };
 }
 
 /**
@@ -191,9 +233,15 @@ export function errorAnswerRoot(res: ApiResponse): { json: boolean; onlyStatus: 
 export function expectErrorBody(res: ApiResponse): ErrorBody {
   const { json, onlyStatus } = errorAnswerRoot(res);
   because([json ? 'errors.content-type' : 'errors.body'], () => expectJsonContentType(res));
-  const body = because([onlyStatus ? 'errors.status-field' : 'errors.body'], () => expectBody(res, 'Error') as ErrorBody);
+  const body = because(
+    [onlyStatus ? 'errors.status-field' : 'errors.body'],
+    () => expectBody(res, 'Error') as ErrorBody,
+  );
   if (body.code.length === 0) because(['errors.body'], () => fail(res, 'a non-empty Error code', `code ""`));
-  if (body.status !== res.status) because(['errors.status-field'], () => fail(res, `Error.status equal to the HTTP status ${res.status}`, `status ${show(body.status)}`));
+  if (body.status !== res.status)
+    because(['errors.status-field'], () =>
+      fail(res, `Error.status equal to the HTTP status ${res.status}`, `status ${show(body.status)}`),
+    );
   return body;
 }
 

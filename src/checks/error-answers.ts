@@ -12,13 +12,19 @@ import { redact } from '../wire/redact.js';
 import { requirementOf, Violation, type CaseCause } from './outcomes.js';
 import { validate } from '../data/schemas.js';
 
-export const ERROR_RULES = ['errors.body', 'errors.status-field', 'errors.content-type'] as const satisfies readonly RequirementId[];
+export const ERROR_RULES = [
+  'errors.body',
+  'errors.status-field',
+  'errors.content-type',
+] as const satisfies readonly RequirementId[];
 export type ErrorRule = (typeof ERROR_RULES)[number];
 
 const excerpt = (text: string) => detach(text.slice(0, 121)).replace(/\s+/g, ' ').trim().slice(0, 120);
 
 const bodyOf = (res: ApiResponse): Record<string, unknown> | undefined =>
-  res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json) ? (res.json as Record<string, unknown>) : undefined;
+  res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json)
+    ? (res.json as Record<string, unknown>)
+    : undefined;
 
 /** Each rule: what it expects of an error answer, and what was wrong with one (undefined: nothing). */
 const RULES: Record<ErrorRule, { expected: string; judge: (res: ApiResponse) => string | undefined }> = {
@@ -26,7 +32,8 @@ const RULES: Record<ErrorRule, { expected: string; judge: (res: ApiResponse) => 
     expected: 'a JSON Error body (code a non-empty string, message a string, status an integer)',
     judge: (res) => {
       if (res.truncated) return `a body larger than the suite reads (${res.text.length} bytes read)`;
-      if (res.jsonError !== undefined) return res.text.length === 0 ? 'an empty body' : `a body that is not JSON: ${excerpt(res.text)}`;
+      if (res.jsonError !== undefined)
+        return res.text.length === 0 ? 'an empty body' : `a body that is not JSON: ${excerpt(res.text)}`;
       const result = validate('Error', res.json);
       if (!result.valid) return `${show(res.json, 160)}, where ${result.problems.join('; ')}`;
       return bodyOf(res)?.code === '' ? 'code ""' : undefined;
@@ -41,7 +48,10 @@ const RULES: Record<ErrorRule, { expected: string; judge: (res: ApiResponse) => 
   },
   'errors.content-type': {
     expected: 'Content-Type application/json',
-    judge: (res) => (isJsonMediaType(res.headers['content-type']) ? undefined : `Content-Type ${res.headers['content-type'] ?? '(none)'}`),
+    judge: (res) =>
+      isJsonMediaType(res.headers['content-type'])
+        ? undefined
+        : `Content-Type ${res.headers['content-type'] ?? '(none)'}`,
   },
 };
 
@@ -50,10 +60,13 @@ export function shapeOf(res: ApiResponse): string {
   const type = res.headers['content-type']?.split(';')[0]?.trim().toLowerCase() || 'no Content-Type';
   const body = bodyOf(res);
   const shape =
-    res.text.length === 0 ? 'empty body'
-    : res.jsonError !== undefined ? 'not JSON'
-    : body ? `{${Object.keys(body).sort().slice(0, 6).join(', ')}}`
-    : `JSON ${Array.isArray(res.json) ? 'array' : res.json === null ? 'null' : typeof res.json}`;
+    res.text.length === 0
+      ? 'empty body'
+      : res.jsonError !== undefined
+        ? 'not JSON'
+        : body
+          ? `{${Object.keys(body).sort().slice(0, 6).join(', ')}}`
+          : `JSON ${Array.isArray(res.json) ? 'array' : res.json === null ? 'null' : typeof res.json}`;
   return `${res.status} ${type}, ${shape}`;
 }
 
@@ -67,7 +80,10 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function compactExchange(res: ApiResponse): Exchange {
   const body = res.request.body;
   if (body === undefined || body.length <= MAX_REQUEST_BODY) return exchangeOf(res);
-  const exchange = exchangeOf({ ...res, request: { ...res.request, body: `${body.slice(0, 200)}… (${body.length} chars)` } });
+  const exchange = exchangeOf({
+    ...res,
+    request: { ...res.request, body: `${body.slice(0, 200)}… (${body.length} chars)` },
+  });
   let start = body.length - 1;
   const pad = body[start] ?? ' ';
   while (start > 0 && body[start - 1] === pad) start--;
@@ -117,7 +133,9 @@ function rootRule(rule: ErrorRule, res: ApiResponse): ErrorRule | undefined {
  * Error rule that may be at their root.
  */
 function causeOf(g: Group): CaseCause {
-  const senders = [...new Set([...g.senders].map(requirementOf))].filter((id) => !(ERROR_RULES as readonly string[]).includes(id));
+  const senders = [...new Set([...g.senders].map(requirementOf))].filter(
+    (id) => !(ERROR_RULES as readonly string[]).includes(id),
+  );
   return { ...(senders.length > 0 ? { sentBy: senders } : {}), ...(g.rootRule ? { rules: [g.rootRule] } : {}) };
 }
 
@@ -160,27 +178,38 @@ export class ErrorAnswers {
     let group = groups.get(shape);
     if (!group) {
       const root = rootRule(rule, res);
-      groups.set(shape, (group = { shape, count: 0, got, examples: [], senders: new Set(), ...(root ? { rootRule: root } : {}) }));
+      groups.set(
+        shape,
+        (group = { shape, count: 0, got, examples: [], senders: new Set(), ...(root ? { rootRule: root } : {}) }),
+      );
     }
     group.count++;
     if (group.examples.length < EXAMPLES_PER_GROUP && !group.senders.has(sentBy)) {
       const url = new URL(res.request.url);
-      group.examples.push({ what: `${res.request.method} ${url.pathname}${url.search} (sent by ${sentBy})`, exchange: compactExchange(res) });
+      group.examples.push({
+        what: `${res.request.method} ${url.pathname}${url.search} (sent by ${sentBy})`,
+        exchange: compactExchange(res),
+      });
     }
     group.senders.add(sentBy);
   }
 
   /** Throws a Violation naming each shape of error answer that broke the rule; returns when none did. */
   verdict(rule: ErrorRule): void {
-    const groups = [...(this.failures.get(rule) as Map<string, Group>).values()].sort((a, b) => b.count - a.count || a.shape.localeCompare(b.shape));
+    const groups = [...(this.failures.get(rule) as Map<string, Group>).values()].sort(
+      (a, b) => b.count - a.count || a.shape.localeCompare(b.shape),
+    );
     if (groups.length === 0) return;
     const count = groups.reduce((n, g) => n + g.count, 0);
-    const lines = groups.slice(0, GROUPS_SHOWN).map(
-      (g) =>
-        `- ${g.shape}: ${g.count} answer(s) from ${g.senders.size} check(s), expected ${RULES[rule].expected}; got ${g.got}; e.g. ${g.examples.map((e) => e.what).join('; ')}`,
-    );
+    const lines = groups
+      .slice(0, GROUPS_SHOWN)
+      .map(
+        (g) =>
+          `- ${g.shape}: ${g.count} answer(s) from ${g.senders.size} check(s), expected ${RULES[rule].expected}; got ${g.got}; e.g. ${g.examples.map((e) => e.what).join('; ')}`,
+      );
     if (groups.length > GROUPS_SHOWN) lines.push(`- and ${groups.length - GROUPS_SHOWN} more shape(s)`);
-    const infra = this.infrastructure > 0 ? ` (${this.infrastructure} answer(s) attributed to infrastructure were not judged)` : '';
+    const infra =
+      this.infrastructure > 0 ? ` (${this.infrastructure} answer(s) attributed to infrastructure were not judged)` : '';
     throw new Violation(
       `${count} of the run's ${this.judged} error answers break it, in ${groups.length} shape(s)${infra}:\n${lines.join('\n')}`,
       groups.slice(0, GROUPS_SHOWN).flatMap((g) => g.examples.map((e) => e.exchange)),

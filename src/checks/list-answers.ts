@@ -11,7 +11,13 @@ import { requirementOf, Violation } from './outcomes.js';
 import { PET_STATUSES } from '../data/schemas.js';
 import type { ApiResponse } from '../wire/wire.js';
 
-export const LIST_RULES = ['listPets.ok', 'listPets.limit.respected', 'listPets.limit.default', 'listPets.status.filter', 'listPets.distinct-ids'] as const satisfies readonly RequirementId[];
+export const LIST_RULES = [
+  'listPets.ok',
+  'listPets.limit.respected',
+  'listPets.limit.default',
+  'listPets.status.filter',
+  'listPets.distinct-ids',
+] as const satisfies readonly RequirementId[];
 export type ListRule = (typeof LIST_RULES)[number];
 
 /** A `limit` the interface allows, as a client writes it; others (out of range, malformed) have rules of their own. */
@@ -23,7 +29,12 @@ export function expectDistinctIds(res: ApiResponse, pets: readonly Pet[]): void 
   pets.forEach((pet, i) => {
     const id = exactInteger(pet.id) ?? String(pet.id);
     const first = at.get(id);
-    if (first !== undefined) fail(res, 'no id twice in one list (an id identifies one pet)', `id ${id} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}`);
+    if (first !== undefined)
+      fail(
+        res,
+        'no id twice in one list (an id identifies one pet)',
+        `id ${id} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}`,
+      );
     at.set(id, i);
   });
 }
@@ -53,12 +64,14 @@ function judge(res: ApiResponse): [ListRule, Violation][] {
   const limits = query.getAll('limit');
   const statuses = query.getAll('status');
   const [limit] = limits;
-  if (limits.length === 0) at('listPets.limit.default', () => expectListOf(res, LIMIT.default, `no limit: the default is ${LIMIT.default}`));
+  if (limits.length === 0)
+    at('listPets.limit.default', () => expectListOf(res, LIMIT.default, `no limit: the default is ${LIMIT.default}`));
   else if (limits.length === 1 && limit !== undefined && ALLOWED_LIMIT.test(limit) && Number(limit) <= LIMIT.max) {
     at('listPets.limit.respected', () => expectListOf(res, Number(limit), `limit=${limit}`));
   }
   const [status] = statuses;
-  if (statuses.length === 1 && status !== undefined && PET_STATUSES.includes(status)) at('listPets.status.filter', () => expectAllOfStatus(res, valid, status));
+  if (statuses.length === 1 && status !== undefined && PET_STATUSES.includes(status))
+    at('listPets.status.filter', () => expectAllOfStatus(res, valid, status));
   at('listPets.distinct-ids', () => expectDistinctIds(res, valid));
   return broken;
 }
@@ -95,7 +108,8 @@ export class ListAnswers {
     const sender = / \(property\) /.test(sentBy) ? sentBy : requirementOf(sentBy);
     for (const [rule, violation] of judge(res)) {
       const kept = this.failures.get(rule) as Finding[];
-      if (kept.length < KEPT) kept.push({ sentBy: sender, request: `${res.request.method} ${url.pathname}${url.search}`, violation });
+      if (kept.length < KEPT)
+        kept.push({ sentBy: sender, request: `${res.request.method} ${url.pathname}${url.search}`, violation });
     }
   }
 
@@ -106,7 +120,12 @@ export class ListAnswers {
   verdict(rule: ListRule): void {
     const found = (this.failures.get(rule) as Finding[])
       .filter((f) => requirementOf(f.sentBy) !== rule)
-      .sort((a, b) => a.sentBy.localeCompare(b.sentBy) || a.request.localeCompare(b.request) || a.violation.message.localeCompare(b.violation.message));
+      .sort(
+        (a, b) =>
+          a.sentBy.localeCompare(b.sentBy) ||
+          a.request.localeCompare(b.request) ||
+          a.violation.message.localeCompare(b.violation.message),
+      );
     if (found.length === 0) return;
     const shown = found.slice(0, EXAMPLES);
     const more = found.length > EXAMPLES ? `\n- and ${found.length - EXAMPLES} more` : '';

@@ -48,7 +48,11 @@ export function because<T>(cause: readonly RequirementId[] | CaseCause, fn: () =
   const named: CaseCause = Array.isArray(cause) ? { rules: cause as readonly RequirementId[] } : (cause as CaseCause);
   const retag = (err: unknown): never => {
     if (!(err instanceof Violation)) throw err;
-    throw new Violation(err.message, err.evidence, err.causes.map((c) => (own(c) ? { ...c, ...named } : c)));
+    throw new Violation(
+      err.message,
+      err.evidence,
+      err.causes.map((c) => (own(c) ? { ...c, ...named } : c)),
+    );
   };
   try {
     const out = fn();

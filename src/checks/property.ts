@@ -114,13 +114,19 @@ class Creations {
 }
 
 /** A run's view of the allowance and its names; `end()` settles what it kept. */
-function trialFor(ctx: RunContext, creations: Creations, prefix: string, share: number): Trial & { end(): void; starved: number } {
+function trialFor(
+  ctx: RunContext,
+  creations: Creations,
+  prefix: string,
+  share: number,
+): Trial & { end(): void; starved: number } {
   let names = 0;
   let held = 0;
   let used = 0;
   const trial = {
     starved: 0,
-    tagged: (text?: string) => `${ctx.runTag} ${prefix}${++names === 1 ? '' : `.${names}`}${text === undefined ? '' : ` ${text}`}`,
+    tagged: (text?: string) =>
+      `${ctx.runTag} ${prefix}${++names === 1 ? '' : `.${names}`}${text === undefined ? '' : ` ${text}`}`,
     take: async (n = 1) => {
       for (;;) {
         const got = creations.tryTake(n);
@@ -222,14 +228,18 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
       pump();
     });
     stopIfFatal();
-    if (starved > 0 && starved === inputs.length) throw new Error(`property "${spec.label}" gave up: every input was skipped (write allowance spent)`);
+    if (starved > 0 && starved === inputs.length)
+      throw new Error(`property "${spec.label}" gave up: every input was skipped (write allowance spent)`);
     if (failures.size === 0) return;
     const first = Math.min(...failures.keys());
     const found = failures.get(first) as Violation;
     if (first < examples.length) {
       const shown = wire(spec.show ? spec.show(inputs[first] as T) : fc.stringify(inputs[first]));
       throw new Violation(
-        [found.message, `Counterexample (example ${first + 1} of ${examples.length}, checked on every seed, so any PETSTORE_SEED replays it; examples are not shrunk): ${shown}`].join('\n'),
+        [
+          found.message,
+          `Counterexample (example ${first + 1} of ${examples.length}, checked on every seed, so any PETSTORE_SEED replays it; examples are not shrunk): ${shown}`,
+        ].join('\n'),
         found.evidence,
         found.causes,
       );
@@ -263,8 +273,13 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     const error = replayed ? (details.errorInstance as Violation) : found;
     const value = replayed ? ((details.counterexample ?? [])[0] as T) : (inputs[first] as T);
     const shown = wire(spec.show ? spec.show(value) : fc.stringify(value));
-    const cut = shrinkStarved > 0 && (allowance?.left ?? 0) === 0 ? '; shrinking stopped early: the write allowance was spent' : '';
-    const how = replayed ? `shrunk ${details.numShrinks} times${cut}` : 'not shrunk: it did not fail again when replayed alone';
+    const cut =
+      shrinkStarved > 0 && (allowance?.left ?? 0) === 0
+        ? '; shrinking stopped early: the write allowance was spent'
+        : '';
+    const how = replayed
+      ? `shrunk ${details.numShrinks} times${cut}`
+      : 'not shrunk: it did not fail again when replayed alone';
     throw new Violation(
       [
         error.message,

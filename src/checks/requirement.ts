@@ -9,7 +9,17 @@ import { redactMessage, wire } from '../wire/redact.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 // The outcome vocabulary lives below the run context and the assertions; checks get it from here too.
-export { because, Blocked, OUTCOMES, Skip, Violation, worse, type CaseCause, type Outcome, type OutcomeKind } from './outcomes.js';
+export {
+  because,
+  Blocked,
+  OUTCOMES,
+  Skip,
+  Violation,
+  worse,
+  type CaseCause,
+  type Outcome,
+  type OutcomeKind,
+} from './outcomes.js';
 export type { RequirementId } from '../data/generated/requirement-ids.js';
 
 /** MUST: the interface says it. SHOULD: an HTTP standard it relies on, or sound practice, says it. */
@@ -50,7 +60,12 @@ export interface Check {
 /** Flattens requirements and their properties into tests; a property naming an unknown id is an error. */
 export function checksOf(requirements: readonly Requirement[], properties: readonly Property[] = []): Check[] {
   const byId = new Map(requirements.map((r) => [r.id, r]));
-  const checks: Check[] = requirements.map((r) => ({ requirement: r, kind: 'requirement', name: `${r.id} ${r.statement}`, check: r.check }));
+  const checks: Check[] = requirements.map((r) => ({
+    requirement: r,
+    kind: 'requirement',
+    name: `${r.id} ${r.statement}`,
+    check: r.check,
+  }));
   for (const p of properties) {
     const requirement = byId.get(p.requirement);
     if (!requirement) throw new Error(`property "${p.title}" names unknown requirement ${p.requirement}`);
@@ -63,7 +78,6 @@ export function areaOf(id: string): string {
   return id.split('.')[0] ?? id;
 }
 
-
 /** Runs one check and turns how it ended into an outcome; `name` attributes its requests to it (see RunContext.runCheck). */
 export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx: RunContext): Promise<Outcome> {
   const started = performance.now();
@@ -75,20 +89,45 @@ export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx
   try {
     // A bare context (a unit test's) runs the check as it is.
     const notes: string[] = [];
-    await caseNotes.run(notes, () => (ctx.runCheck ? ctx.runCheck(req.name ?? 'a check', () => req.check(ctx)) : req.check(ctx)));
-    return done({ outcome: 'passed', ...(notes.length > 0 ? { note: redactMessage([...new Set(notes)].join('; ')) } : {}), evidence: [] });
+    await caseNotes.run(notes, () =>
+      ctx.runCheck ? ctx.runCheck(req.name ?? 'a check', () => req.check(ctx)) : req.check(ctx),
+    );
+    return done({
+      outcome: 'passed',
+      ...(notes.length > 0 ? { note: redactMessage([...new Set(notes)].join('; ')) } : {}),
+      evidence: [],
+    });
   } catch (err) {
-    if (err instanceof Skip || err instanceof WriteBlocked) return done({ outcome: 'skipped', message: err.message, evidence: [] });
+    if (err instanceof Skip || err instanceof WriteBlocked)
+      return done({ outcome: 'skipped', message: err.message, evidence: [] });
     if (err instanceof Violation) {
-      const causes = err.causes.map((c) => resolvePets(c, ctx, req.name === undefined ? undefined : requirementOf(req.name)));
-      return done({ outcome: 'failed', message: err.message, evidence: err.evidence, ...(causes.some((c) => Object.keys(c).length > 0) ? { causes } : {}) });
+      const causes = err.causes.map((c) =>
+        resolvePets(c, ctx, req.name === undefined ? undefined : requirementOf(req.name)),
+      );
+      return done({
+        outcome: 'failed',
+        message: err.message,
+        evidence: err.evidence,
+        ...(causes.some((c) => Object.keys(c).length > 0) ? { causes } : {}),
+      });
     }
     if (err instanceof TransportError) {
-      return done({ outcome: 'error', message: `could not decide: ${wire(err.message)}`, evidence: [requestOnly(err.request)] });
+      return done({
+        outcome: 'error',
+        message: `could not decide: ${wire(err.message)}`,
+        evidence: [requestOnly(err.request)],
+      });
     }
     const e = err instanceof Error ? err : new Error(String(err));
-    const where = e.stack?.split('\n').find((l) => l.includes('/tests/') || l.includes('/src/'))?.trim();
-    return done({ outcome: 'error', message: `suite error: ${wire(e.message)}${where ? ` (${where})` : ''}`, evidence: [] });
+    const where = e.stack
+      ?.split('\n')
+      .find((l) => l.includes('/tests/') || l.includes('/src/'))
+      ?.trim();
+    return done({
+      outcome: 'error',
+      message: `suite error: ${wire(e.message)}${where ? ` (${where})` : ''}`,
+      evidence: [],
+    });
   }
 }
 
@@ -143,16 +182,22 @@ export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise
   if (lost.length > decided) throw lost[0] as TransportError;
   if (lost.length > 0) {
     const why = [...new Set(lost.map((e) => wire(e.message)))].join('; ');
-    caseNotes.getStore()?.push(`${lost.length} of ${items.length} cases got no answer and were left out, decided on the ${decided} others (${why})`);
+    caseNotes
+      .getStore()
+      ?.push(
+        `${lost.length} of ${items.length} cases got no answer and were left out, decided on the ${decided} others (${why})`,
+      );
   }
   if (notRun.length > 0) {
     if (notRun.length === items.length) throw notRun[0] as Error;
     const reasons = [...new Set(notRun.map((e) => e.message))];
     const readOnly = 'read-only mode: ';
-    caseNotes.getStore()?.push(
-      reasons.every((m) => m.startsWith(readOnly))
-        ? `${notRun.length} of ${items.length} cases not run in read-only mode (${reasons.map((m) => m.slice(readOnly.length)).join('; ')})`
-        : `${notRun.length} of ${items.length} cases not run (${reasons.join('; ')})`,
-    );
+    caseNotes
+      .getStore()
+      ?.push(
+        reasons.every((m) => m.startsWith(readOnly))
+          ? `${notRun.length} of ${items.length} cases not run in read-only mode (${reasons.map((m) => m.slice(readOnly.length)).join('; ')})`
+          : `${notRun.length} of ${items.length} cases not run (${reasons.join('; ')})`,
+      );
   }
 }

@@ -21,7 +21,11 @@ import type { NewPet, Pet, PetStatus } from '../data/generated/schema-types.js';
  * (an unenforced maximum shows) while every status stays below 100, so filtered lists can be
  * proven complete; more than 20 of each lets a default limit ignored under a filter show too.
  */
-export const POPULATION_PLAN: Readonly<Record<PetStatus, number>> = Object.freeze({ available: 60, pending: 21, sold: 21 });
+export const POPULATION_PLAN: Readonly<Record<PetStatus, number>> = Object.freeze({
+  available: 60,
+  pending: 21,
+  sold: 21,
+});
 export const POPULATION_TOTAL = 101;
 
 /**
@@ -93,7 +97,8 @@ interface Sender {
 const sender = new AsyncLocalStorage<Sender>();
 const POPULATING = 'populating the store, which the checks needing more than 100 pets share';
 /** Who the HAR names as a request's sender: its check, or none and why. */
-const senderOf = (from: Sender | undefined): [string | undefined, string?] => (from?.shared ? [undefined, from.shared] : [from?.check]);
+const senderOf = (from: Sender | undefined): [string | undefined, string?] =>
+  from?.shared ? [undefined, from.shared] : [from?.check];
 
 export class RunContext {
   readonly api: Client;
@@ -126,7 +131,11 @@ export class RunContext {
   constructor(readonly config: RunConfig) {
     this.runTag = runTagOf(config.seed);
     this.listAnswers = new ListAnswers(`${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);
-    const har = config.har ? new HarWriter(config.har, { title: `petstore-conformance against ${redact(config.baseUrl)}, seed ${config.seed}` }) : undefined;
+    const har = config.har
+      ? new HarWriter(config.har, {
+          title: `petstore-conformance against ${redact(config.baseUrl)}, seed ${config.seed}`,
+        })
+      : undefined;
     this.har = har;
     this.api = new Client({
       baseUrl: config.baseUrl,
@@ -161,7 +170,8 @@ export class RunContext {
     const from = sender.getStore();
     this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt);
     this.listAnswers.record(res, from?.shared ? 'the population' : (from?.check ?? 'the run'));
-    if (res.request.method !== 'POST' || res.status !== 201 || res.json === null || typeof res.json !== 'object') return;
+    if (res.request.method !== 'POST' || res.status !== 201 || res.json === null || typeof res.json !== 'object')
+      return;
     const id = (res.json as { id?: unknown }).id;
     const digits = exactInteger(id);
     if (digits === undefined) return;
@@ -258,7 +268,9 @@ export class RunContext {
   reserveCreates(n: number, what: string): void {
     if (this.config.readOnly) throw new Skip(`read-only mode: ${what} needs to create ${n} pet(s)`);
     if (this.reserved + n > this.config.maxCreates) {
-      throw new Skip(`write budget spent: ${what} needs ${n} more pet(s), ${this.config.maxCreates - this.reserved} of PETSTORE_MAX_CREATES=${this.config.maxCreates} left`);
+      throw new Skip(
+        `write budget spent: ${what} needs ${n} more pet(s), ${this.config.maxCreates - this.reserved} of PETSTORE_MAX_CREATES=${this.config.maxCreates} left`,
+      );
     }
     this.reserved += n;
   }
@@ -296,18 +308,27 @@ export class RunContext {
    */
   ensurePopulation(): Promise<Population> {
     // A server that cannot be populated fails the createPet checks; here the check is undecidable.
-    this.population ??= sender.run({ ...(sender.getStore() ?? { check: 'the run' }), shared: POPULATING }, () => this.populate()).catch((err: unknown) => {
-      if (err instanceof Violation) throw new Skip(`the store could not be populated: ${err.message}`);
-      throw err;
-    });
+    this.population ??= sender
+      .run({ ...(sender.getStore() ?? { check: 'the run' }), shared: POPULATING }, () => this.populate())
+      .catch((err: unknown) => {
+        if (err instanceof Violation) throw new Skip(`the store could not be populated: ${err.message}`);
+        throw err;
+      });
     return this.population;
   }
 
   private async countStatus(status: PetStatus): Promise<number> {
-    const res = await this.api.listPets([['status', status], ['limit', String(LIMIT.max)]]);
+    const res = await this.api.listPets([
+      ['status', status],
+      ['limit', String(LIMIT.max)],
+    ]);
     expectStatus(res, 200);
     // Distinct ids only: a list repeating a pet proves no more pets.
-    return new Set(expectPetList(res).filter((p) => p.status === status).map((p) => exactInteger(p.id))).size;
+    return new Set(
+      expectPetList(res)
+        .filter((p) => p.status === status)
+        .map((p) => exactInteger(p.id)),
+    ).size;
   }
 
   private async populate(): Promise<Population> {
@@ -319,18 +340,23 @@ export class RunContext {
     expectStatus(all, 200);
     // Lists stop at 100; pets of different statuses are different pets, so the filtered counts
     // can prove more than 100 in all without creating any (read-only runs on a full store).
-    const total = Math.max(expectPetList(all).length, counts.reduce((a, b) => a + b, 0));
+    const total = Math.max(
+      expectPetList(all).length,
+      counts.reduce((a, b) => a + b, 0),
+    );
     const topUp = Math.max(0, POPULATION_TOTAL - total - missing.length);
     missing.push(...Array.from({ length: topUp }, () => 'available' as const));
     if (missing.length > 0) {
       this.reserveCreates(missing.length, 'populating the store (checks that need more than 100 pets)');
-      await Promise.all(missing.map(async (status) => {
-        const res = await this.api.createPet(this.newPet({ status }));
-        expectStatus(res, 201, 'populating the store');
-        // The population belongs to no check: its pets are no check's evidence.
-        const id = exactInteger((res.json as { id?: unknown } | null)?.id);
-        if (id !== undefined) this.creators.delete(id);
-      }));
+      await Promise.all(
+        missing.map(async (status) => {
+          const res = await this.api.createPet(this.newPet({ status }));
+          expectStatus(res, 201, 'populating the store');
+          // The population belongs to no check: its pets are no check's evidence.
+          const id = exactInteger((res.json as { id?: unknown } | null)?.id);
+          if (id !== undefined) this.creators.delete(id);
+        }),
+      );
     }
     const byStatus = Object.fromEntries(
       await Promise.all(PET_STATUSES.map(async (s) => [s, await this.countStatus(s as PetStatus)] as const)),

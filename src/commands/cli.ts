@@ -5,7 +5,15 @@
 // preflight.ts, run.ts.
 import { ConfigError, loadConfig, SETTINGS } from '../config/config.js';
 import { redactMessage } from '../wire/redact.js';
-import { applyFlags, checkSelection, loadCatalogue, parseCommandLine, selectRequirements, sources, UsageError } from './cli/args.js';
+import {
+  applyFlags,
+  checkSelection,
+  loadCatalogue,
+  parseCommandLine,
+  selectRequirements,
+  sources,
+  UsageError,
+} from './cli/args.js';
 import { catalogueListing, helpText, INTERFACE_VERSION, showConfig, SUITE_VERSION } from './cli/help.js';
 import { preflight } from './cli/preflight.js';
 import { EarlyInterrupts, exitCodeFor, reportNotRun, runSuite } from './cli/run.js';
@@ -26,7 +34,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       return EXIT.conformant;
     }
     if (inv.command === 'version') {
-      console.log(`petstore-conformance ${SUITE_VERSION} (Pet Store Service Interface ${INTERFACE_VERSION}; Node.js ${process.version})`);
+      console.log(
+        `petstore-conformance ${SUITE_VERSION} (Pet Store Service Interface ${INTERFACE_VERSION}; Node.js ${process.version})`,
+      );
       return EXIT.conformant;
     }
     applyFlags(inv, env);
@@ -55,11 +65,20 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         // Needed by the run and by the reports of a run that cannot start: loaded while the probe waits.
         const reporting = import('../report/index.js');
         reporting.catch(() => {}); // a failure to load surfaces where it is awaited
-        const diagnosis = await preflight({ ...config, baseUrl: config.baseUrl }, inv.apiKeyEnv ?? SETTINGS.apiKey.env, interrupts);
+        const diagnosis = await preflight(
+          { ...config, baseUrl: config.baseUrl },
+          inv.apiKeyEnv ?? SETTINGS.apiKey.env,
+          interrupts,
+        );
         const write = (reason: string, options: Parameters<typeof reportNotRun>[2]) =>
-          reportNotRun(config, reason, options).catch((err: unknown) => say(`the reports could not be written: ${err instanceof Error ? err.message : String(err)}`));
+          reportNotRun(config, reason, options).catch((err: unknown) =>
+            say(`the reports could not be written: ${err instanceof Error ? err.message : String(err)}`),
+          );
         if (interrupts.signal) {
-          await write('the run was interrupted before the checks started (during the reachability probe or the preflight)', { interrupted: true });
+          await write(
+            'the run was interrupted before the checks started (during the reachability probe or the preflight)',
+            { interrupted: true },
+          );
           return exitCodeFor(interrupts.signal);
         }
         if (diagnosis) {

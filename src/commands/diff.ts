@@ -43,7 +43,8 @@ export function loadReport(path: string): Results {
   const fail = (problem: string) => new DiffError(`diff: ${path}: ${problem}`);
   const { value } = readJsonFile(path, fail);
   const { report } = schemaValidators();
-  if (!report(value)) throw fail(`not a valid conformance.json (schemas/conformance-report.schema.json): ${firstError(report.errors)}`);
+  if (!report(value))
+    throw fail(`not a valid conformance.json (schemas/conformance-report.schema.json): ${firstError(report.errors)}`);
   return value as Results;
 }
 
@@ -61,17 +62,31 @@ export function diffReports(older: Results, newer: Results): ReportDiff {
   const added = newer.requirements.filter((e) => !before.has(e.id));
   const removed = older.requirements.filter((e) => !after.has(e.id));
   const differences: string[] = [];
-  if (older.target.baseUrl !== newer.target.baseUrl) differences.push(`different targets: ${older.target.baseUrl} then ${newer.target.baseUrl}`);
-  if (older.suite.version !== newer.suite.version) differences.push(`different suite versions: ${older.suite.version} then ${newer.suite.version}`);
-  const selection = (r: Results) => [r.run.selection.only.length ? `only ${r.run.selection.only.join(',')}` : '', r.run.selection.skip.length ? `skip ${r.run.selection.skip.join(',')}` : ''].filter(Boolean).join(' ') || 'everything';
-  if (selection(older) !== selection(newer)) differences.push(`different selections: ${selection(older)} then ${selection(newer)}`);
-  if (older.run.strict !== newer.run.strict) differences.push(`strict mode ${older.run.strict ? 'on' : 'off'} then ${newer.run.strict ? 'on' : 'off'}`);
-  const regressions = newer.requirements.filter((e) => e.level === 'MUST' && e.outcome === 'failed' && before.get(e.id)?.outcome !== 'failed');
+  if (older.target.baseUrl !== newer.target.baseUrl)
+    differences.push(`different targets: ${older.target.baseUrl} then ${newer.target.baseUrl}`);
+  if (older.suite.version !== newer.suite.version)
+    differences.push(`different suite versions: ${older.suite.version} then ${newer.suite.version}`);
+  const selection = (r: Results) =>
+    [
+      r.run.selection.only.length ? `only ${r.run.selection.only.join(',')}` : '',
+      r.run.selection.skip.length ? `skip ${r.run.selection.skip.join(',')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ') || 'everything';
+  if (selection(older) !== selection(newer))
+    differences.push(`different selections: ${selection(older)} then ${selection(newer)}`);
+  if (older.run.strict !== newer.run.strict)
+    differences.push(`strict mode ${older.run.strict ? 'on' : 'off'} then ${newer.run.strict ? 'on' : 'off'}`);
+  const regressions = newer.requirements.filter(
+    (e) => e.level === 'MUST' && e.outcome === 'failed' && before.get(e.id)?.outcome !== 'failed',
+  );
   return {
     old: older,
     new: newer,
     newlyFailing,
-    fixed: both.filter((e) => e.outcome === 'passed' && failing(before.get(e.id))).map((e) => before.get(e.id) as RequirementResult),
+    fixed: both
+      .filter((e) => e.outcome === 'passed' && failing(before.get(e.id)))
+      .map((e) => before.get(e.id) as RequirementResult),
     stillFailing,
     changedEvidence,
     added,
@@ -96,16 +111,31 @@ function sections(d: ReportDiff): { title: string; lines: { id: string; level: L
     { title: 'Still failing', lines: d.stillFailing.map((e) => line(e, `${how(e)}: ${oneLine(e.message, 180)}`)) },
     {
       title: 'Changed evidence',
-      lines: d.changedEvidence.map((c) => line(c.new, `now ${how(c.new)}: ${oneLine(c.new.message, 120)}; was ${how(c.old)}: ${oneLine(c.old.message, 120)}`)),
+      lines: d.changedEvidence.map((c) =>
+        line(
+          c.new,
+          `now ${how(c.new)}: ${oneLine(c.new.message, 120)}; was ${how(c.old)}: ${oneLine(c.old.message, 120)}`,
+        ),
+      ),
     },
-    { title: 'Requirements added', lines: d.added.map((e) => line(e, `${e.outcome === 'error' ? 'could not be decided' : e.outcome}${failing(e) ? `: ${oneLine(e.message, 160)}` : ''}`)) },
+    {
+      title: 'Requirements added',
+      lines: d.added.map((e) =>
+        line(
+          e,
+          `${e.outcome === 'error' ? 'could not be decided' : e.outcome}${failing(e) ? `: ${oneLine(e.message, 160)}` : ''}`,
+        ),
+      ),
+    },
     { title: 'Requirements removed', lines: d.removed.map((e) => line(e, `not in the new run (was ${how(e)})`)) },
   ];
 }
 
 function headline(d: ReportDiff): string {
   const n = d.regressions.length;
-  return n > 0 ? `${n} new MUST failure${n === 1 ? '' : 's'}: ${d.regressions.map((e) => e.id).join(', ')}` : 'no new MUST failure';
+  return n > 0
+    ? `${n} new MUST failure${n === 1 ? '' : 's'}: ${d.regressions.map((e) => e.id).join(', ')}`
+    : 'no new MUST failure';
 }
 
 export function renderDiffText(d: ReportDiff): string {
@@ -128,12 +158,20 @@ export function renderDiffMarkdown(d: ReportDiff): string {
     '',
     '| Run | Finished | Verdict | Target | Suite |',
     '|---|---|---|---|---|',
-    ...(['old', 'new'] as const).map((k) => `| ${k} | ${when(d[k])} | ${VERDICT_TITLE[d[k].verdict]} | ${code(d[k].target.baseUrl)} | ${md(d[k].suite.version)} |`),
+    ...(['old', 'new'] as const).map(
+      (k) =>
+        `| ${k} | ${when(d[k])} | ${VERDICT_TITLE[d[k].verdict]} | ${code(d[k].target.baseUrl)} | ${md(d[k].suite.version)} |`,
+    ),
   ];
   if (d.differences.length) out.push('', ...d.differences.map((x) => `> **Not like for like:** ${md(x)}.`));
   for (const s of sections(d)) {
     if (s.lines.length === 0) continue;
-    out.push('', `### ${s.title} (${s.lines.length})`, '', ...s.lines.map((l) => `- ${code(l.id)} ${l.level}: ${md(l.text)}`));
+    out.push(
+      '',
+      `### ${s.title} (${s.lines.length})`,
+      '',
+      ...s.lines.map((l) => `- ${code(l.id)} ${l.level}: ${md(l.text)}`),
+    );
   }
   out.push('');
   return out.join('\n');
@@ -143,16 +181,28 @@ export function renderDiffMarkdown(d: ReportDiff): string {
 export async function diffCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: { md: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: { md: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
-    throw new DiffError(`diff: ${oneLine((err as Error).message, 160)} (usage: petstore-conformance diff OLD.json NEW.json [--md FILE])`);
+    throw new DiffError(
+      `diff: ${oneLine((err as Error).message, 160)} (usage: petstore-conformance diff OLD.json NEW.json [--md FILE])`,
+    );
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    console.log('Usage: petstore-conformance diff OLD.json NEW.json [--md FILE]\n\nWhat changed between two runs: newly failing by level, fixed, still failing, changed evidence, requirements added or removed. The Markdown goes to --md FILE and is appended to $GITHUB_STEP_SUMMARY when set. Exit 1 when NEW has a MUST failure OLD had not, else 0; 2 for a file that is not a valid conformance.json.');
+    console.log(
+      'Usage: petstore-conformance diff OLD.json NEW.json [--md FILE]\n\nWhat changed between two runs: newly failing by level, fixed, still failing, changed evidence, requirements added or removed. The Markdown goes to --md FILE and is appended to $GITHUB_STEP_SUMMARY when set. Exit 1 when NEW has a MUST failure OLD had not, else 0; 2 for a file that is not a valid conformance.json.',
+    );
     return 0;
   }
-  if (positionals.length !== 2) throw new DiffError(`diff takes two reports, OLD.json and NEW.json; got ${positionals.length} (usage: petstore-conformance diff OLD.json NEW.json [--md FILE])`);
+  if (positionals.length !== 2)
+    throw new DiffError(
+      `diff takes two reports, OLD.json and NEW.json; got ${positionals.length} (usage: petstore-conformance diff OLD.json NEW.json [--md FILE])`,
+    );
   const d = diffReports(loadReport(positionals[0] as string), loadReport(positionals[1] as string));
   process.stdout.write(renderDiffText(d));
   const markdown = renderDiffMarkdown(d);

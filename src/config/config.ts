@@ -82,7 +82,8 @@ const text = (raw: string) => raw;
 /** A file the run will write (--har): not a folder, and its folder writable or creatable. Nothing is written here. */
 function fileToWrite(raw: string, env: string): string {
   const path = resolve(raw.trim());
-  if (existsSync(path) && statSync(path).isDirectory()) throw new ConfigError(env, `"${raw}" is a folder; name a file, e.g. reports/run.har`);
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new ConfigError(env, `"${raw}" is a folder; name a file, e.g. reports/run.har`);
   let folder = dirname(path);
   while (!existsSync(folder)) folder = dirname(folder);
   try {
@@ -107,97 +108,188 @@ export const RETRY_MAX_WAIT_S = 60;
 
 export const SETTINGS = {
   baseUrl: {
-    env: 'PETSTORE_BASE_URL', flag: '--base-url', arg: 'URL', parse: baseUrl, default: undefined as string | undefined,
+    env: 'PETSTORE_BASE_URL',
+    flag: '--base-url',
+    arg: 'URL',
+    parse: baseUrl,
+    default: undefined as string | undefined,
     example: 'https://staging.example.com/v1',
     doc: 'Base address of the server under test, ending in the version segment. Unset: the bundled reference server is started.',
   } satisfies Setting<string | undefined>,
   apiKey: {
-    env: 'PETSTORE_API_KEY', flag: '--api-key-env', arg: 'NAME', parse: (raw: string) => raw.trim(), default: undefined as string | undefined,
+    env: 'PETSTORE_API_KEY',
+    flag: '--api-key-env',
+    arg: 'NAME',
+    parse: (raw: string) => raw.trim(),
+    default: undefined as string | undefined,
     example: 'change-me',
     doc: 'API key sent as the bearer token. Required with PETSTORE_BASE_URL. Never printed: reports write $PETSTORE_API_KEY.',
   } satisfies Setting<string | undefined>,
   reportDir: {
-    env: 'PETSTORE_REPORT_DIR', flag: '--report-dir', arg: 'DIR', parse: text, default: 'reports',
-    example: 'reports', doc: 'Folder the run writes its reports into.',
+    env: 'PETSTORE_REPORT_DIR',
+    flag: '--report-dir',
+    arg: 'DIR',
+    parse: text,
+    default: 'reports',
+    example: 'reports',
+    doc: 'Folder the run writes its reports into.',
   } satisfies Setting<string>,
   timeoutMs: {
-    env: 'PETSTORE_TIMEOUT_MS', flag: '--timeout', arg: 'MS', parse: integer(1, 600_000), default: 10_000,
-    example: '10000', doc: 'Per-request timeout in milliseconds.',
+    env: 'PETSTORE_TIMEOUT_MS',
+    flag: '--timeout',
+    arg: 'MS',
+    parse: integer(1, 600_000),
+    default: 10_000,
+    example: '10000',
+    doc: 'Per-request timeout in milliseconds.',
   } satisfies Setting<number>,
   strict: {
-    env: 'PETSTORE_STRICT', flag: '--strict', parse: boolean, default: false as boolean,
-    example: '0', doc: 'Make SHOULD findings fail the run too, instead of being reported as warnings.',
+    env: 'PETSTORE_STRICT',
+    flag: '--strict',
+    parse: boolean,
+    default: false as boolean,
+    example: '0',
+    doc: 'Make SHOULD findings fail the run too, instead of being reported as warnings.',
   } satisfies Setting<boolean>,
   verbose: {
-    env: 'PETSTORE_VERBOSE', flag: '--verbose', parse: boolean, default: false as boolean,
-    example: '0', doc: "Print every check as it finishes and each failure's full evidence (request, response, curl line); by default a progress line and one line per finding, the evidence in the reports.",
+    env: 'PETSTORE_VERBOSE',
+    flag: '--verbose',
+    parse: boolean,
+    default: false as boolean,
+    example: '0',
+    doc: "Print every check as it finishes and each failure's full evidence (request, response, curl line); by default a progress line and one line per finding, the evidence in the reports.",
   } satisfies Setting<boolean>,
   readOnly: {
-    env: 'PETSTORE_READ_ONLY', flag: '--read-only', parse: boolean, default: false as boolean,
-    example: '0', doc: 'Send no request that could create data (for production and shared stores); checks that must create are reported skipped, with the reason.',
+    env: 'PETSTORE_READ_ONLY',
+    flag: '--read-only',
+    parse: boolean,
+    default: false as boolean,
+    example: '0',
+    doc: 'Send no request that could create data (for production and shared stores); checks that must create are reported skipped, with the reason.',
   } satisfies Setting<boolean>,
   maxCreates: {
-    env: 'PETSTORE_MAX_CREATES', flag: '--max-creates', arg: 'N', parse: integer(0, 1_000_000), default: 300,
-    example: '300', doc: 'Most pets one run may create (there is no delete operation).',
+    env: 'PETSTORE_MAX_CREATES',
+    flag: '--max-creates',
+    arg: 'N',
+    parse: integer(0, 1_000_000),
+    default: 300,
+    example: '300',
+    doc: 'Most pets one run may create (there is no delete operation).',
   } satisfies Setting<number>,
   seed: {
-    env: 'PETSTORE_SEED', flag: '--seed', arg: 'N', parse: integer(-(2 ** 31), 2 ** 31 - 1), default: undefined as number | undefined,
-    example: '', doc: 'Seed for every random input; unset picks one and prints it. Replays a run exactly.',
+    env: 'PETSTORE_SEED',
+    flag: '--seed',
+    arg: 'N',
+    parse: integer(-(2 ** 31), 2 ** 31 - 1),
+    default: undefined as number | undefined,
+    example: '',
+    doc: 'Seed for every random input; unset picks one and prints it. Replays a run exactly.',
   } satisfies Setting<number | undefined>,
   runs: {
-    env: 'PETSTORE_RUNS', flag: '--runs', arg: 'N', parse: integer(1, 100_000), default: 50,
+    env: 'PETSTORE_RUNS',
+    flag: '--runs',
+    arg: 'N',
+    parse: integer(1, 100_000),
+    default: 50,
     example: '50',
     doc: 'Runs per property-based check. Properties that create pets run fewer when their share of PETSTORE_MAX_CREATES cannot pay for more.',
   } satisfies Setting<number>,
   concurrency: {
-    env: 'PETSTORE_CONCURRENCY', flag: '--concurrency', arg: 'N', parse: integer(1, 256), default: 16,
-    example: '16', doc: 'Most requests in flight at once.',
+    env: 'PETSTORE_CONCURRENCY',
+    flag: '--concurrency',
+    arg: 'N',
+    parse: integer(1, 256),
+    default: 16,
+    example: '16',
+    doc: 'Most requests in flight at once.',
   } satisfies Setting<number>,
   now: {
-    env: 'PETSTORE_NOW', flag: '--now', arg: 'DATE', parse: instant, default: undefined as Date | undefined,
-    example: '', doc: "The suite's clock (ISO 8601), for date-dependent checks such as getPet's removal date. Unset: the real clock.",
+    env: 'PETSTORE_NOW',
+    flag: '--now',
+    arg: 'DATE',
+    parse: instant,
+    default: undefined as Date | undefined,
+    example: '',
+    doc: "The suite's clock (ISO 8601), for date-dependent checks such as getPet's removal date. Unset: the real clock.",
   } satisfies Setting<Date | undefined>,
   retries: {
-    env: 'PETSTORE_RETRIES', flag: '--retries', arg: 'N', parse: integer(0, 10), default: 3,
+    env: 'PETSTORE_RETRIES',
+    flag: '--retries',
+    arg: 'N',
+    parse: integer(0, 10),
+    default: 3,
     example: '3',
     doc: `Times a 429 or 503 answer with Retry-After is retried, waiting as the header asks (at most ${RETRY_MAX_WAIT_S} s). Retries are reported; only running out of them counts, as "could not decide". Other answers are never retried.`,
   } satisfies Setting<number>,
   rate: {
-    env: 'PETSTORE_RATE', flag: '--rate', arg: 'N[/s|/m]', parse: rate, default: undefined as number | undefined,
+    env: 'PETSTORE_RATE',
+    flag: '--rate',
+    arg: 'N[/s|/m]',
+    parse: rate,
+    default: undefined as number | undefined,
     example: '',
     doc: 'Most requests per second (N, N/s or N/m), for a gateway whose rate limit is known in advance. Unset: no limit until a 429 or 503 with Retry-After, which pauses every request and slows the run down on its own.',
   } satisfies Setting<number | undefined>,
   only: {
-    env: 'PETSTORE_ONLY', flag: '--only', arg: 'IDS', parse: list, default: Object.freeze([]) as readonly string[],
-    example: '', doc: 'Run only these requirement ids or areas (comma-separated, globs allowed, e.g. auth.*,listPets).',
+    env: 'PETSTORE_ONLY',
+    flag: '--only',
+    arg: 'IDS',
+    parse: list,
+    default: Object.freeze([]) as readonly string[],
+    example: '',
+    doc: 'Run only these requirement ids or areas (comma-separated, globs allowed, e.g. auth.*,listPets).',
   } satisfies Setting<readonly string[]>,
   skip: {
-    env: 'PETSTORE_SKIP', flag: '--skip', arg: 'IDS', parse: list, default: Object.freeze([]) as readonly string[],
-    example: '', doc: 'Leave out these requirement ids or areas (comma-separated, globs allowed).',
+    env: 'PETSTORE_SKIP',
+    flag: '--skip',
+    arg: 'IDS',
+    parse: list,
+    default: Object.freeze([]) as readonly string[],
+    example: '',
+    doc: 'Leave out these requirement ids or areas (comma-separated, globs allowed).',
   } satisfies Setting<readonly string[]>,
   label: {
-    env: 'PETSTORE_LABEL', flag: '--label', arg: 'TEXT', parse: text, default: undefined as string | undefined,
+    env: 'PETSTORE_LABEL',
+    flag: '--label',
+    arg: 'TEXT',
+    parse: text,
+    default: undefined as string | undefined,
     example: '',
     doc: "The implementation's name in the reports and in a matrix of several runs (`matrix`). Unset: the target's host.",
   } satisfies Setting<string | undefined>,
   baseline: {
-    env: 'PETSTORE_BASELINE', flag: '--baseline', arg: 'FILE', parse: text, default: undefined as string | undefined,
+    env: 'PETSTORE_BASELINE',
+    flag: '--baseline',
+    arg: 'FILE',
+    parse: text,
+    default: undefined as string | undefined,
     example: '',
     doc: 'Known deviations (a file as schemas/baseline.schema.json, or an earlier conformance.json whose failed and undecided requirements are known). They still run and are reported as known; the run fails only on a regression, and an entry that now passes is reported fixed (fails with --strict).',
   } satisfies Setting<string | undefined>,
   har: {
-    env: 'PETSTORE_HAR', flag: '--har', arg: 'FILE', parse: fileToWrite, default: undefined as string | undefined,
+    env: 'PETSTORE_HAR',
+    flag: '--har',
+    arg: 'FILE',
+    parse: fileToWrite,
+    default: undefined as string | undefined,
     example: '',
     doc: 'Write every request the run sends, with its answer and timings, to FILE as a HAR 1.2 archive (opens in browser developer tools and HAR viewers): each entry names the requirement and check that sent it, bodies are cut at 64 KiB, the API key is written $PETSTORE_API_KEY.',
   } satisfies Setting<string | undefined>,
   // Conventions of the surroundings: no flag (see Setting.flag).
   noColor: {
-    env: 'NO_COLOR', parse: (raw: string) => raw !== '', default: false as boolean, blankIsSet: true,
-    example: '', doc: 'Any non-empty value (even 0) turns colour off in the terminal summary, as no-color.org has it; colour is used only on a terminal, never in a report file.',
+    env: 'NO_COLOR',
+    parse: (raw: string) => raw !== '',
+    default: false as boolean,
+    blankIsSet: true,
+    example: '',
+    doc: 'Any non-empty value (even 0) turns colour off in the terminal summary, as no-color.org has it; colour is used only on a terminal, never in a report file.',
   } satisfies Setting<boolean>,
   stepSummary: {
-    env: 'GITHUB_STEP_SUMMARY', parse: text, default: undefined as string | undefined,
-    example: '', doc: "Set by GitHub Actions: conformance.md, and the diff command's Markdown, are appended to this file.",
+    env: 'GITHUB_STEP_SUMMARY',
+    parse: text,
+    default: undefined as string | undefined,
+    example: '',
+    doc: "Set by GitHub Actions: conformance.md, and the diff command's Markdown, are appended to this file.",
   } satisfies Setting<string | undefined>,
 } as const;
 
@@ -212,7 +304,8 @@ export function loadConfig(env: Env = process.env, { dotenv = true } = {}): Conf
   const merged: Record<string, string | undefined> = { ...env };
   if (dotenv) for (const [k, v] of Object.entries(readDotenv())) merged[k] ??= v;
   const out: Record<string, unknown> = {};
-  for (const [key, s] of Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][]) out[key] = valueOf(s, merged[s.env]);
+  for (const [key, s] of Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][])
+    out[key] = valueOf(s, merged[s.env]);
   if (out.baseUrl !== undefined && !out.apiKey) {
     throw new ConfigError('PETSTORE_API_KEY', 'must be set when PETSTORE_BASE_URL is set');
   }
@@ -260,7 +353,10 @@ export interface RunConfig extends Omit<Config, 'baseUrl' | 'apiKey' | 'seed' | 
   readonly embedded: boolean;
 }
 
-export function resolveRunConfig(config: Config, target: { baseUrl: string; apiKey: string; embedded: boolean }): RunConfig {
+export function resolveRunConfig(
+  config: Config,
+  target: { baseUrl: string; apiKey: string; embedded: boolean },
+): RunConfig {
   return Object.freeze({
     ...config,
     ...target,

@@ -43,7 +43,8 @@ function validationView(value: unknown): unknown {
   }
   for (const k in value) {
     const item: unknown = (value as Record<string, unknown>)[k];
-    if ((typeof item === 'object' || typeof item === 'bigint') && validationView(item) !== item) return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, validationView(v)]));
+    if ((typeof item === 'object' || typeof item === 'bigint') && validationView(item) !== item)
+      return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, validationView(v)]));
   }
   return value;
 }

@@ -40,7 +40,12 @@ export const DEPRECATED_AT = new Date('2025-01-01T00:00:00Z');
 export const REMOVAL_AT = new Date('2030-12-05T00:00:00Z');
 const REALM = 'petstore';
 
-export function errorResponse(status: number, code: string, message: string, headers: Record<string, string> = {}): ServerResponse {
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): ServerResponse {
   return json(status, { code, message, status }, headers);
 }
 
@@ -87,7 +92,8 @@ export function createReferenceHandler(options: ReferenceOptions): Handler {
   function listPets(query: URLSearchParams): ServerResponse {
     const limits = query.getAll('limit');
     const statuses = query.getAll('status');
-    if (limits.length > 1 || statuses.length > 1) return errorResponse(400, 'invalid_parameter', 'limit and status may each be given once');
+    if (limits.length > 1 || statuses.length > 1)
+      return errorResponse(400, 'invalid_parameter', 'limit and status may each be given once');
     const rawLimit = limits[0];
     let limit: number = LIMIT.default;
     if (rawLimit !== undefined) {
@@ -131,7 +137,8 @@ export function createReferenceHandler(options: ReferenceOptions): Handler {
       sunset: REMOVAL_AT.toUTCString(),
       link: `<${basePath}/pets>; rel="successor-version"`,
     };
-    if (now() >= REMOVAL_AT) return errorResponse(410, 'gone', 'getPet was removed on 2030-12-05; use GET /pets', headers);
+    if (now() >= REMOVAL_AT)
+      return errorResponse(410, 'gone', 'getPet was removed on 2030-12-05; use GET /pets', headers);
     const id = /^-?\d{1,20}$/.test(rawId) ? BigInt(rawId) : undefined;
     if (id === undefined || id < INT64_MIN || id > INT64_MAX) {
       return errorResponse(400, 'invalid_parameter', 'petId must be an int64 integer', headers);
@@ -142,7 +149,8 @@ export function createReferenceHandler(options: ReferenceOptions): Handler {
 
   return (req) => {
     const url = new URL(req.url, 'http://reference.invalid');
-    if (!url.pathname.startsWith(`${basePath}/`)) return errorResponse(404, 'not_found', `No resource at ${url.pathname}`);
+    if (!url.pathname.startsWith(`${basePath}/`))
+      return errorResponse(404, 'not_found', `No resource at ${url.pathname}`);
     const denied = authenticate(req.headers.authorization, options.apiKey);
     if (denied) return denied;
     const path = url.pathname.slice(basePath.length);
@@ -154,7 +162,9 @@ export function createReferenceHandler(options: ReferenceOptions): Handler {
     }
     if (petIdMatch) {
       if (req.method === 'GET') return getPet(decodePathSegment(petIdMatch[1] ?? ''));
-      return errorResponse(405, 'method_not_allowed', `${req.method} is not allowed on /pets/{petId}`, { allow: 'GET' });
+      return errorResponse(405, 'method_not_allowed', `${req.method} is not allowed on /pets/{petId}`, {
+        allow: 'GET',
+      });
     }
     return errorResponse(404, 'not_found', `No resource at ${url.pathname}`);
   };

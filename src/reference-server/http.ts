@@ -34,7 +34,12 @@ export async function serve(handler: Handler, { host = '127.0.0.1', port = 0 } =
       out =
         body === undefined
           ? errorResponse(413, 'body_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes`)
-          : await handler({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers as Record<string, string | undefined>, body });
+          : await handler({
+              method: req.method ?? 'GET',
+              url: req.url ?? '/',
+              headers: req.headers as Record<string, string | undefined>,
+              body,
+            });
     } catch (err) {
       out = errorResponse(500, 'internal_error', err instanceof Error ? err.message : String(err));
     }

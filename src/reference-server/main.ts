@@ -4,7 +4,9 @@ import { parseArgs } from 'node:util';
 import { createReferenceHandler } from './handler.js';
 import { serve } from './http.js';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' } },
+});
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`serve: --port must be a port number, got "${values.port}"`);

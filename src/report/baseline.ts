@@ -26,7 +26,10 @@ export function schemaValidators() {
   if (!validators) {
     const ajv = new Ajv2020({ allErrors: false, strict: false });
     addFormats(ajv);
-    validators = { baseline: ajv.compile(readSchemaFile('baseline.schema.json')), report: ajv.compile(readSchemaFile('conformance-report.schema.json')) };
+    validators = {
+      baseline: ajv.compile(readSchemaFile('baseline.schema.json')),
+      report: ajv.compile(readSchemaFile('conformance-report.schema.json')),
+    };
   }
   return validators;
 }
@@ -35,7 +38,10 @@ export function schemaValidators() {
 export function firstError(errors: ErrorObject[] | null | undefined): string {
   const e = errors?.[0];
   if (!e) return 'invalid';
-  const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : '';
+  const extra =
+    e.keyword === 'additionalProperties'
+      ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})`
+      : '';
   return `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${extra}`;
 }
 
@@ -46,7 +52,13 @@ export function readJsonFile(path: string, make: (problem: string) => Error): { 
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw make(code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code ?? String(err)})`);
+    throw make(
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a folder, not a file'
+          : `cannot be read (${code ?? String(err)})`,
+    );
   }
   try {
     return { text, value: JSON.parse(text) as unknown };
@@ -65,29 +77,40 @@ function entriesOfReport(report: Results): BaselineEntry[] {
   const day = report.run.finishedAt.slice(0, 10);
   return report.requirements
     .filter((e) => e.outcome === 'failed' || e.outcome === 'error')
-    .map((e) => ({ id: e.id, reason: `${e.outcome === 'failed' ? 'failed' : 'could not be decided'} in the run of ${day}: ${oneLine(e.message, 160)}` }));
+    .map((e) => ({
+      id: e.id,
+      reason: `${e.outcome === 'failed' ? 'failed' : 'could not be decided'} in the run of ${day}: ${oneLine(e.message, 160)}`,
+    }));
 }
 
 /**
  * Loads and validates a baseline. `ids` (the whole catalogue) makes an entry that names no
  * requirement an error; `now` is the suite's clock, for `until`. Throws BaselineError.
  */
-export function loadBaseline(path: string, { ids, now = new Date() }: { ids?: readonly string[]; now?: Date } = {}): Baseline {
+export function loadBaseline(
+  path: string,
+  { ids, now = new Date() }: { ids?: readonly string[]; now?: Date } = {},
+): Baseline {
   const fail = (problem: string) => new BaselineError(`baseline ${path}: ${problem}`);
   const { text, value } = readJsonFile(path, fail);
-  const isReport = typeof value === 'object' && value !== null && (value as { format?: unknown }).format === REPORT_FORMAT;
+  const isReport =
+    typeof value === 'object' && value !== null && (value as { format?: unknown }).format === REPORT_FORMAT;
   const { baseline, report } = schemaValidators();
   let all: BaselineEntry[];
   if (isReport) {
     if (!report(value)) throw fail(`not a valid conformance.json: ${firstError(report.errors)}`);
     all = entriesOfReport(value as Results);
   } else {
-    if (!baseline(value)) throw fail(`not a valid baseline (schemas/baseline.schema.json) nor a conformance.json: ${firstError(baseline.errors)}`);
+    if (!baseline(value))
+      throw fail(
+        `not a valid baseline (schemas/baseline.schema.json) nor a conformance.json: ${firstError(baseline.errors)}`,
+      );
     all = (value as { known: BaselineEntry[] }).known;
   }
   if (ids) {
     for (const entry of all) {
-      if (!ids.some((id) => matches(id, entry.id))) throw fail(`"${entry.id}" matches no requirement id or area (see --list)`);
+      if (!ids.some((id) => matches(id, entry.id)))
+        throw fail(`"${entry.id}" matches no requirement id or area (see --list)`);
     }
   }
   return {

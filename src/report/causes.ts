@@ -39,7 +39,11 @@ function rootOf(id: string, links: ReadonlyMap<string, Link>): string {
 }
 
 /** The one failure all of a requirement's failing cases point at (`links` given: the one root of those they point at), if there is one. */
-function linkOf(self: string, cases: readonly (Link | undefined)[], links?: ReadonlyMap<string, Link>): Link | undefined {
+function linkOf(
+  self: string,
+  cases: readonly (Link | undefined)[],
+  links?: ReadonlyMap<string, Link>,
+): Link | undefined {
   if (cases.length === 0 || cases.some((c) => c === undefined)) return undefined;
   const ends = new Set((cases as Link[]).map((c) => (links ? rootOf(c.to, links) : c.to)));
   const [to] = ends;
@@ -65,7 +69,9 @@ function linkOf(self: string, cases: readonly (Link | undefined)[], links?: Read
  */
 export function rootCauses(entries: readonly CauseInput[]): Map<string, string> {
   const failed = new Set(entries.filter((e) => e.outcome === 'failed').map((e) => e.id));
-  const cases = new Map(entries.filter((e) => failed.has(e.id)).map((e) => [e.id, e.cases.map((c) => resolve(c, e.id, failed))]));
+  const cases = new Map(
+    entries.filter((e) => failed.has(e.id)).map((e) => [e.id, e.cases.map((c) => resolve(c, e.id, failed))]),
+  );
   const links = new Map<string, Link>();
   for (const [id, resolved] of cases) {
     const link = linkOf(id, resolved);
@@ -83,11 +89,13 @@ export function rootCauses(entries: readonly CauseInput[]): Map<string, string> 
     if (at === undefined || !path.includes(at)) continue;
     const cycle = path.slice(path.indexOf(at));
     const byRule = cycle.filter((id) => !links.get(id)?.shared);
-    const cut = (byRule.length > 0 ? byRule : cycle).sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))[0] as string;
+    const cut = (byRule.length > 0 ? byRule : cycle).sort(
+      (a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0),
+    )[0] as string;
     links.delete(cut);
   }
   // Then cases pointing at different failures that share one root are explained by it (this adds no cycle: a root is never its own cause).
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const [id, resolved] of cases) {
       const link = links.has(id) ? undefined : linkOf(id, resolved, links);
@@ -115,7 +123,10 @@ export function causeOf(e: RequirementResult, all: readonly RequirementResult[])
  * order), each followed by the failures of the list grouped under it; last the failures of the
  * list grouped under a root listed elsewhere (a MUST violation caused by a SHOULD warning).
  */
-export function inCauseOrder(list: readonly RequirementResult[], all: readonly RequirementResult[]): RequirementResult[] {
+export function inCauseOrder(
+  list: readonly RequirementResult[],
+  all: readonly RequirementResult[],
+): RequirementResult[] {
   const here = new Set(list.map((e) => e.id));
   const size = (e: RequirementResult) => alsoFailed(e, all).length;
   const index = new Map(all.map((e, i) => [e.id, i]));
@@ -134,14 +145,19 @@ export interface Shown {
 }
 
 /** After an id in `also`: its level, where it differs from that of the failure it is named under. */
-export const levelApart = (also: RequirementResult, under: RequirementResult): string => (also.level === under.level ? '' : ` (${also.level})`);
+export const levelApart = (also: RequirementResult, under: RequirementResult): string =>
+  also.level === under.level ? '' : ` (${also.level})`;
 
 /**
  * What a report shows of one list of findings (in inCauseOrder), after the lists in `before`: a
  * failure grouped under one shown in this list or an earlier one is named only in that one's
  * "also failed because of this"; one whose cause comes in a later list is shown, saying so.
  */
-export function shownFindings(list: readonly RequirementResult[], before: readonly RequirementResult[], all: readonly RequirementResult[]): Shown[] {
+export function shownFindings(
+  list: readonly RequirementResult[],
+  before: readonly RequirementResult[],
+  all: readonly RequirementResult[],
+): Shown[] {
   return list.flatMap((entry) => {
     const cause = causeOf(entry, all);
     if (cause && (list.includes(cause) || before.includes(cause))) return [];

@@ -138,4 +138,3 @@ body.problems-only .r-passed, body.problems-only .r-skipped { display: none; }
   a { text-decoration: none; }
 }
 `;
-

@@ -18,7 +18,14 @@ function shownAs(e: RequirementResult, strict: boolean): Shown {
   return e.outcome;
 }
 
-const BADGE: Readonly<Record<Shown, string>> = { passed: 'passed', skipped: 'skipped', failed: 'failed', error: 'undecided', warning: 'warning', known: 'known' };
+const BADGE: Readonly<Record<Shown, string>> = {
+  passed: 'passed',
+  skipped: 'skipped',
+  failed: 'failed',
+  error: 'undecided',
+  warning: 'warning',
+  known: 'known',
+};
 
 function duration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
@@ -43,10 +50,20 @@ function harEntry(ex: Exchange, har: string | undefined): string {
 
 function exchange(ex: Exchange, i: number, total: number, har: string | undefined): string {
   const req = ex.request;
-  const reqText = [`<b>${h(req.method)} ${h(req.url)}</b>`, headers('', req.headers), req.body === undefined ? '' : `\n${h(req.body)}`].filter(Boolean).join('\n');
+  const reqText = [
+    `<b>${h(req.method)} ${h(req.url)}</b>`,
+    headers('', req.headers),
+    req.body === undefined ? '' : `\n${h(req.body)}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
   const res = ex.response;
   const resText = res
-    ? [`<b>HTTP ${h(res.status)}</b>`, headers('', res.headers), res.body ? `\n${h(res.body)}` : '<i>(empty body)</i>'].join('\n')
+    ? [
+        `<b>HTTP ${h(res.status)}</b>`,
+        headers('', res.headers),
+        res.body ? `\n${h(res.body)}` : '<i>(empty body)</i>',
+      ].join('\n')
     : '<i>no response</i>';
   return `<div class="exchange">
   ${total > 1 ? `<div class="exn">Exchange ${i + 1} of ${total}</div>` : ''}
@@ -61,12 +78,15 @@ function exchange(ex: Exchange, i: number, total: number, har: string | undefine
 }
 
 function rowHead(e: RequirementResult, shown: Shown, expandable: boolean): string {
-  const skip = e.outcome === 'skipped' && e.skipReason ? `<span class="why">Skipped: ${h(oneLine(e.skipReason, 300))}</span>` : '';
+  const skip =
+    e.outcome === 'skipped' && e.skipReason ? `<span class="why">Skipped: ${h(oneLine(e.skipReason, 300))}</span>` : '';
   const note = e.outcome === 'passed' && e.note ? `<span class="why">${h(oneLine(e.note, 300))}</span>` : '';
   const reason = expandable ? `<span class="why">${h(oneLine(e.message, 300))}</span>` : '';
   const retried = e.retries && describeRetries(e.retries);
   const retries = retried ? `<span class="why">Sent again: ${h(retried)}</span>` : '';
-  const cause = e.causedBy ? `<span class="why">Failed because of <a href="#req-${h(e.causedBy)}">${h(e.causedBy)}</a>: its evidence explains this failure</span>` : '';
+  const cause = e.causedBy
+    ? `<span class="why">Failed because of <a href="#req-${h(e.causedBy)}">${h(e.causedBy)}</a>: its evidence explains this failure</span>`
+    : '';
   const mark = e.baseline
     ? `<span class="why">${e.baseline.status === 'known' ? `Known ${e.outcome === 'failed' ? 'failure' : 'undecided'} (baseline)` : 'Fixed: remove it from the baseline'}: ${h(baselineSaid(e))}</span>`
     : '';
@@ -102,7 +122,8 @@ function row(e: RequirementResult, strict: boolean, har: string | undefined): st
 
 function bar(t: Tally, failedAs: 'failed' | 'warning'): string {
   if (t.requirements === 0) return '<div class="bar empty"></div>';
-  const seg = (n: number, cls: string) => (n ? `<span class="${cls}" style="width:${((100 * n) / t.requirements).toFixed(2)}%"></span>` : '');
+  const seg = (n: number, cls: string) =>
+    n ? `<span class="${cls}" style="width:${((100 * n) / t.requirements).toFixed(2)}%"></span>` : '';
   return `<div class="bar">${seg(t.passed, 'passed')}${seg(t.failed, failedAs)}${seg(t.error, 'error')}${seg(t.skipped, 'skipped')}</div>`;
 }
 
@@ -127,11 +148,20 @@ const link = (e: RequirementResult) => `<a href="#req-${h(e.id)}">${h(e.id)}</a>
  * Root cause first (src/report/causes.ts): a failure explained by one shown in this list or an
  * earlier one is named under it (findingLists). Baseline lists show every entry as it is.
  */
-function findingList(title: string, cls: string, list: FindingList | readonly RequirementResult[], why = (e: RequirementResult) => oneLine(e.message, 220)): string {
-  const { entries, shown } = 'shown' in list ? list : { entries: list, shown: list.map((entry): ShownFinding => ({ entry, also: [] })) };
+function findingList(
+  title: string,
+  cls: string,
+  list: FindingList | readonly RequirementResult[],
+  why = (e: RequirementResult) => oneLine(e.message, 220),
+): string {
+  const { entries, shown } =
+    'shown' in list ? list : { entries: list, shown: list.map((entry): ShownFinding => ({ entry, also: [] })) };
   if (entries.length === 0) return '';
   return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${entries.length}</span></h3><ul>${shown
-    .map(({ entry: e, cause, also }) => `<li>${link(e)}${cause ? ` <span class="why">(because of ${link(cause)}, below)</span>` : ''} <span class="why">${h(why(e))}</span>${also.length ? `<ul class="also"><li>also failed because of this: ${also.map(link).join(', ')}</li></ul>` : ''}</li>`)
+    .map(
+      ({ entry: e, cause, also }) =>
+        `<li>${link(e)}${cause ? ` <span class="why">(because of ${link(cause)}, below)</span>` : ''} <span class="why">${h(why(e))}</span>${also.length ? `<ul class="also"><li>also failed because of this: ${also.map(link).join(', ')}</li></ul>` : ''}</li>`,
+    )
     .join('')}</ul></div>`;
 }
 
@@ -145,15 +175,20 @@ export function renderHtml(results: Results, { har }: { har?: string } = {}): st
   const notes: string[] = [];
   if (r.interrupted) notes.push('The run was interrupted: checks that had not finished are reported as undecided.');
   if (isPartial(results)) {
-    notes.push(`Partial run (${[r.selection.only.length ? `only ${r.selection.only.join(', ')}` : '', r.selection.skip.length ? `skipping ${r.selection.skip.join(', ')}` : ''].filter(Boolean).join('; ')}): the verdict covers only the requirements that ran.`);
+    notes.push(
+      `Partial run (${[r.selection.only.length ? `only ${r.selection.only.join(', ')}` : '', r.selection.skip.length ? `skipping ${r.selection.skip.join(', ')}` : ''].filter(Boolean).join('; ')}): the verdict covers only the requirements that ran.`,
+    );
   }
   const infrastructure = describeRunRetries(r.retries);
   if (infrastructure) notes.push(`Requests sent again (the infrastructure, not findings): ${infrastructure}.`);
   for (const e of r.errors) notes.push(`Suite error: ${e}`);
   if (r.baseline) {
     const gate = gateOf(results);
-    notes.push(`Baseline ${r.baseline.path} (sha256 ${r.baseline.sha256.slice(0, 12)}…): gate ${gate.passed ? 'passed' : 'failed'}: ${gate.reason}.`);
-    for (const x of r.baseline.expired) notes.push(`Baseline entry ${x.id} expired on ${x.until ?? '?'}: counted as not in the baseline.`);
+    notes.push(
+      `Baseline ${r.baseline.path} (sha256 ${r.baseline.sha256.slice(0, 12)}…): gate ${gate.passed ? 'passed' : 'failed'}: ${gate.reason}.`,
+    );
+    for (const x of r.baseline.expired)
+      notes.push(`Baseline entry ${x.id} expired on ${x.until ?? '?'}: counted as not in the baseline.`);
   }
   const areas = byArea(results)
     .map(({ area, title, entries }) => {
@@ -172,7 +207,9 @@ ${entries.map((e) => row(e, strict, har)).join('\n')}
     .join('\n');
   const label = givenLabel(results.target);
   const title = `${VERDICT_TITLE[results.verdict]}: ${label ?? results.target.baseUrl} · Pet Store conformance`;
-  return htmlPage({ title, generator: `petstore-conformance ${results.suite.version}`, style: STYLE, script: SCRIPT }, `<main>
+  return htmlPage(
+    { title, generator: `petstore-conformance ${results.suite.version}`, style: STYLE, script: SCRIPT },
+    `<main>
 <header class="verdict v-${results.verdict}">
   <div class="eyebrow">${h(results.interface.name)} ${h(results.interface.version)} · conformance report</div>
   <h1><span class="seal" aria-hidden="true">${results.verdict === 'conformant' ? '✓' : results.verdict === 'nonconformant' ? '✗' : '?'}</span><span id="verdict">${h(VERDICT_TITLE[results.verdict])}</span></h1>
@@ -193,18 +230,26 @@ ${entries.map((e) => row(e, strict, har)).join('\n')}
 ${LEVELS.map((l) => levelCard(results, l)).join('\n')}
 </section>
 
-${violations.entries.length + undecided.entries.length + warnings.entries.length + known.length + fixed.length > 0 ? `<section class="findings">
+${
+  violations.entries.length + undecided.entries.length + warnings.entries.length + known.length + fixed.length > 0
+    ? `<section class="findings">
 ${findingList(strict ? 'Violations (MUST and SHOULD)' : 'Violations (MUST)', 'f-failed', violations)}
 ${findingList('Could not be decided', 'f-error', undecided)}
 ${findingList('Warnings (SHOULD, do not fail the run)', 'f-warning', warnings)}
 ${findingList('Known deviations (baseline; still run, not regressions)', 'f-known', known, (e) => `${oneLine(baselineSaid(e), 160)}: ${oneLine(e.message, 160)}`)}
 ${findingList('Fixed: remove them from the baseline', 'f-warning', fixed, (e) => oneLine(baselineSaid(e), 220))}
-</section>` : ''}
+</section>`
+    : ''
+}
 
-${results.requirements.some((e) => e.outcome !== 'passed') ? `<div class="toolbar">
+${
+  results.requirements.some((e) => e.outcome !== 'passed')
+    ? `<div class="toolbar">
   <label><input type="checkbox" id="problems-only"> Show only problems</label>
   <button type="button" id="expand-all">Expand all findings</button>
-</div>` : ''}
+</div>`
+    : ''
+}
 
 ${areas}
 
@@ -212,5 +257,6 @@ ${areas}
   <p>Report format <code>${h(results.format)}</code> ${h(results.formatVersion)} (schema: <code>schemas/conformance-report.schema.json</code>). The SHA-256 of this file and of the other reports is in <code>manifest.json</code>.</p>
   <p>The API key never appears in this report: reproductions read it from <code>$PETSTORE_API_KEY</code>.</p>
 </footer>
-</main>`);
+</main>`,
+  );
 }

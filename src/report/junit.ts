@@ -50,8 +50,10 @@ function testcase(e: RequirementResult, strict: boolean, classname: string): str
   if (e.causedBy) props.push(`causedBy=${e.causedBy}`);
   let body = '';
   const known = e.baseline?.status === 'known';
-  if (e.baseline) props.push(`baseline=${e.baseline.status}: ${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}`);
-  if (e.baseline?.status === 'fixed') body = `      <system-out>${xml(`FIXED: remove ${e.baseline.entry} from the baseline (${e.baseline.reason})`)}</system-out>\n`;
+  if (e.baseline)
+    props.push(`baseline=${e.baseline.status}: ${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}`);
+  if (e.baseline?.status === 'fixed')
+    body = `      <system-out>${xml(`FIXED: remove ${e.baseline.entry} from the baseline (${e.baseline.reason})`)}</system-out>\n`;
   if (known) {
     // A known deviation fails no build: the testcase passes and says it in <system-out>, as a warning does.
     body = `      <system-out>${xml(`KNOWN DEVIATION (baseline: ${e.baseline?.reason ?? ''}): ${failureText(e)}`)}</system-out>\n`;
@@ -104,7 +106,10 @@ export function renderJunit(results: Results): string {
   const runErrors = results.run.errors.length
     ? `  <testsuite name="suite errors" tests="${results.run.errors.length}" failures="0" errors="${results.run.errors.length}" skipped="0" time="0">\n` +
       results.run.errors
-        .map((m, i) => `    <testcase name="suite error ${i + 1}" classname="petstore-conformance"><error message="${xml(oneLine(m))}">${xml(m)}</error></testcase>\n`)
+        .map(
+          (m, i) =>
+            `    <testcase name="suite error ${i + 1}" classname="petstore-conformance"><error message="${xml(oneLine(m))}">${xml(m)}</error></testcase>\n`,
+        )
         .join('') +
       `  </testsuite>\n`
     : '';

@@ -58,7 +58,12 @@ export function suiteDigest(root: string): { sha256: string; files: number } {
 
 function git(root: string, args: string[]): string | null {
   try {
-    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+    return execFileSync('git', args, {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+    }).trim();
   } catch {
     return null;
   }
@@ -80,7 +85,15 @@ export interface Manifest {
   target: string;
   interfaceVersion: string;
   /** `sha256` is the digest of the suite's files; `digestCommand` recomputes it in the suite's folder. */
-  suite: { name: string; version: string; commit: string | null; dirty: boolean | null; sha256: string; files: number; digestCommand: string };
+  suite: {
+    name: string;
+    version: string;
+    commit: string | null;
+    dirty: boolean | null;
+    sha256: string;
+    files: number;
+    digestCommand: string;
+  };
   openapi: { path: string; sha256: string };
   reports: { file: string; bytes: number; sha256: string }[];
   /** The --baseline the run was judged against (its path as given and its SHA-256), when one was. Since 1.1.0. */
@@ -111,7 +124,12 @@ export function buildManifest(
       digestCommand: DIGEST_COMMAND,
     },
     openapi: { path: relative(root, openapi).split(sep).join('/'), sha256: sha256(readFileSync(openapi)) },
-    reports: [...written.map(({ file, content }) => ({ file, bytes: Buffer.byteLength(content), sha256: sha256(content) })), ...digested],
-    ...(results.run.baseline ? { baseline: { path: results.run.baseline.path, sha256: results.run.baseline.sha256 } } : {}),
+    reports: [
+      ...written.map(({ file, content }) => ({ file, bytes: Buffer.byteLength(content), sha256: sha256(content) })),
+      ...digested,
+    ],
+    ...(results.run.baseline
+      ? { baseline: { path: results.run.baseline.path, sha256: results.run.baseline.sha256 } }
+      : {}),
   };
 }

@@ -4,7 +4,12 @@ import { baselineSaid, findingLists, findings, gateOf, VERDICT_TITLE, type Findi
 import { levelApart, type Shown } from './causes.js';
 import { describeRetries, describeRunRetries, oneLine } from './words.js';
 
-const ICON: Readonly<Record<Verdict, string>> = { conformant: '✅', nonconformant: '❌', inconclusive: '⚠️', 'not-tested': '⛔' };
+const ICON: Readonly<Record<Verdict, string>> = {
+  conformant: '✅',
+  nonconformant: '❌',
+  inconclusive: '⚠️',
+  'not-tested': '⛔',
+};
 
 /** Markdown-inert text inside a line: characters that could start inline markup are escaped. */
 export function md(text: string): string {
@@ -22,8 +27,14 @@ export function code(text: string): string {
 
 const MAX_LISTED = 25;
 
-function list(entries: readonly RequirementResult[], reason: (e: RequirementResult) => string | undefined, after: (e: RequirementResult) => string[] = () => []): string[] {
-  const lines = entries.slice(0, MAX_LISTED).flatMap((e) => [`- ${code(e.id)} ${md(e.statement)}: ${code(oneLine(reason(e), 180))}`, ...after(e)]);
+function list(
+  entries: readonly RequirementResult[],
+  reason: (e: RequirementResult) => string | undefined,
+  after: (e: RequirementResult) => string[] = () => [],
+): string[] {
+  const lines = entries
+    .slice(0, MAX_LISTED)
+    .flatMap((e) => [`- ${code(e.id)} ${md(e.statement)}: ${code(oneLine(reason(e), 180))}`, ...after(e)]);
   if (entries.length > MAX_LISTED) lines.push(`- … and ${entries.length - MAX_LISTED} more (see conformance.html)`);
   return lines;
 }
@@ -36,9 +47,16 @@ function causeList({ shown }: FindingList): string[] {
   const under = (e: RequirementResult) => {
     const { cause, also } = shown.find((s) => s.entry === e) as Shown;
     const ids = also.map((m) => `${code(m.id)}${levelApart(m, e)}`);
-    return [...(cause ? [`  - failed because of ${code(cause.id)}, below`] : []), ...(ids.length ? [`  - also failed because of this: ${ids.join(', ')}`] : [])];
+    return [
+      ...(cause ? [`  - failed because of ${code(cause.id)}, below`] : []),
+      ...(ids.length ? [`  - also failed because of this: ${ids.join(', ')}`] : []),
+    ];
   };
-  return list(shown.map((s) => s.entry), (e) => e.message, under);
+  return list(
+    shown.map((s) => s.entry),
+    (e) => e.message,
+    under,
+  );
 }
 
 export function renderMarkdown(results: Results): string {
@@ -66,32 +84,80 @@ export function renderMarkdown(results: Results): string {
   const section = (title: string, lines: string[]) => (lines.length ? ['', title, '', ...lines] : []);
   out.push(...section(`### Violations (${levels})`, causeList(violations)));
   out.push(...section('### Could not be decided', causeList(undecided)));
-  if (notTested) out.push('', `No check ran: each of the ${results.requirements.length} requirements is not tested, for the reason above (\`conformance.json\` lists them).`);
+  if (notTested)
+    out.push(
+      '',
+      `No check ran: each of the ${results.requirements.length} requirements is not tested, for the reason above (\`conformance.json\` lists them).`,
+    );
   out.push(...section('### Warnings (SHOULD, do not fail the run)', causeList(warnings)));
   if (r.baseline) {
     const gate = gateOf(results);
-    out.push('', `### Baseline ${code(r.baseline.path)}: ${gate.passed ? '✅ gate passed' : '❌ gate failed'}`, '', md(gate.reason.charAt(0).toUpperCase() + gate.reason.slice(1)));
-    if (known.length) out.push('', `#### Known deviations (${known.length}; still run, not regressions)`, '', ...list(known, baselineSaid));
-    if (fixed.length) out.push('', `#### Fixed: remove them from the baseline (${fixed.length})`, '', ...list(fixed, baselineSaid));
-    if (r.baseline.expired.length) out.push('', ...r.baseline.expired.map((x) => `> Baseline entry ${code(x.id)} expired on ${x.until ?? '?'}: counted as not in the baseline.`));
+    out.push(
+      '',
+      `### Baseline ${code(r.baseline.path)}: ${gate.passed ? '✅ gate passed' : '❌ gate failed'}`,
+      '',
+      md(gate.reason.charAt(0).toUpperCase() + gate.reason.slice(1)),
+    );
+    if (known.length)
+      out.push(
+        '',
+        `#### Known deviations (${known.length}; still run, not regressions)`,
+        '',
+        ...list(known, baselineSaid),
+      );
+    if (fixed.length)
+      out.push('', `#### Fixed: remove them from the baseline (${fixed.length})`, '', ...list(fixed, baselineSaid));
+    if (r.baseline.expired.length)
+      out.push(
+        '',
+        ...r.baseline.expired.map(
+          (x) => `> Baseline entry ${code(x.id)} expired on ${x.until ?? '?'}: counted as not in the baseline.`,
+        ),
+      );
   }
   const skipped = results.requirements.filter((e) => e.outcome === 'skipped');
   if (skipped.length) {
-    out.push('', `<details><summary>Skipped (${skipped.length})</summary>`, '', ...list(skipped, (e) => e.skipReason), '', '</details>');
+    out.push(
+      '',
+      `<details><summary>Skipped (${skipped.length})</summary>`,
+      '',
+      ...list(skipped, (e) => e.skipReason),
+      '',
+      '</details>',
+    );
   }
   const partly = results.requirements.filter((e) => e.outcome === 'passed' && e.note);
   if (partly.length) {
-    out.push('', `<details><summary>Passed, with cases not run (${partly.length})</summary>`, '', ...list(partly, (e) => e.note), '', '</details>');
+    out.push(
+      '',
+      `<details><summary>Passed, with cases not run (${partly.length})</summary>`,
+      '',
+      ...list(partly, (e) => e.note),
+      '',
+      '</details>',
+    );
   }
   const retried = results.requirements.filter((e) => e.retries);
   if (retried.length) {
-    out.push('', `<details><summary>Retried or resent (${retried.length})</summary>`, '', ...list(retried, (e) => e.retries && describeRetries(e.retries)), '', '</details>');
+    out.push(
+      '',
+      `<details><summary>Retried or resent (${retried.length})</summary>`,
+      '',
+      ...list(retried, (e) => e.retries && describeRetries(e.retries)),
+      '',
+      '</details>',
+    );
   }
   const notes: string[] = [];
   if (r.interrupted) notes.push('The run was interrupted: checks that had not finished are reported as undecided.');
   if (isPartial(results)) {
-    const sel = [r.selection.only.length ? `only ${r.selection.only.join(', ')}` : '', r.selection.skip.length ? `skipping ${r.selection.skip.join(', ')}` : ''];
-    notes.push(`Partial run (${md(sel.filter(Boolean).join('; '))}): the verdict covers only the requirements that ran.`);
+    const sel = [
+      r.selection.only.length ? `only ${r.selection.only.join(', ')}` : '',
+      r.selection.skip.length ? `skipping ${r.selection.skip.join(', ')}` : '',
+    ];
+    notes.push(
+      `Partial run (${md(sel.filter(Boolean).join('; '))}): the verdict covers only the requirements that ran.`,
+    );
   }
   const infrastructure = describeRunRetries(r.retries);
   if (infrastructure) notes.push(`Requests sent again (the infrastructure, not findings): ${md(infrastructure)}.`);

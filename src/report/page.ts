@@ -7,7 +7,10 @@ export function h(text: string | number): string {
 }
 
 /** A whole self-contained page: inline style and script only, and a Content-Security-Policy that forbids loading anything. */
-export function htmlPage(page: { title: string; generator?: string; style: string; script: string }, main: string): string {
+export function htmlPage(
+  page: { title: string; generator?: string; style: string; script: string },
+  main: string,
+): string {
   return `<!doctype html>
 <html lang="en">
 <head>

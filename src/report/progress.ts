@@ -49,7 +49,9 @@ export class ProgressReporter implements Reporter {
   /** The suite's own notes (e.g. how requests were paced) pass through; other output of checks does not. */
   onUserConsoleLog(log: { content: string }): void {
     if (!log.content.startsWith('petstore-conformance:')) return;
-    this.stream.write(`${this.tty && this.shown ? '\r\x1b[2K' : ''}${log.content.endsWith('\n') ? log.content : `${log.content}\n`}`);
+    this.stream.write(
+      `${this.tty && this.shown ? '\r\x1b[2K' : ''}${log.content.endsWith('\n') ? log.content : `${log.content}\n`}`,
+    );
   }
 
   onTestRunEnd(): void {

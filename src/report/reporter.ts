@@ -17,7 +17,13 @@ import { loadBaseline, type Baseline } from './baseline.js';
 import { buildResults, LEDGER_FILE, type CheckInput, type Results, type RunInput, type RunRetries } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
 
-export const REPORT_FILES = ['conformance.json', 'junit.xml', 'conformance.md', 'conformance.html', LEDGER_FILE] as const;
+export const REPORT_FILES = [
+  'conformance.json',
+  'junit.xml',
+  'conformance.md',
+  'conformance.html',
+  LEDGER_FILE,
+] as const;
 export const MANIFEST_FILE = 'manifest.json';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -50,7 +56,13 @@ export function renderLedger(results: Results, ids: readonly string[]): string {
     2,
   );
   const lines: string[] = [];
-  for (let i = 0; i < sorted.length; i += 10) lines.push(`    ${sorted.slice(i, i + 10).map((id) => JSON.stringify(id)).join(', ')}`);
+  for (let i = 0; i < sorted.length; i += 10)
+    lines.push(
+      `    ${sorted
+        .slice(i, i + 10)
+        .map((id) => JSON.stringify(id))
+        .join(', ')}`,
+    );
   const list = lines.length ? `[\n${lines.join(',\n')}\n  ]` : '[]';
   return `${head.slice(0, -2)},\n  "ids": ${list}\n}\n`;
 }
@@ -60,7 +72,11 @@ export function renderLedger(results: Results, ids: readonly string[]): string {
  * configuration was redacted where it entered the tree (evidence, messages, the target), and the
  * suite's own words must reach the page as written (see src/wire/redact.ts).
  */
-export function renderReports(results: Results, ledger: readonly string[], { har }: { har?: string } = {}): { file: string; content: string }[] {
+export function renderReports(
+  results: Results,
+  ledger: readonly string[],
+  { har }: { har?: string } = {},
+): { file: string; content: string }[] {
   const contents: Record<(typeof REPORT_FILES)[number], string> = {
     'conformance.json': `${JSON.stringify(results, null, 2)}\n`,
     'junit.xml': renderJunit(results),
@@ -96,9 +112,12 @@ function outcomeWithoutMeta(test: TestCase, interrupted: boolean): Pick<CheckInp
   const result = test.result();
   // Ctrl-C aborts running checks with this error: they were interrupted, not broken.
   const aborted = result.errors?.[0]?.name === 'TestRunAbortError';
-  if (result.state === 'failed' && !aborted) return { outcome: 'error', message: `the check did not finish: ${errorText(result.errors[0])}` };
-  if (result.state === 'skipped' && !interrupted) return { outcome: 'skipped', message: result.note ?? 'not selected in this run' };
-  if (interrupted) return { outcome: 'error', message: 'not decided: the run was interrupted before this check finished' };
+  if (result.state === 'failed' && !aborted)
+    return { outcome: 'error', message: `the check did not finish: ${errorText(result.errors[0])}` };
+  if (result.state === 'skipped' && !interrupted)
+    return { outcome: 'skipped', message: result.note ?? 'not selected in this run' };
+  if (interrupted)
+    return { outcome: 'error', message: 'not decided: the run was interrupted before this check finished' };
   return { outcome: 'error', message: 'the check recorded no outcome' };
 }
 
@@ -123,7 +142,11 @@ export class ConformanceReporter implements Reporter {
     this.startedAt = new Date();
   }
 
-  async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
+  async onTestRunEnd(
+    modules: ReadonlyArray<TestModule>,
+    unhandled: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): Promise<void> {
     this.write(modules, unhandled, reason === 'interrupted');
   }
 
@@ -151,7 +174,11 @@ export class ConformanceReporter implements Reporter {
   ): Results {
     reason = redactMessage(reason); // its quotes of the URL and the wire are marked with wire()
     // No check ran, so no request is recorded (the probe and preflight are not the checks' requests).
-    if (this.config.har) writeEmptyHar(resolve(this.config.har), { title: `petstore-conformance against ${redact(this.config.baseUrl ?? 'the bundled reference server')}`, note: `No check ran: ${reason}` });
+    if (this.config.har)
+      writeEmptyHar(resolve(this.config.har), {
+        title: `petstore-conformance against ${redact(this.config.baseUrl ?? 'the bundled reference server')}`,
+        note: `No check ran: ${reason}`,
+      });
     const checks = requirements.map(({ id, level, section, statement }): CheckInput => ({
       requirement: { id, level, section, statement },
       name: `${id} ${statement}`,
@@ -161,10 +188,23 @@ export class ConformanceReporter implements Reporter {
       evidence,
       durationMs: 0,
     }));
-    return this.finish(checks, { created: [], errors: [], runTag: null, requests: null, retries: null, interrupted, print: false, ...(interrupted ? {} : { diagnosis: reason }) });
+    return this.finish(checks, {
+      created: [],
+      errors: [],
+      runTag: null,
+      requests: null,
+      retries: null,
+      interrupted,
+      print: false,
+      ...(interrupted ? {} : { diagnosis: reason }),
+    });
   }
 
-  private write(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, interrupted: boolean): void {
+  private write(
+    modules: ReadonlyArray<TestModule>,
+    unhandled: ReadonlyArray<SerializedError>,
+    interrupted: boolean,
+  ): void {
     if (this.results?.run.interrupted) return; // an interrupted run's reports are written once, by whichever comes first
     const runConfig = this.runConfig(modules);
 
@@ -180,7 +220,11 @@ export class ConformanceReporter implements Reporter {
         const meta = test.meta();
         created.push(...(meta.createdPets ?? []));
         if (!meta.requirement) continue;
-        const outcome = meta.outcome ?? { ...outcomeWithoutMeta(test, interrupted), evidence: [], durationMs: Math.round(test.diagnostic()?.duration ?? 0) };
+        const outcome = meta.outcome ?? {
+          ...outcomeWithoutMeta(test, interrupted),
+          evidence: [],
+          durationMs: Math.round(test.diagnostic()?.duration ?? 0),
+        };
         checks.push({
           requirement: meta.requirement,
           name: test.name,
@@ -218,7 +262,17 @@ export class ConformanceReporter implements Reporter {
       interrupted,
       print,
       diagnosis,
-    }: { created: string[]; errors: string[]; runTag: string | null; requests: number | null; retries: RunRetries | null; runConfig?: RunConfig | undefined; interrupted: boolean; print: boolean; diagnosis?: string },
+    }: {
+      created: string[];
+      errors: string[];
+      runTag: string | null;
+      requests: number | null;
+      retries: RunRetries | null;
+      runConfig?: RunConfig | undefined;
+      interrupted: boolean;
+      print: boolean;
+      diagnosis?: string;
+    },
   ): Results {
     const finishedAt = new Date();
     if (runConfig?.apiKey) registerSecret(runConfig.apiKey);
@@ -228,7 +282,9 @@ export class ConformanceReporter implements Reporter {
     let baseline: Baseline | null = null;
     if (this.config.baseline) {
       try {
-        baseline = loadBaseline(this.config.baseline, { now: runConfig?.now ? new Date(runConfig.now) : (this.config.now ?? new Date()) });
+        baseline = loadBaseline(this.config.baseline, {
+          now: runConfig?.now ? new Date(runConfig.now) : (this.config.now ?? new Date()),
+        });
       } catch (err) {
         errors = [...errors, err instanceof Error ? err.message : String(err)];
       }
@@ -271,7 +327,8 @@ export class ConformanceReporter implements Reporter {
     const digested = har && harFile && existsSync(har) ? [{ file: harFile, ...digestFile(har) }] : [];
     const manifest = `${JSON.stringify(buildManifest(results, root, files, commit, digested), null, 2)}\n`;
     writeAtomic(join(dir, MANIFEST_FILE), manifest);
-    if (this.options.stepSummary) appendFileSync(this.options.stepSummary, `${files.find((f) => f.file === 'conformance.md')?.content ?? ''}\n`);
+    if (this.options.stepSummary)
+      appendFileSync(this.options.stepSummary, `${files.find((f) => f.file === 'conformance.md')?.content ?? ''}\n`);
     if (!print) return results;
 
     const shownDir = relative(process.cwd(), dir) || '.';

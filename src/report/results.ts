@@ -166,11 +166,13 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
   }
   const requirements = [...byId.values()].map(requirementResult);
   // Root cause first: a failure whose every failing case another failure explains is grouped under it.
-  const causes = rootCauses([...byId.values()].map((list, i) => ({
-    id: (requirements[i] as RequirementResult).id,
-    outcome: (requirements[i] as RequirementResult).outcome,
-    cases: list.filter((c) => c.outcome === 'failed').flatMap((c) => c.causes ?? [{}]),
-  })));
+  const causes = rootCauses(
+    [...byId.values()].map((list, i) => ({
+      id: (requirements[i] as RequirementResult).id,
+      outcome: (requirements[i] as RequirementResult).outcome,
+      cases: list.filter((c) => c.outcome === 'failed').flatMap((c) => c.causes ?? [{}]),
+    })),
+  );
   for (const e of requirements) {
     const root = causes.get(e.id);
     if (root !== undefined) e.causedBy = root;
@@ -201,7 +203,15 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
       diagnosis: run.diagnosis ?? null,
       retries: run.retries ?? null,
       ...(run.baseline
-        ? { baseline: { path: run.baseline.path, sha256: run.baseline.sha256, kind: run.baseline.kind, entries: run.baseline.entries.length, expired: run.baseline.expired } }
+        ? {
+            baseline: {
+              path: run.baseline.path,
+              sha256: run.baseline.sha256,
+              kind: run.baseline.kind,
+              entries: run.baseline.entries.length,
+              expired: run.baseline.expired,
+            },
+          }
         : {}),
     },
     verdict,

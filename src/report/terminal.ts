@@ -1,6 +1,14 @@
 // The compact summary printed at the end of every run.
 import { givenLabel, isPartial, type RequirementResult, type Results, type Tally } from './results.js';
-import { baselineSaid, findingLists, findings, gateOf, gatewayFailed, TARGET_FAILED, VERDICT_TITLE } from './verdict.js';
+import {
+  baselineSaid,
+  findingLists,
+  findings,
+  gateOf,
+  gatewayFailed,
+  TARGET_FAILED,
+  VERDICT_TITLE,
+} from './verdict.js';
 import { levelApart, type Shown } from './causes.js';
 import { oneLine } from './words.js';
 
@@ -13,7 +21,13 @@ export interface Paint {
 }
 
 const ansi = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
-export const COLORS: Paint = { red: ansi(31, 39), green: ansi(32, 39), yellow: ansi(33, 39), bold: ansi(1, 22), dim: ansi(2, 22) };
+export const COLORS: Paint = {
+  red: ansi(31, 39),
+  green: ansi(32, 39),
+  yellow: ansi(33, 39),
+  bold: ansi(1, 22),
+  dim: ansi(2, 22),
+};
 export const PLAIN: Paint = { red: (s) => s, green: (s) => s, yellow: (s) => s, bold: (s) => s, dim: (s) => s };
 
 function counts(t: Tally, strictLevel: boolean): string {
@@ -42,12 +56,16 @@ function wrapped(ids: readonly string[], width: number, lead: string): string[] 
   return lines.map((l, i) => `${i === 0 ? lead : indent}${l}`);
 }
 
-export function renderTerminal(results: Results, { paint = PLAIN, width = 120, reportDir = 'reports' }: { paint?: Paint; width?: number; reportDir?: string } = {}): string {
+export function renderTerminal(
+  results: Results,
+  { paint = PLAIN, width = 120, reportDir = 'reports' }: { paint?: Paint; width?: number; reportDir?: string } = {},
+): string {
   const { known, fixed } = findings(results);
   const { violations, undecided, warnings } = findingLists(results);
   const r = results.run;
   const label = givenLabel(results.target);
-  const verdictPaint = results.verdict === 'conformant' ? paint.green : results.verdict === 'nonconformant' ? paint.red : paint.yellow;
+  const verdictPaint =
+    results.verdict === 'conformant' ? paint.green : results.verdict === 'nonconformant' ? paint.red : paint.yellow;
   const line = (label: string, value: string) => ` ${paint.dim(label.padEnd(8))} ${value}`;
   const item = (mark: string, e: RequirementResult, tag: string, reason: string | undefined) => {
     const head = ` ${mark} ${e.id}${tag} `;
@@ -56,46 +74,85 @@ export function renderTerminal(results: Results, { paint = PLAIN, width = 120, r
   const out = [
     '',
     paint.bold(` Pet Store conformance (interface ${results.interface.version}, suite ${results.suite.version})`),
-    line('target', `${label ? `${paint.bold(label)} · ` : ''}${results.target.baseUrl}${results.target.embedded ? ' (bundled reference server)' : ''}`),
+    line(
+      'target',
+      `${label ? `${paint.bold(label)} · ` : ''}${results.target.baseUrl}${results.target.embedded ? ' (bundled reference server)' : ''}`,
+    ),
     line('seed', `${r.seed ?? 'none'}${r.replay ? paint.dim(`  replay: ${r.replay}`) : ''}`),
     line('MUST', counts(results.counts.MUST, true)),
     line('SHOULD', counts(results.counts.SHOULD, r.strict)),
-    line('verdict', `${paint.bold(verdictPaint(VERDICT_TITLE[results.verdict].toUpperCase()))}: ${results.verdictReason}`),
+    line(
+      'verdict',
+      `${paint.bold(verdictPaint(VERDICT_TITLE[results.verdict].toUpperCase()))}: ${results.verdictReason}`,
+    ),
   ];
   // Root cause first (src/report/causes.ts): a failure another one explains is named under that
   // one, in its "also failed because of this" line, unless that one comes only in a later list.
   const finding = (mark: string, { entry: e, cause, also }: Shown, tag: string) => {
     out.push(item(mark, e, `${tag}${cause ? ` (because of ${cause.id}, below)` : ''}`, e.message));
-    if (also.length) out.push(...wrapped(also.map((m) => `${m.id}${levelApart(m, e)}`), width, paint.dim('      also failed because of this: ')));
+    if (also.length)
+      out.push(
+        ...wrapped(
+          also.map((m) => `${m.id}${levelApart(m, e)}`),
+          width,
+          paint.dim('      also failed because of this: '),
+        ),
+      );
   };
   for (const s of violations.shown) finding(paint.red('✘'), s, s.entry.level === 'SHOULD' ? ' (SHOULD, strict)' : '');
   // A backend that fell over mid-run is said once (the verdict says it for MUSTs), not once per requirement it left undecided.
   const fellOver = gatewayFailed([...undecided.entries, ...warnings.entries]);
-  for (const s of undecided.shown) if (!fellOver.includes(s.entry)) finding(paint.yellow('?'), s, ' (could not decide)');
-  if (fellOver.length && !results.verdictReason.includes(TARGET_FAILED)) out.push(` ${paint.yellow('?')} ${TARGET_FAILED}: ${fellOver.length} requirement(s) could not be decided`);
+  for (const s of undecided.shown)
+    if (!fellOver.includes(s.entry)) finding(paint.yellow('?'), s, ' (could not decide)');
+  if (fellOver.length && !results.verdictReason.includes(TARGET_FAILED))
+    out.push(` ${paint.yellow('?')} ${TARGET_FAILED}: ${fellOver.length} requirement(s) could not be decided`);
   for (const s of warnings.shown) {
-    if (!fellOver.includes(s.entry)) finding(paint.yellow('⚠'), s, ` (SHOULD, warning${s.entry.outcome === 'error' ? ', could not check' : ''})`);
+    if (!fellOver.includes(s.entry))
+      finding(paint.yellow('⚠'), s, ` (SHOULD, warning${s.entry.outcome === 'error' ? ', could not check' : ''})`);
   }
   // --baseline: known deviations apart from the findings (with the baseline's reason), then the gate.
-  for (const e of known) out.push(item(paint.dim('≈'), e, ` (known ${e.level} ${e.outcome === 'failed' ? 'failure' : 'undecided'}, baseline)`, baselineSaid(e)));
+  for (const e of known)
+    out.push(
+      item(
+        paint.dim('≈'),
+        e,
+        ` (known ${e.level} ${e.outcome === 'failed' ? 'failure' : 'undecided'}, baseline)`,
+        baselineSaid(e),
+      ),
+    );
   for (const e of fixed) out.push(item(paint.yellow('⚠'), e, ' (fixed: remove it from the baseline)', baselineSaid(e)));
   if (r.baseline) {
     const gate = gateOf(results);
-    out.push(line('baseline', `${r.baseline.path}: ${gate.passed ? paint.green('gate passed') : paint.red('gate FAILED')}: ${gate.reason}`));
-    for (const x of r.baseline.expired) out.push(paint.dim(` - baseline entry ${x.id} expired on ${x.until ?? '?'}: counted as not in the baseline`));
+    out.push(
+      line(
+        'baseline',
+        `${r.baseline.path}: ${gate.passed ? paint.green('gate passed') : paint.red('gate FAILED')}: ${gate.reason}`,
+      ),
+    );
+    for (const x of r.baseline.expired)
+      out.push(paint.dim(` - baseline entry ${x.id} expired on ${x.until ?? '?'}: counted as not in the baseline`));
   }
   // A skipped MUST is not a pass: say why, one line each (the reports list them all).
   const skipped = results.requirements.filter((e) => e.outcome === 'skipped' && e.level === 'MUST');
   for (const e of skipped.slice(0, SKIPS_SHOWN)) out.push(item(paint.dim('-'), e, ' (skipped)', e.skipReason));
-  if (skipped.length > SKIPS_SHOWN) out.push(paint.dim(` - ${skipped.length - SKIPS_SHOWN} more MUST requirements skipped (reasons in ${reportDir}/conformance.md)`));
+  if (skipped.length > SKIPS_SHOWN)
+    out.push(
+      paint.dim(
+        ` - ${skipped.length - SKIPS_SHOWN} more MUST requirements skipped (reasons in ${reportDir}/conformance.md)`,
+      ),
+    );
   if (r.interrupted) out.push(paint.yellow(' ! the run was interrupted: unfinished checks count as undecided'));
   if (isPartial(results)) out.push(paint.yellow(' ! partial run (--only/--skip): the verdict covers only what ran'));
   for (const e of r.errors) out.push(paint.red(` ! suite error: ${oneLine(e, width - 16)}`));
   out.push(line('created', `${results.createdPets.count} pets (ids in ${reportDir}/${results.createdPets.ledger})`));
-  out.push(line('reports', `${reportDir}/conformance.html, conformance.md, conformance.json, junit.xml, manifest.json`));
+  out.push(
+    line('reports', `${reportDir}/conformance.html, conformance.md, conformance.json, junit.xml, manifest.json`),
+  );
   // The summary gives each finding's first reason; where the rest is.
   if (violations.entries.length + undecided.entries.length + warnings.entries.length + known.length > 0) {
-    out.push(line('evidence', `requests, responses and curl lines in ${reportDir}/conformance.html (or run with --verbose)`));
+    out.push(
+      line('evidence', `requests, responses and curl lines in ${reportDir}/conformance.html (or run with --verbose)`),
+    );
   }
   out.push('');
   return out.join('\n');

@@ -24,7 +24,10 @@ const REASON_IDS = 8;
 const ids = (entries: readonly RequirementResult[]) =>
   entries.length <= REASON_IDS
     ? entries.map((e) => e.id).join(', ')
-    : `${entries.slice(0, REASON_IDS - 2).map((e) => e.id).join(', ')} and ${entries.length - (REASON_IDS - 2)} more`;
+    : `${entries
+        .slice(0, REASON_IDS - 2)
+        .map((e) => e.id)
+        .join(', ')} and ${entries.length - (REASON_IDS - 2)} more`;
 
 /** Undecided requirements whose answers came from a failing gateway: the target failed during the run. */
 export function gatewayFailed(entries: readonly RequirementResult[]): RequirementResult[] {
@@ -52,25 +55,42 @@ export function verdictOf(
   const deciding = entries.filter((e) => blocks(e.level, run.strict));
   const levels = run.strict ? 'MUST or SHOULD' : 'MUST';
   // Named root cause first, like every list of findings.
-  const failed = inCauseOrder(deciding.filter((e) => e.outcome === 'failed'), entries);
+  const failed = inCauseOrder(
+    deciding.filter((e) => e.outcome === 'failed'),
+    entries,
+  );
   const undecided = deciding.filter((e) => e.outcome === 'error');
   const fellOver = gatewayFailed(undecided);
   if (failed.length > 0) {
     const also = fellOver.length > 0 ? `; ${TARGET_FAILED}, ${fellOver.length} more could not be decided` : '';
-    return { verdict: 'nonconformant', reason: `${plural(failed.length, `${levels} requirement`)} violated: ${ids(failed)}${also}` };
+    return {
+      verdict: 'nonconformant',
+      reason: `${plural(failed.length, `${levels} requirement`)} violated: ${ids(failed)}${also}`,
+    };
   }
   if (fellOver.length > 0) {
-    return { verdict: 'inconclusive', reason: `${TARGET_FAILED}: ${plural(undecided.length, `${levels} requirement`)} could not be decided` };
+    return {
+      verdict: 'inconclusive',
+      reason: `${TARGET_FAILED}: ${plural(undecided.length, `${levels} requirement`)} could not be decided`,
+    };
   }
   if (undecided.length > 0) {
-    return { verdict: 'inconclusive', reason: `${plural(undecided.length, `${levels} requirement`)} could not be decided: ${ids(undecided)}` };
+    return {
+      verdict: 'inconclusive',
+      reason: `${plural(undecided.length, `${levels} requirement`)} could not be decided: ${ids(undecided)}`,
+    };
   }
-  if (run.interrupted) return { verdict: 'inconclusive', reason: 'the run was interrupted before every check finished' };
-  if (run.errors.length > 0) return { verdict: 'inconclusive', reason: `the suite itself failed: ${oneLine(run.errors[0], 160)}` };
+  if (run.interrupted)
+    return { verdict: 'inconclusive', reason: 'the run was interrupted before every check finished' };
+  if (run.errors.length > 0)
+    return { verdict: 'inconclusive', reason: `the suite itself failed: ${oneLine(run.errors[0], 160)}` };
   if (entries.length === 0) return { verdict: 'inconclusive', reason: 'no requirement was checked' };
   const must = tally(entries, 'MUST');
   const skipped = must.skipped > 0 ? `; ${plural(must.skipped, 'MUST requirement')} skipped` : '';
-  return { verdict: 'conformant', reason: `every MUST requirement checked was met (${must.passed} of ${must.requirements})${skipped}` };
+  return {
+    verdict: 'conformant',
+    reason: `every MUST requirement checked was met (${must.passed} of ${must.requirements})${skipped}`,
+  };
 }
 
 /**
@@ -113,14 +133,23 @@ export interface FindingList {
 export function findingLists(results: Results): Record<'violations' | 'undecided' | 'warnings', FindingList> {
   const { violations, undecided, warnings } = findings(results);
   const notTested = results.verdict === 'not-tested';
-  const lists = [violations, notTested ? [] : undecided, notTested ? warnings.filter((e) => e.outcome !== 'error') : warnings];
-  const [v, u, w] = lists.map((entries, i) => ({ entries, shown: shownFindings(entries, lists.slice(0, i).flat(), results.requirements) })) as [FindingList, FindingList, FindingList];
+  const lists = [
+    violations,
+    notTested ? [] : undecided,
+    notTested ? warnings.filter((e) => e.outcome !== 'error') : warnings,
+  ];
+  const [v, u, w] = lists.map((entries, i) => ({
+    entries,
+    shown: shownFindings(entries, lists.slice(0, i).flat(), results.requirements),
+  })) as [FindingList, FindingList, FindingList];
   return { violations: v, undecided: u, warnings: w };
 }
 
 /** The baseline's word on an entry: its reason, link and end date ('' when it has none). */
 export function baselineSaid(e: RequirementResult): string {
-  return e.baseline ? `${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}${e.baseline.until ? `, until ${e.baseline.until}` : ''}` : '';
+  return e.baseline
+    ? `${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}${e.baseline.until ? `, until ${e.baseline.until}` : ''}`
+    : '';
 }
 
 /**
@@ -129,17 +158,31 @@ export function baselineSaid(e: RequirementResult): string {
  * the suite itself, and with --strict on a fixed entry still in the baseline. The verdict stays
  * what the service deserves; the gate is what the exit code follows.
  */
-export function gateOf(results: Results): { passed: boolean; regressions: RequirementResult[]; fixed: RequirementResult[]; reason: string } {
+export function gateOf(results: Results): {
+  passed: boolean;
+  regressions: RequirementResult[];
+  fixed: RequirementResult[];
+  reason: string;
+} {
   const { violations, undecided, fixed } = findings(results);
   const regressions = [...violations, ...undecided];
   const strict = results.run.strict;
-  const passed = regressions.length === 0 && results.run.errors.length === 0 && !results.run.interrupted && !(strict && fixed.length > 0);
+  const passed =
+    regressions.length === 0 &&
+    results.run.errors.length === 0 &&
+    !results.run.interrupted &&
+    !(strict && fixed.length > 0);
   const parts: string[] = [];
-  if (regressions.length) parts.push(`${plural(regressions.length, 'regression')} (not in the baseline): ${ids(regressions)}`);
+  if (regressions.length)
+    parts.push(`${plural(regressions.length, 'regression')} (not in the baseline): ${ids(regressions)}`);
   if (results.run.errors.length) parts.push('the suite itself failed');
-  if (fixed.length) parts.push(`${plural(fixed.length, 'baseline entry', 'baseline entries')} fixed${strict ? ' (fails with --strict)' : ''}: remove ${ids(fixed)} from the baseline`);
+  if (fixed.length)
+    parts.push(
+      `${plural(fixed.length, 'baseline entry', 'baseline entries')} fixed${strict ? ' (fails with --strict)' : ''}: remove ${ids(fixed)} from the baseline`,
+    );
   const known = results.requirements.filter((e) => e.baseline?.status === 'known').length;
-  if (passed && regressions.length === 0) parts.unshift(`no regression against the baseline (${plural(known, 'known deviation')})`);
+  if (passed && regressions.length === 0)
+    parts.unshift(`no regression against the baseline (${plural(known, 'known deviation')})`);
   return { passed, regressions, fixed, reason: parts.join('; ') };
 }
 

@@ -7,7 +7,10 @@ import type { RunRetries } from '../data/generated/report-types.js';
  * such as "2 of 12 cases failed:" is joined with the first case, so the line says what broke.
  */
 export function oneLine(message: string | undefined, max = 200): string {
-  const lines = (message ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = (message ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   let line = lines[0] ?? '';
   if (line.endsWith(':') && lines[1]) line = `${line} ${lines[1].replace(/^- /, '')}${lines.length > 2 ? ' …' : ''}`;
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
@@ -24,7 +27,10 @@ export function describeRetries(r: Retries): string | undefined {
   const parts: string[] = [];
   const statuses = Object.entries(r.statuses).map(([status, n]) => `${status} ×${n}`);
   const waits = r.retryAfterMs > 0 ? ` after ${(r.retryAfterMs / 1000).toFixed(1)} s of waits asked` : '';
-  if (statuses.length > 0) parts.push(`${statuses.join(', ')} with Retry-After, ${r.count > 0 ? `${r.count} retried${waits}` : 'none retried'}`);
+  if (statuses.length > 0)
+    parts.push(
+      `${statuses.join(', ')} with Retry-After, ${r.count > 0 ? `${r.count} retried${waits}` : 'none retried'}`,
+    );
   if (r.resent > 0) parts.push(`${r.resent} resent after a stale connection`);
   return parts.length > 0 ? parts.join('; ') : undefined;
 }

@@ -47,7 +47,12 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
     if (pacing) console.log(`petstore-conformance: ${pacing}`);
     await ctx.close();
   });
-  const selectedIds = new Set(selectRequirements(checks.map((c) => c.requirement), config).map((r) => r.id));
+  const selectedIds = new Set(
+    selectRequirements(
+      checks.map((c) => c.requirement),
+      config,
+    ).map((r) => r.id),
+  );
   const selected = checks.filter((c) => selectedIds.has(c.requirement.id));
   const areas = [...new Set(selected.map((c) => areaOf(c.requirement.id)))];
   for (const area of areas) {
@@ -60,7 +65,9 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
           // Ctrl-C: vitest aborts the signals of running tests (not always all of them), and the
           // first one stops every request of the run at once, so it ends in moments instead of
           // waiting out timeouts. (A test's own timeout aborts its signal with another reason.)
-          signal.addEventListener('abort', () => signal.reason?.name === 'TestRunAbortError' && ctx.interrupt(), { once: true });
+          signal.addEventListener('abort', () => signal.reason?.name === 'TestRunAbortError' && ctx.interrupt(), {
+            once: true,
+          });
           const outcome = await execute(c, ctx);
           task.meta.createdPets = newlyCreated();
           const retries = ctx.retriesOf(c.name);
@@ -77,7 +84,9 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
             await annotate(`SHOULD not met (warning): ${text}`, 'warning');
             return;
           }
-          const err = new Error(`${req.level} ${outcome.outcome === 'error' ? 'could not be checked' : 'violated'}: ${text}`);
+          const err = new Error(
+            `${req.level} ${outcome.outcome === 'error' ? 'could not be checked' : 'violated'}: ${text}`,
+          );
           err.stack = err.message; // a violation is not a crash: no stack trace
           throw err;
         });
@@ -88,5 +97,8 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
 
 /** Tests of the suite that vitest will run (not skipped by a filter). */
 function testsToRun(suite: RunnerTestSuite): number {
-  return suite.tasks.reduce((n, t) => n + (t.type === 'suite' ? testsToRun(t) : t.mode === 'run' || t.mode === 'only' ? 1 : 0), 0);
+  return suite.tasks.reduce(
+    (n, t) => n + (t.type === 'suite' ? testsToRun(t) : t.mode === 'run' || t.mode === 'only' ? 1 : 0),
+    0,
+  );
 }

@@ -33,10 +33,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const run = resolveRunConfig(config, target);
   registerSecret(run.apiKey);
   const replay = replayCommand(run.seed, { baseUrl: redact(run.baseUrl), embedded: run.embedded });
-  const what = run.embedded ? 'the bundled reference server (set PETSTORE_BASE_URL to test another)' : redact(run.baseUrl);
-  console.log(`petstore-conformance: testing ${what}${run.embedded ? ` at ${redact(run.baseUrl)}` : ''}; seed ${run.seed} (replay: ${replay}); pets this run creates are named "${runTagOf(run.seed)} …"${run.readOnly ? '; read-only: nothing is created' : ''}`);
+  const what = run.embedded
+    ? 'the bundled reference server (set PETSTORE_BASE_URL to test another)'
+    : redact(run.baseUrl);
+  console.log(
+    `petstore-conformance: testing ${what}${run.embedded ? ` at ${redact(run.baseUrl)}` : ''}; seed ${run.seed} (replay: ${replay}); pets this run creates are named "${runTagOf(run.seed)} …"${run.readOnly ? '; read-only: nothing is created' : ''}`,
+  );
   // Whole from the start: the checks' worker writes it anew, so a run stopped before it leaves a valid, empty HAR.
-  if (run.har) writeEmptyHar(run.har, { title: `petstore-conformance against ${redact(run.baseUrl)}`, note: 'No request was recorded: the run stopped before its checks started.' });
+  if (run.har)
+    writeEmptyHar(run.har, {
+      title: `petstore-conformance against ${redact(run.baseUrl)}`,
+      note: 'No request was recorded: the run stopped before its checks started.',
+    });
   project.provide('runConfig', run);
   return close;
 }

@@ -15,8 +15,34 @@ import { stringifyJson } from './json.js';
 import { Pacer, type Pacing } from './pacer.js';
 import { Pool } from './pool.js';
 import { PLACEHOLDER, redact, registerSecret } from './redact.js';
-import { blameProxy, describeTransportError, earlyAnswerConnector, envProxy, ExchangeFailure, isClose, isStaleClose, namesProxy, RequestTarget, type EnvProxy } from './transport.js';
-import { INTERRUPTED, noRetries, readBody, REFUSABLE_UPLOAD_BYTES, RetriesExhausted, retryAfterMs, TransportError, UploadRefused, WriteBlocked, type ApiRequest, type ApiResponse, type Retries, type SendRecord, type SentRequest } from './wire.js';
+import {
+  blameProxy,
+  describeTransportError,
+  earlyAnswerConnector,
+  envProxy,
+  ExchangeFailure,
+  isClose,
+  isStaleClose,
+  namesProxy,
+  RequestTarget,
+  type EnvProxy,
+} from './transport.js';
+import {
+  INTERRUPTED,
+  noRetries,
+  readBody,
+  REFUSABLE_UPLOAD_BYTES,
+  RetriesExhausted,
+  retryAfterMs,
+  TransportError,
+  UploadRefused,
+  WriteBlocked,
+  type ApiRequest,
+  type ApiResponse,
+  type Retries,
+  type SendRecord,
+  type SentRequest,
+} from './wire.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -111,7 +137,10 @@ export class Client {
     const viaEnv = !direct && namesProxy(proxyEnv());
     // Sockets to the target itself read an early answer through a failed write; through a proxy,
     // the proxy is the one reading the upload.
-    const agentOf = (opts: Agent.Options) => (viaEnv ? new EnvHttpProxyAgent({ ...opts, proxyTunnel: false }) : new Agent({ ...opts, connect: earlyAnswerConnector() }));
+    const agentOf = (opts: Agent.Options) =>
+      viaEnv
+        ? new EnvHttpProxyAgent({ ...opts, proxyTunnel: false })
+        : new Agent({ ...opts, connect: earlyAnswerConnector() });
     this.dispatcher = agentOf(agent);
     this.fresh = agentOf(fresh);
     this.proxy = direct ? undefined : envProxy(new URL(this.baseUrl).protocol, proxyEnv());
@@ -127,7 +156,9 @@ export class Client {
   }
 
   private prepare(req: ApiRequest): { url: string; headers: Record<string, string>; body?: string } {
-    const qs = req.query?.length ? `?${req.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}` : '';
+    const qs = req.query?.length
+      ? `?${req.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`
+      : '';
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
     const auth = req.auth ?? 'key';
     if (auth === 'key') headers.authorization = `Bearer ${this.options.apiKey}`;
@@ -152,7 +183,12 @@ export class Client {
       url: redact(url),
       // The key's own header is written with the placeholder, not found and replaced: a key such
       // as "a" or "e" must not garble "Bearer" in the curl line.
-      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, k === 'authorization' && (req.auth ?? 'key') === 'key' ? `Bearer ${PLACEHOLDER}` : redact(v)])),
+      headers: Object.fromEntries(
+        Object.entries(headers).map(([k, v]) => [
+          k,
+          k === 'authorization' && (req.auth ?? 'key') === 'key' ? `Bearer ${PLACEHOLDER}` : redact(v),
+        ]),
+      ),
       ...(body === undefined ? {} : { body: redact(body) }),
     };
     const retries = this.options.retries ?? 0;
@@ -188,10 +224,18 @@ export class Client {
       }
       if (attempt >= retries) {
         this.pacer.gaveUp(firstSentAt);
-        throw giveUp(retries === 0 ? `${asked}, and retries are off (PETSTORE_RETRIES=0)` : `still ${asked} after ${retries} retries honouring it`, res);
+        throw giveUp(
+          retries === 0
+            ? `${asked}, and retries are off (PETSTORE_RETRIES=0)`
+            : `still ${asked} after ${retries} retries honouring it`,
+          res,
+        );
       }
       if (this.pacer.refusing) {
-        throw giveUp(`${asked}, not retried: the server turns every request away (nothing accepted through ${retries + 1} of its waits)`, res);
+        throw giveUp(
+          `${asked}, not retried: the server turns every request away (nothing accepted through ${retries + 1} of its waits)`,
+          res,
+        );
       }
       // No wait of its own: the pacer holds every request, this one too, until the wait is over.
       this.retried.count++;
@@ -205,7 +249,14 @@ export class Client {
   }
 
   /** One request within its pool slot: paced, then sent, and sent again once if its reused connection was stale. */
-  private async once(method: string, url: string, headers: Record<string, string>, body: string | undefined, sent: SentRequest, urgent: boolean): Promise<ApiResponse> {
+  private async once(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    sent: SentRequest,
+    urgent: boolean,
+  ): Promise<ApiResponse> {
     try {
       // Unpaced, the turn is now: no promise to wait for.
       const turn = this.pacer.turn(urgent);
@@ -239,14 +290,26 @@ export class Client {
   private transportError(failure: ExchangeFailure, sent: SentRequest): TransportError {
     if (this.stopped.signal.aborted) return new TransportError(INTERRUPTED, sent);
     const proxied = this.proxy && blameProxy(failure.cause, this.proxy, new URL(this.baseUrl));
-    const why = proxied ?? describeTransportError(failure.cause, this.options.timeoutMs, failure.timedOut ? AbortSignal.abort() : undefined);
+    const why =
+      proxied ??
+      describeTransportError(failure.cause, this.options.timeoutMs, failure.timedOut ? AbortSignal.abort() : undefined);
     if (!failure.refused || proxied) return new TransportError(why, sent);
     const mib = Math.round((Buffer.byteLength(sent.body ?? '') / 1024 / 1024) * 10) / 10;
-    return new UploadRefused(`${why} during the upload of a ${mib} MiB body, without an answer: the server refused the body by closing the connection`, sent);
+    return new UploadRefused(
+      `${why} during the upload of a ${mib} MiB body, without an answer: the server refused the body by closing the connection`,
+      sent,
+    );
   }
 
   /** One exchange on `dispatcher`; throws ExchangeFailure. */
-  private async exchange(dispatcher: Dispatcher, method: string, url: string, headers: Record<string, string>, body: string | undefined, sent: SentRequest): Promise<ApiResponse> {
+  private async exchange(
+    dispatcher: Dispatcher,
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    sent: SentRequest,
+  ): Promise<ApiResponse> {
     this.requestCount++;
     const started = performance.now();
     const maxBytes = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY;
@@ -282,7 +345,15 @@ export class Client {
       const closed = !timedOut && !this.stopped.signal.aborted && !exchange.responded;
       const large = body !== undefined && Buffer.byteLength(body) > REFUSABLE_UPLOAD_BYTES;
       const failure = new ExchangeFailure(err, timedOut, closed && isStaleClose(err), closed && large && isClose(err));
-      if (this.options.onSend) this.recordSend(sent, started, exchange, undefined, this.transportError(failure, sent).message, failure.refused);
+      if (this.options.onSend)
+        this.recordSend(
+          sent,
+          started,
+          exchange,
+          undefined,
+          this.transportError(failure, sent).message,
+          failure.refused,
+        );
       throw failure;
     } finally {
       clearTimeout(timer);
@@ -291,9 +362,24 @@ export class Client {
   }
 
   /** Hands one send to onSend (--har; nothing when it is off); the request keeps the index it got. */
-  private recordSend(sent: SentRequest, startedAt: number, exchange: Exchange, response?: ApiResponse, error?: string, refused = false): void {
+  private recordSend(
+    sent: SentRequest,
+    startedAt: number,
+    exchange: Exchange,
+    response?: ApiResponse,
+    error?: string,
+    refused = false,
+  ): void {
     if (!this.options.onSend) return;
-    const send: SendRecord = { request: sent, startedAt, respondedAt: exchange.respondedAt, endedAt: performance.now(), ...(response ? { response } : {}), ...(error === undefined ? {} : { error }), ...(refused ? { refused } : {}) };
+    const send: SendRecord = {
+      request: sent,
+      startedAt,
+      respondedAt: exchange.respondedAt,
+      endedAt: performance.now(),
+      ...(response ? { response } : {}),
+      ...(error === undefined ? {} : { error }),
+      ...(refused ? { refused } : {}),
+    };
     const index = this.options.onSend(send);
     if (index !== undefined) sent.harEntry = index;
   }

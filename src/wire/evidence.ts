@@ -33,10 +33,14 @@ export interface Exchange {
 
 const MAX_BODY_IN_EVIDENCE = 2000;
 
-const redactHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redact(v)]));
+const redactHeaders = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redact(v)]));
 
 export function exchangeOf(res: ApiResponse): Exchange {
-  const text = res.text.length > MAX_BODY_IN_EVIDENCE ? `${detach(res.text.slice(0, MAX_BODY_IN_EVIDENCE))}… (${res.text.length} chars)` : res.text;
+  const text =
+    res.text.length > MAX_BODY_IN_EVIDENCE
+      ? `${detach(res.text.slice(0, MAX_BODY_IN_EVIDENCE))}… (${res.text.length} chars)`
+      : res.text;
   return requestOnly(res.request, { status: res.status, headers: redactHeaders(res.headers), body: redact(text) });
 }
 
@@ -45,12 +49,19 @@ const KEY_HEADER = `Bearer ${PLACEHOLDER}`;
 
 /** Everything of a request that reaches the wire is redacted (again: the client did), URL, header values, body. */
 function redactRequest(req: SentRequest): SentRequest {
-  const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, v === KEY_HEADER ? v : redact(v)]));
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).map(([k, v]) => [k, v === KEY_HEADER ? v : redact(v)]),
+  );
   return { ...req, url: redact(req.url), headers, ...(req.body === undefined ? {} : { body: redact(req.body) }) };
 }
 
 export function requestOnly(sent: SentRequest, response?: Exchange['response']): Exchange {
   const { harEntry, ...wire } = sent;
   const request = redactRequest(wire);
-  return { request, ...(response ? { response } : {}), reproduce: curlCommand(request), ...(harEntry === undefined ? {} : { harEntry }) };
+  return {
+    request,
+    ...(response ? { response } : {}),
+    reproduce: curlCommand(request),
+    ...(harEntry === undefined ? {} : { harEntry }),
+  };
 }

@@ -19,7 +19,10 @@ const PAGE = 'run';
 
 const CREATOR = (() => {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name?: string; version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      name?: string;
+      version?: string;
+    };
     return { name: pkg.name ?? 'petstore-conformance', version: pkg.version ?? '0.0.0' };
   } catch {
     return { name: 'petstore-conformance', version: '0.0.0' };
@@ -55,7 +58,14 @@ function keep(text: string, wireSize?: number): Kept {
 
 /** The cut, said for people (comment) and for tools (_truncated). */
 function cutNote(body: Kept, more = ''): { comment?: string; _truncated?: Kept['cut'] } {
-  const said = [body.cut ? `body cut to its first ${body.cut.cap} of ${body.cut.originalSize} bytes (the HAR keeps ${body.cut.cap / 1024} KiB of each body)` : '', more].filter(Boolean).join('; ');
+  const said = [
+    body.cut
+      ? `body cut to its first ${body.cut.cap} of ${body.cut.originalSize} bytes (the HAR keeps ${body.cut.cap / 1024} KiB of each body)`
+      : '',
+    more,
+  ]
+    .filter(Boolean)
+    .join('; ');
   return { ...(said ? { comment: said } : {}), ...(body.cut ? { _truncated: body.cut } : {}) };
 }
 
@@ -82,7 +92,12 @@ function responseOf(res: ApiResponse) {
     httpVersion: 'HTTP/1.1',
     cookies: [],
     headers: Object.entries(res.headers).map(([name, value]) => ({ name: scrub(name), value: scrub(value) })),
-    content: { size: body.size, mimeType: scrub(res.headers['content-type'] ?? 'x-unknown'), text: body.text, ...cutNote(body, limit) },
+    content: {
+      size: body.size,
+      mimeType: scrub(res.headers['content-type'] ?? 'x-unknown'),
+      text: body.text,
+      ...cutNote(body, limit),
+    },
     redirectURL: scrub(res.headers.location ?? ''),
     headersSize: -1,
     bodySize: body.size,
@@ -135,7 +150,9 @@ export function harEntry(send: SendRecord, sender: Sender, note = 'sent outside 
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive },
     _petstore: {
-      ...(sender === undefined ? { requirements: [], check: null, note } : { requirements: [sender.split(' ', 1)[0] as string], check: sender }),
+      ...(sender === undefined
+        ? { requirements: [], check: null, note }
+        : { requirements: [sender.split(' ', 1)[0] as string], check: sender }),
       // The request's previous send: this one is its retry (429/503 with Retry-After) or resend (stale connection).
       ...(req.harEntry === undefined ? {} : { retryOf: req.harEntry }),
     } satisfies HarSender,
@@ -145,7 +162,7 @@ export function harEntry(send: SendRecord, sender: Sender, note = 'sent outside 
 /** Writes `text` at `position`; returns its length in bytes. */
 function writeAll(fd: number, text: string, position: number): number {
   const bytes = Buffer.from(text, 'utf8');
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
   return bytes.length;
 }
 
@@ -179,7 +196,9 @@ export class HarWriter {
         'One entry per request the run sent, each retry and resend its own (their count is run.requests in conformance.json).',
         'Custom fields: _petstore names the requirement and the check that sent it (retryOf: the earlier send of the same request); a body is kept up to 64 KiB, a cut noted in _truncated and comment; a request that got no answer has status 0 and _error (a large upload the server refused by closing says so in the comment of its response). The API key is written $PETSTORE_API_KEY.',
         run.note ?? '',
-      ].filter(Boolean).join(' '),
+      ]
+        .filter(Boolean)
+        .join(' '),
     };
     const head = `{"log":${JSON.stringify(log).slice(0, -1)},"entries":[`;
     this.fd = openSync(path, 'w');
@@ -214,7 +233,9 @@ export class HarWriter {
       bytes = writeAll(this.fd, text + TRAILER, this.at);
     } catch (err) {
       // A full disk must not stop the run: the file keeps the entries before these.
-      console.error(`petstore-conformance: the HAR file ${this.path} could not be written (${err instanceof Error ? err.message : String(err)}); it holds the first ${this.written} requests`);
+      console.error(
+        `petstore-conformance: the HAR file ${this.path} could not be written (${err instanceof Error ? err.message : String(err)}); it holds the first ${this.written} requests`,
+      );
       this.close();
       return;
     }
@@ -261,6 +282,8 @@ export function writeEmptyHar(path: string, run: HarRun): void {
   try {
     new HarWriter(path, run).close();
   } catch (err) {
-    console.error(`petstore-conformance: the HAR file ${path} could not be written (${err instanceof Error ? err.message : String(err)})`);
+    console.error(
+      `petstore-conformance: the HAR file ${path} could not be written (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
 }

@@ -43,7 +43,7 @@ export function parseChallenges(value: string): Challenge[] {
   const lexemes = lex(value);
   const challenges: Challenge[] = [];
   let current: Challenge | undefined;
-  for (let i = 0; i < lexemes.length; ) {
+  for (let i = 0; i < lexemes.length;) {
     const a = lexemes[i];
     const b = lexemes[i + 1];
     const c = lexemes[i + 2];
@@ -56,7 +56,12 @@ export function parseChallenges(value: string): Challenge[] {
       i += 3;
       continue;
     }
-    if (current && current.token68 === undefined && Object.keys(current.params).length === 0 && lexemes[i - 1]?.kind !== ',') {
+    if (
+      current &&
+      current.token68 === undefined &&
+      Object.keys(current.params).length === 0 &&
+      lexemes[i - 1]?.kind !== ','
+    ) {
       // A token68 right after the scheme, with its "=" padding.
       let j = i + 1;
       while (lexemes[j]?.kind === '=') j++;

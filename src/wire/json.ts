@@ -81,11 +81,13 @@ function checkDepth(text: string): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_JSON_DEPTH) throw new SyntaxError(`nested deeper than ${MAX_JSON_DEPTH} levels at position ${i} (not parsed)`);
+      if (++depth > MAX_JSON_DEPTH)
+        throw new SyntaxError(`nested deeper than ${MAX_JSON_DEPTH} levels at position ${i} (not parsed)`);
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
 }
@@ -102,7 +104,8 @@ const NOT_FAST = Symbol('not fast');
 function mayNestDeeper(text: string): boolean {
   let opened = 0;
   for (const bracket of ['[', '{']) {
-    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) if (++opened > MAX_JSON_DEPTH) return true;
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1))
+      if (++opened > MAX_JSON_DEPTH) return true;
   }
   return false;
 }
@@ -148,7 +151,8 @@ function restoreMarked(value: unknown, found: Restored[], path: string[] = []): 
 
 /** Sets a property the parse made: by assignment, but "__proto__" (which would set the prototype) by defineProperty. */
 function setOwn(holder: object, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
   else (holder as Record<string, unknown>)[key] = value;
 }
 

@@ -220,11 +220,12 @@ export function describePacing(pacing: Pacing, retried: number): string | undefi
   if (retried > 0) parts.push(`${retried} request(s) retried after 429/503 with Retry-After`);
   else if (pacing.limited > 0) parts.push(`${pacing.limited} answer(s) 429/503 with Retry-After, none retried`);
   const pace = (r: number) => (r >= 10 ? Math.round(r) : Math.round(r * 10) / 10);
-  const slowed = pacing.slowestRate === undefined ? undefined : `slowed to ~${pace(pacing.slowestRate)} req/s after 429s`;
-  if (pacing.configuredRate !== undefined) parts.push(`paced at most ${pace(pacing.configuredRate)} req/s (--rate)${slowed ? `, then ${slowed}` : ''}`);
+  const slowed =
+    pacing.slowestRate === undefined ? undefined : `slowed to ~${pace(pacing.slowestRate)} req/s after 429s`;
+  if (pacing.configuredRate !== undefined)
+    parts.push(`paced at most ${pace(pacing.configuredRate)} req/s (--rate)${slowed ? `, then ${slowed}` : ''}`);
   else if (slowed) parts.push(slowed);
   if (pacing.pausedMs > 0) parts.push(`paused ${(pacing.pausedMs / 1000).toFixed(1)} s in all as Retry-After asked`);
   parts.push(`run took ${Math.round(pacing.elapsedMs / 1000)} s`);
   return parts.join('; ');
 }
-

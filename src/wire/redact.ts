@@ -29,7 +29,12 @@ export function forgetSecrets(): void {
 export function redact(text: string): string {
   let out = text;
   // A text without the key is left as it is (most are): no split, no copy.
-  for (const s of secrets) if (out.includes(s)) out = out.split(PLACEHOLDER).map((piece) => piece.split(s).join(PLACEHOLDER)).join(PLACEHOLDER);
+  for (const s of secrets)
+    if (out.includes(s))
+      out = out
+        .split(PLACEHOLDER)
+        .map((piece) => piece.split(s).join(PLACEHOLDER))
+        .join(PLACEHOLDER);
   return out;
 }
 

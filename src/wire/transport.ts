@@ -82,7 +82,8 @@ export interface EnvProxy {
  * reads it; `env` holds the proxy variables (proxyEnv() in src/config/config.ts).
  */
 export function envProxy(protocol: string, env: Readonly<Record<string, string | undefined>>): EnvProxy | undefined {
-  const names = protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+  const names =
+    protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
   for (const variable of names) {
     const value = env[variable];
     if (!value) continue;
@@ -122,8 +123,13 @@ export function blameProxy(err: unknown, proxy: EnvProxy, target: URL): string |
 }
 
 const TLS_CODES = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
 ]);
 
 /** One line saying why a request got no answer: DNS, refused, TLS, timeout, or what the error says. */

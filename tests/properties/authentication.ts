@@ -20,7 +20,14 @@ async function existingPetId(ctx: RunContext): Promise<Int64 | undefined> {
   return (await ctx.createPet()).pet.id;
 }
 
-async function send(ctx: RunContext, trial: Trial, op: OperationName, auth: Auth, petId: Int64 | undefined, name: string): Promise<ApiResponse> {
+async function send(
+  ctx: RunContext,
+  trial: Trial,
+  op: OperationName,
+  auth: Auth,
+  petId: Int64 | undefined,
+  name: string,
+): Promise<ApiResponse> {
   if (op === 'listPets') return ctx.api.listPets([], { auth });
   if (op === 'getPet') return ctx.api.getPet(petId, { auth });
   // Only a server that accepts the wrong token creates the pet.

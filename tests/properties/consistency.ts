@@ -20,7 +20,10 @@ const concurrentCreates: Property = {
       label: 'par',
       // Plain names and small categoryIds: how exactly fields are stored is createPet's rules'
       // (their examples meet every such fault on every seed); this property is about creating at once.
-      arbitrary: fc.array(newPet({ name: fc.stringMatching(/^[a-z][a-z ]{0,10}[a-z]$/), categoryId: fc.integer({ min: 1, max: 1_000 }) }), { minLength: 2, maxLength: MOST_AT_ONCE }),
+      arbitrary: fc.array(
+        newPet({ name: fc.stringMatching(/^[a-z][a-z ]{0,10}[a-z]$/), categoryId: fc.integer({ min: 1, max: 1_000 }) }),
+        { minLength: 2, maxLength: MOST_AT_ONCE },
+      ),
       // Runs are sized for the usual few pets at once; a larger batch the allowance cannot pay for is skipped.
       creates: { perRun: 4, weight: CREATE_WEIGHTS.concurrent },
       show: (pets) => `${pets.length} at once: ${pets.map((p) => show(p)).join(', ')}`,
@@ -39,7 +42,12 @@ const concurrentCreates: Property = {
         const seen = new Map<string | undefined, number>();
         pets.forEach((pet, i) => {
           const first = seen.get(exactInteger(pet.id));
-          if (first !== undefined) fail(answers[i]!, `an id of its own among ${pets.length} pets created at once`, `id ${exactInteger(pet.id)}, also given to ${show(pets[first])}`);
+          if (first !== undefined)
+            fail(
+              answers[i]!,
+              `an id of its own among ${pets.length} pets created at once`,
+              `id ${exactInteger(pet.id)}, also given to ${show(pets[first])}`,
+            );
           seen.set(exactInteger(pet.id), i);
         });
         if (getPetStage(ctx) !== 'live') return;
@@ -49,7 +57,10 @@ const concurrentCreates: Property = {
             expectSuccess({ name: 'getPet', success: 200 }, res, 'a pet just created');
             const got = expectPet(res);
             const diff = samePet(pet, got);
-            if (diff) because(readBackRules(ctx, pet, got), () => fail(res, `the pet as created: ${show(pet)}`, `${show(got)} (${diff})`));
+            if (diff)
+              because(readBackRules(ctx, pet, got), () =>
+                fail(res, `the pet as created: ${show(pet)}`, `${show(got)} (${diff})`),
+              );
           }),
         );
       },

@@ -1,10 +1,25 @@
 // Properties of createPet over generated bodies: any valid NewPet is stored exactly, and any body
 // that breaks one rule of the schema is refused with 400 and creates nothing.
 import fc from 'fast-check';
-import { createdRules, expectError, expectErrorBody, expectStatus, fail, listToJudge } from '../../src/checks/assert.js';
+import {
+  createdRules,
+  expectError,
+  expectErrorBody,
+  expectStatus,
+  fail,
+  listToJudge,
+} from '../../src/checks/assert.js';
 import type { ApiResponse } from '../../src/wire/wire.js';
 import type { NewPet } from '../../src/data/generated/schema-types.js';
-import { codePoints, invalidBodies, nameGap, newPet, plainText, ruleKey, type InvalidBody } from '../../src/data/generators.js';
+import {
+  codePoints,
+  invalidBodies,
+  nameGap,
+  newPet,
+  plainText,
+  ruleKey,
+  type InvalidBody,
+} from '../../src/data/generators.js';
 import { exactInteger, show } from '../../src/wire/json.js';
 import { checkProperty, type Trial } from '../../src/checks/property.js';
 import { because, type Property, type RequirementId } from '../../src/checks/requirement.js';
@@ -46,7 +61,15 @@ const unicode: Property = {
         // A name in a gap of the interface is createPet.gaps' to judge (empty, padded, very long).
         const refused = res.status < 200 || res.status >= 300;
         const rules: RequirementId[] = refused && isGapName(body.name) ? ['createPet.gaps'] : createdRules(res, body);
-        because(rules, () => expectStatus(res, 201, gap ? `or 400 with an Error body, as the name may be refused: ${gap}` : 'a valid NewPet with a name of ordinary text'));
+        because(rules, () =>
+          expectStatus(
+            res,
+            201,
+            gap
+              ? `or 400 with an Error body, as the name may be refused: ${gap}`
+              : 'a valid NewPet with a name of ordinary text',
+          ),
+        );
         await expectStoredAsSent(ctx, body, res, `a name of ${[...body.name].length} code points`);
       },
     }),
@@ -72,23 +95,52 @@ const int64: Property = {
 
 /** Which requirement each rule of the NewPet schema belongs to; every rule the generators derive must be here. */
 const INVALID: readonly { requirement: RequirementId; rules: readonly string[]; label: string; title: string }[] = [
-  { requirement: 'createPet.missing-name', rules: ['missing:name'], label: 'nm', title: 'Any otherwise valid body without name is answered 400 with an Error body' },
-  { requirement: 'createPet.missing-category', rules: ['missing:categoryId'], label: 'nc', title: 'Any otherwise valid body without categoryId is answered 400 with an Error body, and creates nothing where a complete list can show it' },
-  { requirement: 'createPet.name-type', rules: ['type:name'], label: 'tn', title: 'Any body whose name is not a string is answered 400 with an Error body' },
+  {
+    requirement: 'createPet.missing-name',
+    rules: ['missing:name'],
+    label: 'nm',
+    title: 'Any otherwise valid body without name is answered 400 with an Error body',
+  },
+  {
+    requirement: 'createPet.missing-category',
+    rules: ['missing:categoryId'],
+    label: 'nc',
+    title:
+      'Any otherwise valid body without categoryId is answered 400 with an Error body, and creates nothing where a complete list can show it',
+  },
+  {
+    requirement: 'createPet.name-type',
+    rules: ['type:name'],
+    label: 'tn',
+    title: 'Any body whose name is not a string is answered 400 with an Error body',
+  },
   {
     requirement: 'createPet.category-type',
     rules: ['type:categoryId', 'fraction:categoryId'],
     label: 'tc',
-    title: 'Any body whose categoryId is not an integer (wrong JSON type or a fraction) is answered 400 with an Error body, and creates nothing where a complete list can show it',
+    title:
+      'Any body whose categoryId is not an integer (wrong JSON type or a fraction) is answered 400 with an Error body, and creates nothing where a complete list can show it',
   },
-  { requirement: 'createPet.category-range', rules: ['int64-range:categoryId'], label: 'rc', title: 'Any body whose categoryId lies beyond int64 is answered 400 with an Error body, and creates nothing where a complete list can show it' },
+  {
+    requirement: 'createPet.category-range',
+    rules: ['int64-range:categoryId'],
+    label: 'rc',
+    title:
+      'Any body whose categoryId lies beyond int64 is answered 400 with an Error body, and creates nothing where a complete list can show it',
+  },
   {
     requirement: 'createPet.status-enum',
     rules: ['type:status', 'enum-case:status', 'enum-spelling:status'],
     label: 'es',
-    title: 'Any body whose status is off the enumeration (by case, spelling or type) is answered 400 with an Error body, and creates nothing where a complete list can show it',
+    title:
+      'Any body whose status is off the enumeration (by case, spelling or type) is answered 400 with an Error body, and creates nothing where a complete list can show it',
   },
-  { requirement: 'createPet.body-not-object', rules: ['not-json', 'not-object'], label: 'bo', title: 'Any body that is not a JSON object is answered 400 with an Error body' },
+  {
+    requirement: 'createPet.body-not-object',
+    rules: ['not-json', 'not-object'],
+    label: 'bo',
+    title: 'Any body that is not a JSON object is answered 400 with an Error body',
+  },
 ];
 
 /** The requirement whose rule an invalid body of this kind breaks (see INVALID). */
@@ -98,7 +150,8 @@ export function invalidBodyRequirement(body: InvalidBody): string | undefined {
 
 const rules = invalidBodies(newPet({ name: plainText() }));
 for (const r of rules) {
-  if (!INVALID.some((p) => p.rules.includes(ruleKey(r)))) throw new Error(`tests/properties/create-pet.ts: no requirement for the NewPet rule "${ruleKey(r)}" (${r.says})`);
+  if (!INVALID.some((p) => p.rules.includes(ruleKey(r))))
+    throw new Error(`tests/properties/create-pet.ts: no requirement for the NewPet rule "${ruleKey(r)}" (${r.says})`);
 }
 
 /**
@@ -107,13 +160,19 @@ for (const r of rules) {
  */
 async function expectNothingCreated(ctx: RunContext, body: unknown, name: string, says: string): Promise<void> {
   const status = (body as { status?: unknown }).status;
-  const filter: [string, string][] = typeof status === 'string' && PET_STATUSES.includes(status) ? [['status', status]] : [];
+  const filter: [string, string][] =
+    typeof status === 'string' && PET_STATUSES.includes(status) ? [['status', status]] : [];
   const res = await ctx.api.listPets([...filter, ['limit', '100']]);
   if (res.status !== 200) return;
   const pets = listToJudge(res);
   if (pets.length >= 100) return;
   const made = pets.find((p) => p.name === name);
-  if (made) fail(res, `no pet named ${show(name)}: the body broke a rule (${says}) and was refused, so nothing may be created`, `${show(made)} in the list`);
+  if (made)
+    fail(
+      res,
+      `no pet named ${show(name)}: the body broke a rule (${says}) and was refused, so nothing may be created`,
+      `${show(made)} in the list`,
+    );
 }
 
 const invalid: Property[] = INVALID.map(({ requirement, rules: keys, label, title }) => ({

@@ -3,7 +3,14 @@
 import fc from 'fast-check';
 import { expectListOf, expectPetList, expectStatus, fail } from '../../src/checks/assert.js';
 import type { PetStatus } from '../../src/data/generated/schema-types.js';
-import { LIMIT, malformedLimit, outOfRangeLimit, statusFilter, unknownStatusFilter, validLimit } from '../../src/data/generators.js';
+import {
+  LIMIT,
+  malformedLimit,
+  outOfRangeLimit,
+  statusFilter,
+  unknownStatusFilter,
+  validLimit,
+} from '../../src/data/generators.js';
 import { show } from '../../src/wire/json.js';
 import { checkProperty } from '../../src/checks/property.js';
 import { because, Skip, type Property, type RequirementId } from '../../src/checks/requirement.js';
@@ -19,7 +26,8 @@ const query = (limit: number | string | undefined, status: string | undefined): 
 async function listWithin(ctx: RunContext, limit: number, status: PetStatus | undefined): Promise<number> {
   const res = await ctx.api.listPets(query(limit, status));
   // An end of the range refused is the rule of that end's requirement.
-  const end: RequirementId[] = limit === LIMIT.max ? ['listPets.limit.max'] : limit === LIMIT.min ? ['listPets.limit.min'] : [];
+  const end: RequirementId[] =
+    limit === LIMIT.max ? ['listPets.limit.max'] : limit === LIMIT.min ? ['listPets.limit.min'] : [];
   because(end, () => expectStatus(res, 200, 'an allowed limit and filter'));
   const pets = expectListOf(res, limit, 'an allowed limit and filter');
   const other = status === undefined ? undefined : pets.find((p) => p.status !== status);
@@ -53,7 +61,13 @@ const within: Property[] = [
 ];
 
 /** A `limit` the interface does not allow, with or without a filter: a 4xx Error or at most 100 Pets. */
-const badLimit = (requirement: RequirementId, label: string, title: string, limits: fc.Arbitrary<string>, says: string): Property => ({
+const badLimit = (
+  requirement: RequirementId,
+  label: string,
+  title: string,
+  limits: fc.Arbitrary<string>,
+  says: string,
+): Property => ({
   requirement,
   title,
   check: (ctx) =>
@@ -61,7 +75,11 @@ const badLimit = (requirement: RequirementId, label: string, title: string, limi
       label,
       arbitrary: fc.record({ limit: limits, status: fc.option(statusFilter(), { nil: undefined }) }),
       predicate: async ({ limit, status }) =>
-        expectRejectedOrBounded(await ctx.api.listPets(query(limit, status)), LIMIT.max, `limit=${show(limit)} ${says}`),
+        expectRejectedOrBounded(
+          await ctx.api.listPets(query(limit, status)),
+          LIMIT.max,
+          `limit=${show(limit)} ${says}`,
+        ),
     }),
 });
 
@@ -88,7 +106,11 @@ const open: Property[] = [
         label: 'ust',
         arbitrary: fc.record({ status: unknownStatusFilter(), limit: fc.option(validLimit(), { nil: undefined }) }),
         predicate: async ({ status, limit }) =>
-          expectRejectedOrBounded(await ctx.api.listPets(query(limit, status)), limit ?? LIMIT.default, `status=${show(status)} is not a PetStatus`),
+          expectRejectedOrBounded(
+            await ctx.api.listPets(query(limit, status)),
+            limit ?? LIMIT.default,
+            `status=${show(status)} is not a PetStatus`,
+          ),
       }),
   },
 ];
@@ -117,19 +139,30 @@ const exact: Property[] = [
   },
   {
     requirement: 'listPets.status.exact',
-    title: 'Any status filter with a limit up to the pets of that status the store provably holds yields exactly that many',
+    title:
+      'Any status filter with a limit up to the pets of that status the store provably holds yields exactly that many',
     check: async (ctx) => {
       const { byStatus } = await ctx.ensurePopulation();
       const held = (Object.entries(byStatus) as [PetStatus, number][]).filter(([, n]) => n >= LIMIT.min);
       if (held.length === 0) throw new Skip('the store holds no pet of any status');
       await checkProperty(ctx, {
         label: 'xst',
-        arbitrary: fc.constantFrom(...held).chain(([status, n]) => fc.record({ status: fc.constant(status), limit: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, n) }) })),
+        arbitrary: fc.constantFrom(...held).chain(([status, n]) =>
+          fc.record({
+            status: fc.constant(status),
+            limit: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, n) }),
+          }),
+        ),
         predicate: async ({ status, limit }) => {
           const res = await ctx.api.listPets(query(limit, status));
           expectStatus(res, 200);
           const n = expectPetList(res).filter((p) => p.status === status).length;
-          if (n !== limit) fail(res, `exactly ${limit} Pets with status "${status}" (the store holds at least ${byStatus[status]})`, `${n}`);
+          if (n !== limit)
+            fail(
+              res,
+              `exactly ${limit} Pets with status "${status}" (the store holds at least ${byStatus[status]})`,
+              `${n}`,
+            );
         },
       });
     },

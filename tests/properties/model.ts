@@ -52,8 +52,14 @@ class CreatePet implements PetCommand {
     // model goes on with the pet as the service returned it.
     const pet = expectCreated(res, body);
     const twin = m.pets.find((p) => idOf(p) === idOf(pet));
-    if (twin) because(DISTINCT_IDS, () => fail(res, 'a new id', `id ${idOf(pet)}, already given to ${show(twin)} earlier in this sequence`));
-    if (ctx.ledger.filter((id) => exactInteger(id) === idOf(pet)).length > 1) because(DISTINCT_IDS, () => fail(res, 'a new id', `id ${idOf(pet)}, already given to another pet this run created`));
+    if (twin)
+      because(DISTINCT_IDS, () =>
+        fail(res, 'a new id', `id ${idOf(pet)}, already given to ${show(twin)} earlier in this sequence`),
+      );
+    if (ctx.ledger.filter((id) => exactInteger(id) === idOf(pet)).length > 1)
+      because(DISTINCT_IDS, () =>
+        fail(res, 'a new id', `id ${idOf(pet)}, already given to another pet this run created`),
+      );
     m.pets.push(pet);
   }
   toString = () => `createPet(${show(this.pet)})`;
@@ -70,7 +76,8 @@ class CreateInvalidPet implements PetCommand {
     // send every kind on every seed) and the Error rules'; the model goes on, and later commands
     // show whether the store changed under its own pets.
   }
-  toString = () => `createPet(${'raw' in this.invalid.body ? show(this.invalid.body.raw) : show(this.invalid.body.json)}) where ${this.invalid.rule.says}`;
+  toString = () =>
+    `createPet(${'raw' in this.invalid.body ? show(this.invalid.body.raw) : show(this.invalid.body.json)}) where ${this.invalid.rule.says}`;
 }
 
 class GetPet implements PetCommand {
@@ -83,7 +90,10 @@ class GetPet implements PetCommand {
     const got = expectPet(res);
     blockIfTwin(ctx, pet, got);
     const diff = samePet(pet, got);
-    if (diff) because(readBackRules(ctx, pet, got), () => fail(res, `the pet as created: ${show(pet)}`, `${show(got)} (${diff})`));
+    if (diff)
+      because(readBackRules(ctx, pet, got), () =>
+        fail(res, `the pet as created: ${show(pet)}`, `${show(got)} (${diff})`),
+      );
   }
   toString = () => `getPet(created[${this.index}])`;
 }
@@ -121,16 +131,29 @@ class ListPets implements PetCommand {
     for (const pet of m.pets) {
       const item = listed.get(idOf(pet));
       const diff = item && samePet(pet, item);
-      if (diff) because(echoRules(pet, item as Pet), () => fail(res, `our pet as created: ${show(pet)}`, `${show(item)} (${diff})`));
+      if (diff)
+        because(echoRules(pet, item as Pet), () =>
+          fail(res, `our pet as created: ${show(pet)}`, `${show(item)} (${diff})`),
+        );
     }
     // Fewer items than the limit: the list is complete, so it holds every matching pet of ours.
     if (items.length < limit) {
-      const missing = m.pets.find((p) => (this.status === undefined || p.status === this.status) && !listed.has(idOf(p)));
+      const missing = m.pets.find(
+        (p) => (this.status === undefined || p.status === this.status) && !listed.has(idOf(p)),
+      );
       const rules: RequirementId[] = ['consistency.create-then-list', ...shortListRules(res)];
-      if (missing) because(rules, () => fail(res, `every matching pet, as the list is complete (${items.length} < limit ${limit}), including ${show(missing)}`, `${items.length} Pets without it`));
+      if (missing)
+        because(rules, () =>
+          fail(
+            res,
+            `every matching pet, as the list is complete (${items.length} < limit ${limit}), including ${show(missing)}`,
+            `${items.length} Pets without it`,
+          ),
+        );
     }
   }
-  toString = () => `listPets(${[this.limit === undefined ? '' : `limit=${this.limit}`, this.status === undefined ? '' : `status=${this.status}`].filter(Boolean).join(', ')})`;
+  toString = () =>
+    `listPets(${[this.limit === undefined ? '' : `limit=${this.limit}`, this.status === undefined ? '' : `status=${this.status}`].filter(Boolean).join(', ')})`;
 }
 
 /** Pets created per sequence, on average: what the allowance is divided by to size the runs. */
@@ -139,10 +162,15 @@ const CREATES_PER_SEQUENCE = 2;
 function commands(): fc.Arbitrary<Iterable<PetCommand>> {
   // Plain names and small categoryIds: how exactly fields are stored is createPet's rules' (their
   // examples meet every such fault on every seed); the model is about what a sequence shows.
-  const valid = newPet({ name: fc.stringMatching(/^[a-z][a-z ]{0,10}[a-z]$/), categoryId: fc.integer({ min: 1, max: 1_000 }) });
+  const valid = newPet({
+    name: fc.stringMatching(/^[a-z][a-z ]{0,10}[a-z]$/),
+    categoryId: fc.integer({ min: 1, max: 1_000 }),
+  });
   const create = valid.map((p): PetCommand => new CreatePet(p));
   const get = fc.nat({ max: 2 }).map((i): PetCommand => new GetPet(i));
-  const list = fc.tuple(fc.option(validLimit(), { nil: undefined }), fc.option(statusFilter(), { nil: undefined })).map(([l, s]): PetCommand => new ListPets(l, s));
+  const list = fc
+    .tuple(fc.option(validLimit(), { nil: undefined }), fc.option(statusFilter(), { nil: undefined }))
+    .map(([l, s]): PetCommand => new ListPets(l, s));
   return fc.commands(
     [
       create,
@@ -167,7 +195,10 @@ const FIXED_UNKNOWN_ID = UNKNOWN_ID_RANGE.min + 20_260_101n;
  * shows are caught on every seed, not only when a seed happens to draw the commands that show them.
  */
 function scripted(): PetCommand[] {
-  const refused: InvalidBody = { rule: { kind: 'missing', field: 'name', says: 'name is missing (required)' }, body: { json: { categoryId: 1 } } };
+  const refused: InvalidBody = {
+    rule: { kind: 'missing', field: 'name', says: 'name is missing (required)' },
+    body: { json: { categoryId: 1 } },
+  };
   return [
     new CreatePet({ name: 'scripted', categoryId: 1, status: 'sold' }),
     new CreatePet({ name: 'scripted', categoryId: 2 }),
@@ -203,6 +234,7 @@ export function checkModel(ctx: RunContext): Promise<void> {
     creates: { perRun: CREATES_PER_SEQUENCE, weight: CREATE_WEIGHTS.model },
     show: script,
     examples: [scripted()],
-    predicate: (cmds, trial) => fc.asyncModelRun(() => ({ model: { pets: [], left: trial.left, getPetLive }, real: { ctx, trial } }), cmds),
+    predicate: (cmds, trial) =>
+      fc.asyncModelRun(() => ({ model: { pets: [], left: trial.left, getPetLive }, real: { ctx, trial } }), cmds),
   });
 }

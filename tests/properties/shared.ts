@@ -22,7 +22,8 @@ export const CREATE_WEIGHTS = Object.freeze({
 export function taggedBody(body: Body, trial: Trial): { body: Body; name?: string } {
   if (!('json' in body)) return { body };
   const json = body.json as Record<string, unknown> | null;
-  if (json === null || typeof json !== 'object' || Array.isArray(json) || typeof json.name !== 'string') return { body };
+  if (json === null || typeof json !== 'object' || Array.isArray(json) || typeof json.name !== 'string')
+    return { body };
   const name = trial.tagged(json.name);
   return { body: { json: { ...json, name } }, name };
 }
@@ -33,7 +34,8 @@ export function expectRejectedOrBounded(res: ApiResponse, max: number, what: str
     expectErrorBody(res);
     return;
   }
-  if (res.status !== 200) fail(res, `a 4xx (400 preferred) with an Error body, or 200 with at most ${max} Pets (${what})`);
+  if (res.status !== 200)
+    fail(res, `a 4xx (400 preferred) with an Error body, or 200 with at most ${max} Pets (${what})`);
   const pets = listToJudge(res);
   if (pets.length > max) fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`);
 }

@@ -6,10 +6,15 @@ import { answer, authenticated, isOp, mapResponse, type Fault, type Wrap } from 
 
 /** The Authorization header rewritten before the reference server judges it. */
 const rewriteAuth =
-  (fn: (header: string | undefined, apiKey: string) => string | undefined, when: (req: ServerRequest) => boolean = () => true): Wrap =>
+  (
+    fn: (header: string | undefined, apiKey: string) => string | undefined,
+    when: (req: ServerRequest) => boolean = () => true,
+  ): Wrap =>
   (inner, apiKey) =>
   (req) =>
-    inner(when(req) ? { ...req, headers: { ...req.headers, authorization: fn(req.headers.authorization, apiKey) } } : req);
+    inner(
+      when(req) ? { ...req, headers: { ...req.headers, authorization: fn(req.headers.authorization, apiKey) } } : req,
+    );
 
 /** Headers of every 401 rewritten. */
 const challengeOf = (fn: (challenge: string | undefined, req: ServerRequest) => string | undefined): Wrap =>
@@ -33,7 +38,8 @@ export const authFaults: Fault[] = [
     name: 'list-without-auth',
     breaks: 'auth.missing-key',
     does: 'listPets answers without checking the key',
-    wrap: (inner, apiKey) => (req) => inner(isOp('listPets')(req) && !req.headers.authorization ? authenticated(req, apiKey) : req),
+    wrap: (inner, apiKey) => (req) =>
+      inner(isOp('listPets')(req) && !req.headers.authorization ? authenticated(req, apiKey) : req),
   },
   {
     name: 'get-without-auth',

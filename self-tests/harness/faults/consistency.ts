@@ -11,7 +11,9 @@ const idOf = (res: ServerResponse): string | undefined => {
 /** Leaves out of a 200 list the pets whose ids are in `hidden`. */
 const without = (res: ServerResponse, hidden: (id: string | undefined) => boolean): ServerResponse => {
   const pets = parseJson(res.body);
-  return Array.isArray(pets) ? { ...res, body: stringifyJson(pets.filter((p) => !(isObject(p) && hidden(exactInteger(p.id))))) } : res;
+  return Array.isArray(pets)
+    ? { ...res, body: stringifyJson(pets.filter((p) => !(isObject(p) && hidden(exactInteger(p.id))))) }
+    : res;
 };
 
 export const consistencyFaults: Fault[] = [
@@ -48,7 +50,8 @@ export const consistencyFaults: Fault[] = [
           }
           return res;
         }
-        if (op === 'getPet' && res.status === 200 && lost.has(idOf(res) ?? '')) return errorResponse(404, 'not_found', 'No such pet');
+        if (op === 'getPet' && res.status === 200 && lost.has(idOf(res) ?? ''))
+          return errorResponse(404, 'not_found', 'No such pet');
         return op === 'listPets' && res.status === 200 ? without(res, (id) => id !== undefined && lost.has(id)) : res;
       };
     },

@@ -2,7 +2,17 @@
 import { errorResponse, type ServerRequest } from '../../../src/reference-server/handler.js';
 import { INT64_MAX, INT64_MIN, parseJson, stringifyJson } from '../../../src/wire/json.js';
 import { PET_STATUSES } from '../../../src/data/schemas.js';
-import { answer, eachPet, isObject, isOp, mapJson, mapRequestJson, mapResponse, type Fault, type Wrap } from '../faults-kit.js';
+import {
+  answer,
+  eachPet,
+  isObject,
+  isOp,
+  mapJson,
+  mapRequestJson,
+  mapResponse,
+  type Fault,
+  type Wrap,
+} from '../faults-kit.js';
 
 const creating = isOp('createPet');
 
@@ -11,7 +21,8 @@ const editBody = (edit: (body: Record<string, unknown>) => Record<string, unknow
   mapRequestJson((body) => (isObject(body) ? edit(body) : body), creating);
 
 /** Rewrites the name of a createPet body. */
-const editName = (edit: (name: string) => string): Wrap => editBody((b) => (typeof b.name === 'string' ? { ...b, name: edit(b.name) } : b));
+const editName = (edit: (name: string) => string): Wrap =>
+  editBody((b) => (typeof b.name === 'string' ? { ...b, name: edit(b.name) } : b));
 
 /** Rewrites the Pet a successful createPet answers with. */
 const editCreated = (edit: (pet: Record<string, unknown>, req: ServerRequest) => Record<string, unknown>): Wrap =>
@@ -53,7 +64,13 @@ export const createPetFaults: Fault[] = [
     name: 'validation-422',
     breaks: 'createPet.missing-name',
     does: 'answers an invalid body with 422 instead of 400',
-    wrap: mapResponse((res) => (res.status === 400 ? { ...res, status: 422, body: stringifyJson({ ...(parseJson(res.body) as object), status: 422 }) } : res), creating),
+    wrap: mapResponse(
+      (res) =>
+        res.status === 400
+          ? { ...res, status: 422, body: stringifyJson({ ...(parseJson(res.body) as object), status: 422 }) }
+          : res,
+      creating,
+    ),
   },
   {
     name: 'name-defaults-to-empty',
@@ -151,7 +168,11 @@ export const createPetFaults: Fault[] = [
     name: 'read-back-through-double',
     breaks: 'createPet.int64-extremes',
     does: 'answers getPet with categoryId passed through a double',
-    wrap: mapJson((body, res) => (res.status === 200 && isObject(body) ? { ...body, categoryId: throughDouble(body.categoryId) } : body), isOp('getPet')),
+    wrap: mapJson(
+      (body, res) =>
+        res.status === 200 && isObject(body) ? { ...body, categoryId: throughDouble(body.categoryId) } : body,
+      isOp('getPet'),
+    ),
   },
   {
     name: 'astral-characters-dropped',
@@ -169,7 +190,13 @@ export const createPetFaults: Fault[] = [
     name: 'read-back-normalised-nfc',
     breaks: 'createPet.unicode',
     does: 'answers getPet with the name in Unicode normalisation form C',
-    wrap: mapJson((body, res) => (res.status === 200 && isObject(body) && typeof body.name === 'string' ? { ...body, name: body.name.normalize('NFC') } : body), isOp('getPet')),
+    wrap: mapJson(
+      (body, res) =>
+        res.status === 200 && isObject(body) && typeof body.name === 'string'
+          ? { ...body, name: body.name.normalize('NFC') }
+          : body,
+      isOp('getPet'),
+    ),
   },
   {
     name: 'ids-collide',
@@ -208,14 +235,19 @@ export const createPetFaults: Fault[] = [
     name: 'unknown-fields-lose-status',
     breaks: 'createPet.gaps',
     does: 'accepts a body with unknown fields but stores it with status "available", whatever status was sent',
-    wrap: editBody((b) => (Object.keys(b).some((k) => !['name', 'categoryId', 'status'].includes(k)) ? { ...b, status: 'available' } : b)),
+    wrap: editBody((b) =>
+      Object.keys(b).some((k) => !['name', 'categoryId', 'status'].includes(k)) ? { ...b, status: 'available' } : b,
+    ),
   },
   {
     name: 'long-names-read-back-truncated',
     breaks: 'createPet.gaps',
     does: 'answers getPet with names cut to 255 code points (the created Pet echoes them whole)',
     wrap: mapJson(
-      (body, res) => (res.status === 200 && isObject(body) && typeof body.name === 'string' ? { ...body, name: [...body.name].slice(0, 255).join('') } : body),
+      (body, res) =>
+        res.status === 200 && isObject(body) && typeof body.name === 'string'
+          ? { ...body, name: [...body.name].slice(0, 255).join('') }
+          : body,
       isOp('getPet'),
     ),
   },
@@ -223,15 +255,26 @@ export const createPetFaults: Fault[] = [
     name: 'long-name-crashes',
     breaks: 'createPet.gaps',
     does: 'answers a name longer than 255 characters with 500',
-    wrap: answer((req) => {
-      const body = bodyOf(req);
-      return creating(req) && isObject(body) && typeof body.name === 'string' && body.name.length > 255;
-    }, () => errorResponse(500, 'internal_error', 'value too long for type character varying(255)')),
+    wrap: answer(
+      (req) => {
+        const body = bodyOf(req);
+        return creating(req) && isObject(body) && typeof body.name === 'string' && body.name.length > 255;
+      },
+      () => errorResponse(500, 'internal_error', 'value too long for type character varying(255)'),
+    ),
   },
   {
     name: 'numeric-names-as-numbers',
     breaks: 'createPet.unicode',
     does: 'stores a name that reads as a number as that number (a typed column): "007" comes back as 7',
-    wrap: mapJson((body, res) => (res.status < 300 ? eachPet(body, (pet) => (typeof pet.name === 'string' && /^-?\d+(\.\d+)?(e\d+)?$/i.test(pet.name) ? { ...pet, name: Number(pet.name) } : pet)) : body)),
+    wrap: mapJson((body, res) =>
+      res.status < 300
+        ? eachPet(body, (pet) =>
+            typeof pet.name === 'string' && /^-?\d+(\.\d+)?(e\d+)?$/i.test(pet.name)
+              ? { ...pet, name: Number(pet.name) }
+              : pet,
+          )
+        : body,
+    ),
   },
 ];

@@ -2,11 +2,27 @@
 // malformed input that makes the server fail.
 import { errorResponse, json, type ServerRequest, type ServerResponse } from '../../../src/reference-server/handler.js';
 import { parseJson } from '../../../src/wire/json.js';
-import { answer, badPercentEncoding, frameworkPage, isObject, isOp, isRoute, mapJson, mapResponse, operationOf, type Fault, type Wrap } from '../faults-kit.js';
+import {
+  answer,
+  badPercentEncoding,
+  frameworkPage,
+  isObject,
+  isOp,
+  isRoute,
+  mapJson,
+  mapResponse,
+  operationOf,
+  type Fault,
+  type Wrap,
+} from '../faults-kit.js';
 
 /** Rewrites the Error body of error answers (optionally only for one status). */
 const errorBody = (fn: (body: Record<string, unknown>, res: ServerResponse) => unknown, status?: number): Wrap =>
-  mapJson((body, res) => (res.status >= 400 && (status === undefined || res.status === status) && isObject(body) ? fn({ ...body }, res) : body));
+  mapJson((body, res) =>
+    res.status >= 400 && (status === undefined || res.status === status) && isObject(body)
+      ? fn({ ...body }, res)
+      : body,
+  );
 
 const without = (body: Record<string, unknown>, field: string) => {
   delete body[field];
@@ -31,7 +47,13 @@ const malformedJson = (body: string) => {
 };
 
 /** A framework answering some requests itself, with its own page instead of the Error body. */
-const ownPage = (name: string, breaks: Fault['breaks'], does: string, when: (req: ServerRequest) => boolean, res: (req: ServerRequest) => ServerResponse): Fault => ({
+const ownPage = (
+  name: string,
+  breaks: Fault['breaks'],
+  does: string,
+  when: (req: ServerRequest) => boolean,
+  res: (req: ServerRequest) => ServerResponse,
+): Fault => ({
   name,
   breaks,
   does,
@@ -85,29 +107,70 @@ export const errorsFaults: Fault[] = [
     name: 'errors-text-plain',
     breaks: 'errors.content-type',
     does: 'sends error answers as text/plain (the body is still the JSON Error)',
-    wrap: mapResponse((res) => (res.status >= 400 ? { ...res, headers: { ...res.headers, 'content-type': 'text/plain' } } : res)),
+    wrap: mapResponse((res) =>
+      res.status >= 400 ? { ...res, headers: { ...res.headers, 'content-type': 'text/plain' } } : res,
+    ),
   },
   {
     name: 'errors-problem-json',
     breaks: 'errors.content-type',
     does: 'sends 400 answers as application/problem+json',
-    wrap: mapResponse((res) => (res.status === 400 ? { ...res, headers: { ...res.headers, 'content-type': 'application/problem+json' } } : res)),
+    wrap: mapResponse((res) =>
+      res.status === 400 ? { ...res, headers: { ...res.headers, 'content-type': 'application/problem+json' } } : res,
+    ),
   },
-  ownPage('html-404-unknown-path', 'errors.unknown-path', "answers a path no operation has with the framework's HTML 404 page", unknownPath, () => frameworkPage(404, 'Not Found')),
-  ownPage('text-404-default-handler', 'errors.unknown-path', "answers a path no operation has with a default handler's text/plain 404 page not found", unknownPath, () =>
-    frameworkPage(404, 'Page Not Found', 'text/plain')),
-  ownPage('detail-404-unknown-path', 'errors.unknown-path', 'answers a path no operation has with {"detail": "Not Found"}', unknownPath, () => json(404, { detail: 'Not Found' })),
+  ownPage(
+    'html-404-unknown-path',
+    'errors.unknown-path',
+    "answers a path no operation has with the framework's HTML 404 page",
+    unknownPath,
+    () => frameworkPage(404, 'Not Found'),
+  ),
+  ownPage(
+    'text-404-default-handler',
+    'errors.unknown-path',
+    "answers a path no operation has with a default handler's text/plain 404 page not found",
+    unknownPath,
+    () => frameworkPage(404, 'Page Not Found', 'text/plain'),
+  ),
+  ownPage(
+    'detail-404-unknown-path',
+    'errors.unknown-path',
+    'answers a path no operation has with {"detail": "Not Found"}',
+    unknownPath,
+    () => json(404, { detail: 'Not Found' }),
+  ),
   ownPage(
     'detail-json-routing-errors',
     'errors.undefined-method',
     'answers unknown paths with {"detail": "Not Found"} and undefined methods with {"detail": "Method Not Allowed"}',
     (req) => unknownPath(req) || undefinedMethod(req),
-    (req) => (unknownPath(req) ? json(404, { detail: 'Not Found' }) : json(405, { detail: 'Method Not Allowed' }, { allow: 'GET, POST' })),
+    (req) =>
+      unknownPath(req)
+        ? json(404, { detail: 'Not Found' })
+        : json(405, { detail: 'Method Not Allowed' }, { allow: 'GET, POST' }),
   ),
-  ownPage('html-405', 'errors.undefined-method', "answers a method the interface does not define with the framework's HTML 405 page", undefinedMethod, () => frameworkPage(405, 'Method Not Allowed')),
-  ownPage('text-405', 'errors.undefined-method', 'answers a method the interface does not define with a text/plain 405', undefinedMethod, () => frameworkPage(405, 'Method Not Allowed', 'text/plain')),
-  ownPage('html-413-large-body', 'errors.refused-body', "refuses a body over 1 MiB with the framework's HTML 413 page", (req) => Buffer.byteLength(req.body) > 1 << 20, () =>
-    frameworkPage(413, 'Payload Too Large')),
+  ownPage(
+    'html-405',
+    'errors.undefined-method',
+    "answers a method the interface does not define with the framework's HTML 405 page",
+    undefinedMethod,
+    () => frameworkPage(405, 'Method Not Allowed'),
+  ),
+  ownPage(
+    'text-405',
+    'errors.undefined-method',
+    'answers a method the interface does not define with a text/plain 405',
+    undefinedMethod,
+    () => frameworkPage(405, 'Method Not Allowed', 'text/plain'),
+  ),
+  ownPage(
+    'html-413-large-body',
+    'errors.refused-body',
+    "refuses a body over 1 MiB with the framework's HTML 413 page",
+    (req) => Buffer.byteLength(req.body) > 1 << 20,
+    () => frameworkPage(413, 'Payload Too Large'),
+  ),
   ownPage(
     'html-415-media-type',
     'errors.refused-body',
@@ -121,7 +184,10 @@ export const errorsFaults: Fault[] = [
     does: "answers a createPet body of malformed JSON (truncated, say) with the framework's HTML 400 page; other bad bodies get the Error",
     // Only errors.no-server-error's malformed inputs send such a body: errors.body judges them too.
     alongside: ['errors.no-server-error'],
-    wrap: answer((req) => isOp('createPet')(req) && malformedJson(req.body), () => frameworkPage(400, 'Bad Request')),
+    wrap: answer(
+      (req) => isOp('createPet')(req) && malformedJson(req.body),
+      () => frameworkPage(400, 'Bad Request'),
+    ),
   },
   {
     name: 'error-status-off-for-large-limits',

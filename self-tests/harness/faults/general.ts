@@ -42,14 +42,17 @@ const failUnderLoad =
 
 /** Ids written through a double: above 2^53 they come back rounded. */
 const idsThroughDouble: Wrap = mapJson((body, res) => {
-  const round = (p: unknown) => (typeof p === 'object' && p !== null && 'id' in p ? { ...p, id: Number((p as { id: unknown }).id) } : p);
+  const round = (p: unknown) =>
+    typeof p === 'object' && p !== null && 'id' in p ? { ...p, id: Number((p as { id: unknown }).id) } : p;
   if (res.status >= 300) return body;
   return Array.isArray(body) ? body.map(round) : round(body);
 });
 
 /** int64 fields written as JSON strings, as protobuf's JSON mapping does: not the integers the interface says. */
 const int64AsStrings: Wrap = mapJson((body, res) =>
-  res.status < 300 ? eachPet(body, (pet) => ({ ...pet, id: String(pet.id), categoryId: String(pet.categoryId) })) : body,
+  res.status < 300
+    ? eachPet(body, (pet) => ({ ...pet, id: String(pet.id), categoryId: String(pet.categoryId) }))
+    : body,
 );
 
 export const generalFaults: Fault[] = [

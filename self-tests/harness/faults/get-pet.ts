@@ -15,7 +15,13 @@ const headersOf = (op: Operation, change: Record<string, string | undefined>): W
   }, isOp(op));
 
 /** A fault that rewrites the headers of one operation's answers. */
-const headerFault = (name: string, breaks: Fault['breaks'], does: string, op: Operation, change: Record<string, string | undefined>): Fault => ({ name, breaks, does, wrap: headersOf(op, change) });
+const headerFault = (
+  name: string,
+  breaks: Fault['breaks'],
+  does: string,
+  op: Operation,
+  change: Record<string, string | undefined>,
+): Fault => ({ name, breaks, does, wrap: headersOf(op, change) });
 
 /** Rewrites getPet answers of one status. */
 const getPetAnswers = (status: number, fn: (res: ServerResponse) => ServerResponse): Wrap =>
@@ -29,7 +35,13 @@ export const getPetFaults: Fault[] = [
     name: 'get-changes-name',
     breaks: 'getPet.existing',
     does: 'getPet answers the pet with a trailing space added to its name',
-    wrap: mapJson((body, res) => (res.status === 200 && typeof body === 'object' && body !== null ? { ...body, name: `${(body as { name: string }).name} ` } : body), isOp('getPet')),
+    wrap: mapJson(
+      (body, res) =>
+        res.status === 200 && typeof body === 'object' && body !== null
+          ? { ...body, name: `${(body as { name: string }).name} ` }
+          : body,
+      isOp('getPet'),
+    ),
   },
   {
     name: 'unknown-id-200-null',
@@ -78,16 +90,72 @@ export const getPetFaults: Fault[] = [
     options: { now: () => new Date(AFTER_REMOVAL) },
     config: { now: AFTER_REMOVAL },
   },
-  headerFault('no-deprecation-header', 'getPet.deprecation-header', 'sends no Deprecation header on getPet', 'getPet', { deprecation: undefined }),
-  headerFault('deprecation-true', 'getPet.deprecation-header', 'sends the old draft form "Deprecation: true"', 'getPet', { deprecation: 'true' }),
-  headerFault('deprecation-http-date', 'getPet.deprecation-header', 'sends Deprecation as an HTTP date (a draft form) instead of @<unix-seconds>', 'getPet', { deprecation: 'Wed, 01 Jan 2025 00:00:00 GMT' }),
-  headerFault('no-sunset-header', 'getPet.sunset-header', 'sends no Sunset header on getPet', 'getPet', { sunset: undefined }),
-  headerFault('sunset-day-month-swapped', 'getPet.sunset-header', 'announces the sunset on 12 May 2030 (day and month swapped)', 'getPet', { sunset: 'Sun, 12 May 2030 00:00:00 GMT' }),
-  headerFault('sunset-not-gmt', 'getPet.sunset-header', 'writes Sunset with a numeric zone offset instead of GMT', 'getPet', { sunset: 'Thu, 05 Dec 2030 01:00:00 +0100' }),
-  headerFault('sunset-iso-date', 'getPet.sunset-header', 'writes Sunset as an ISO 8601 date instead of an HTTP date', 'getPet', { sunset: '2030-12-05T00:00:00Z' }),
-  headerFault('sunset-before-deprecation', 'getPet.sunset-header', 'dates the deprecation (2031) after the sunset (2030)', 'getPet', { deprecation: `@${Date.parse(AFTER_REMOVAL) / 1000}` }),
-  headerFault('no-successor-link', 'getPet.successor-link', 'sends no Link header on getPet', 'getPet', { link: undefined }),
-  headerFault('link-to-docs-only', 'getPet.successor-link', 'links only to a documentation page, not to the /pets collection', 'getPet', { link: '<https://docs.example.com/migrating-from-getpet>; rel="deprecation"' }),
-  headerFault('deprecation-on-list', 'getPet.no-deprecation-elsewhere', 'marks listPets deprecated too', 'listPets', { deprecation: '@1735689600' }),
-  headerFault('deprecation-on-create', 'getPet.no-deprecation-elsewhere', 'sends the getPet headers on createPet as well', 'createPet', { deprecation: '@1735689600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }),
+  headerFault('no-deprecation-header', 'getPet.deprecation-header', 'sends no Deprecation header on getPet', 'getPet', {
+    deprecation: undefined,
+  }),
+  headerFault(
+    'deprecation-true',
+    'getPet.deprecation-header',
+    'sends the old draft form "Deprecation: true"',
+    'getPet',
+    { deprecation: 'true' },
+  ),
+  headerFault(
+    'deprecation-http-date',
+    'getPet.deprecation-header',
+    'sends Deprecation as an HTTP date (a draft form) instead of @<unix-seconds>',
+    'getPet',
+    { deprecation: 'Wed, 01 Jan 2025 00:00:00 GMT' },
+  ),
+  headerFault('no-sunset-header', 'getPet.sunset-header', 'sends no Sunset header on getPet', 'getPet', {
+    sunset: undefined,
+  }),
+  headerFault(
+    'sunset-day-month-swapped',
+    'getPet.sunset-header',
+    'announces the sunset on 12 May 2030 (day and month swapped)',
+    'getPet',
+    { sunset: 'Sun, 12 May 2030 00:00:00 GMT' },
+  ),
+  headerFault(
+    'sunset-not-gmt',
+    'getPet.sunset-header',
+    'writes Sunset with a numeric zone offset instead of GMT',
+    'getPet',
+    { sunset: 'Thu, 05 Dec 2030 01:00:00 +0100' },
+  ),
+  headerFault(
+    'sunset-iso-date',
+    'getPet.sunset-header',
+    'writes Sunset as an ISO 8601 date instead of an HTTP date',
+    'getPet',
+    { sunset: '2030-12-05T00:00:00Z' },
+  ),
+  headerFault(
+    'sunset-before-deprecation',
+    'getPet.sunset-header',
+    'dates the deprecation (2031) after the sunset (2030)',
+    'getPet',
+    { deprecation: `@${Date.parse(AFTER_REMOVAL) / 1000}` },
+  ),
+  headerFault('no-successor-link', 'getPet.successor-link', 'sends no Link header on getPet', 'getPet', {
+    link: undefined,
+  }),
+  headerFault(
+    'link-to-docs-only',
+    'getPet.successor-link',
+    'links only to a documentation page, not to the /pets collection',
+    'getPet',
+    { link: '<https://docs.example.com/migrating-from-getpet>; rel="deprecation"' },
+  ),
+  headerFault('deprecation-on-list', 'getPet.no-deprecation-elsewhere', 'marks listPets deprecated too', 'listPets', {
+    deprecation: '@1735689600',
+  }),
+  headerFault(
+    'deprecation-on-create',
+    'getPet.no-deprecation-elsewhere',
+    'sends the getPet headers on createPet as well',
+    'createPet',
+    { deprecation: '@1735689600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' },
+  ),
 ];

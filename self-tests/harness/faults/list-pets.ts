@@ -7,7 +7,8 @@ import { variants } from '../variants.js';
 
 const paramsOf = (req: ServerRequest) => new URL(req.url, 'http://x').searchParams;
 /** List requests whose query passes `test`. */
-const listingWhere = (test: (q: URLSearchParams) => boolean) => (req: ServerRequest) => isOp('listPets')(req) && test(paramsOf(req));
+const listingWhere = (test: (q: URLSearchParams) => boolean) => (req: ServerRequest) =>
+  isOp('listPets')(req) && test(paramsOf(req));
 const digits = (v: string | null) => v !== null && /^\d+$/.test(v);
 const knownStatus = (v: string | null) => v !== null && PET_STATUSES.includes(v);
 
@@ -16,7 +17,11 @@ const editQuery = (edit: (q: URLSearchParams) => void, test: (q: URLSearchParams
   mapRequest((req) => withQuery(req, edit), listingWhere(test));
 
 /** The reference server's list for this request with its query edited (its own answer when not 200). */
-async function listVia(inner: Handler, req: ServerRequest, edit: (q: URLSearchParams) => void): Promise<Record<string, unknown>[]> {
+async function listVia(
+  inner: Handler,
+  req: ServerRequest,
+  edit: (q: URLSearchParams) => void,
+): Promise<Record<string, unknown>[]> {
   const res = await inner(withQuery(req, edit));
   return res.status === 200 ? (parseJson(res.body) as Record<string, unknown>[]) : [];
 }
@@ -28,7 +33,11 @@ const merged = (lists: Record<string, unknown>[][], limit: number) =>
     .sort((a, b) => (BigInt(a.id as number) < BigInt(b.id as number) ? -1 : 1))
     .slice(0, limit);
 
-const ok = (body: unknown) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: stringifyJson(body) });
+const ok = (body: unknown) => ({
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  body: stringifyJson(body),
+});
 const crash = (message: string) => () => errorResponse(500, 'internal_error', message);
 const allowedChoice = (name: string): Wrap => {
   const variant = variants.find((v) => v.name === name);
@@ -47,13 +56,19 @@ export const listPetsFaults: Fault[] = [
     name: 'limit-one-rejected',
     breaks: 'listPets.limit.min',
     does: 'treats the minimum as exclusive: limit=1 is answered 400',
-    wrap: answer(listingWhere((q) => q.get('limit') === '1'), () => errorResponse(400, 'invalid_parameter', 'limit must be above 1')),
+    wrap: answer(
+      listingWhere((q) => q.get('limit') === '1'),
+      () => errorResponse(400, 'invalid_parameter', 'limit must be above 1'),
+    ),
   },
   {
     name: 'limit-hundred-rejected',
     breaks: 'listPets.limit.max',
     does: 'treats the maximum as exclusive: limit=100 is answered 400',
-    wrap: answer(listingWhere((q) => q.get('limit') === '100'), () => errorResponse(400, 'invalid_parameter', 'limit must be below 100')),
+    wrap: answer(
+      listingWhere((q) => q.get('limit') === '100'),
+      () => errorResponse(400, 'invalid_parameter', 'limit must be below 100'),
+    ),
   },
   {
     name: 'limit-ignored',
@@ -65,31 +80,47 @@ export const listPetsFaults: Fault[] = [
     name: 'limit-one-over',
     breaks: 'listPets.limit.respected',
     does: 'answers limit=N with N+1 pets (off by one)',
-    wrap: editQuery((q) => q.set('limit', String(Number(q.get('limit')) + 1)), (q) => digits(q.get('limit')) && Number(q.get('limit')) < 100),
+    wrap: editQuery(
+      (q) => q.set('limit', String(Number(q.get('limit')) + 1)),
+      (q) => digits(q.get('limit')) && Number(q.get('limit')) < 100,
+    ),
   },
   {
     name: 'limit-one-short',
     breaks: 'listPets.limit.exact',
     does: 'drops the last pet of every full page (off by one)',
-    wrap: mapJson((body, res, req) => (Array.isArray(body) && body.length === Number(paramsOf(req).get('limit') ?? 20) ? body.slice(0, -1) : body), isOp('listPets')),
+    wrap: mapJson(
+      (body, res, req) =>
+        Array.isArray(body) && body.length === Number(paramsOf(req).get('limit') ?? 20) ? body.slice(0, -1) : body,
+      isOp('listPets'),
+    ),
   },
   {
     name: 'default-fifty',
     breaks: 'listPets.limit.default',
     does: 'uses a default limit of 50 instead of 20',
-    wrap: editQuery((q) => q.set('limit', '50'), (q) => !q.has('limit')),
+    wrap: editQuery(
+      (q) => q.set('limit', '50'),
+      (q) => !q.has('limit'),
+    ),
   },
   {
     name: 'default-ignored-with-filter',
     breaks: 'listPets.limit.default',
     does: 'applies no default limit when a status filter is given (answers up to 100)',
-    wrap: editQuery((q) => q.set('limit', '100'), (q) => !q.has('limit') && q.has('status')),
+    wrap: editQuery(
+      (q) => q.set('limit', '100'),
+      (q) => !q.has('limit') && q.has('status'),
+    ),
   },
   {
     name: 'default-ten',
     breaks: 'listPets.limit.default-exact',
     does: 'uses a default limit of 10 instead of 20',
-    wrap: editQuery((q) => q.set('limit', '10'), (q) => !q.has('limit')),
+    wrap: editQuery(
+      (q) => q.set('limit', '10'),
+      (q) => !q.has('limit'),
+    ),
   },
   {
     name: 'max-not-enforced',
@@ -99,7 +130,9 @@ export const listPetsFaults: Fault[] = [
       listingWhere((q) => digits(q.get('limit')) && Number(q.get('limit')) > 100 && !q.has('status')),
       async (req, inner) => {
         // Up to 100 pets of each status, oldest first: more than the reference server lists at once.
-        const lists = await Promise.all(PET_STATUSES.map((s) => listVia(inner, req, (q) => (q.set('status', s), q.set('limit', '100')))));
+        const lists = await Promise.all(
+          PET_STATUSES.map((s) => listVia(inner, req, (q) => (q.set('status', s), q.set('limit', '100')))),
+        );
         return ok(merged(lists, Number(paramsOf(req).get('limit'))));
       },
     ),
@@ -108,13 +141,19 @@ export const listPetsFaults: Fault[] = [
     name: 'zero-limit-crashes',
     breaks: 'listPets.limit.out-of-range',
     does: 'answers limit=0 with 500 (a division by zero)',
-    wrap: answer(listingWhere((q) => q.get('limit') === '0'), crash('division by zero')),
+    wrap: answer(
+      listingWhere((q) => q.get('limit') === '0'),
+      crash('division by zero'),
+    ),
   },
   {
     name: 'malformed-limit-crashes',
     breaks: 'listPets.limit.malformed',
     does: 'answers a limit that is not an integer with 500',
-    wrap: answer(listingWhere((q) => q.has('limit') && !/^-?\d+$/.test(q.get('limit') ?? '')), crash('NumberFormatException')),
+    wrap: answer(
+      listingWhere((q) => q.has('limit') && !/^-?\d+$/.test(q.get('limit') ?? '')),
+      crash('NumberFormatException'),
+    ),
   },
   {
     name: 'limit-clamped',
@@ -132,34 +171,46 @@ export const listPetsFaults: Fault[] = [
     name: 'filter-leaks-next-status',
     breaks: 'listPets.status.filter',
     does: 'lets the next status of the enumeration through the filter too (available admits pending, pending admits sold)',
-    wrap: answer(listingWhere((q) => knownStatus(q.get('status'))), async (req, inner) => {
-      const status = paramsOf(req).get('status') ?? '';
-      const next = PET_STATUSES[(PET_STATUSES.indexOf(status) + 1) % PET_STATUSES.length] ?? status;
-      const limit = paramsOf(req).get('limit') ?? '20';
-      const lists = await Promise.all([status, next].map((s) => listVia(inner, req, (q) => q.set('status', s))));
-      return ok(merged(lists, Number(limit)));
-    }),
+    wrap: answer(
+      listingWhere((q) => knownStatus(q.get('status'))),
+      async (req, inner) => {
+        const status = paramsOf(req).get('status') ?? '';
+        const next = PET_STATUSES[(PET_STATUSES.indexOf(status) + 1) % PET_STATUSES.length] ?? status;
+        const limit = paramsOf(req).get('limit') ?? '20';
+        const lists = await Promise.all([status, next].map((s) => listVia(inner, req, (q) => q.set('status', s))));
+        return ok(merged(lists, Number(limit)));
+      },
+    ),
   },
   {
     name: 'limit-ignored-with-filter',
     breaks: 'listPets.status.with-limit',
     does: 'ignores limit when a status filter is given (answers the default 20)',
-    wrap: editQuery((q) => q.delete('limit'), (q) => q.has('status')),
+    wrap: editQuery(
+      (q) => q.delete('limit'),
+      (q) => q.has('status'),
+    ),
   },
   {
     name: 'filter-after-limit',
     breaks: 'listPets.status.exact',
     does: 'takes the first `limit` pets, then filters them by status',
-    wrap: answer(listingWhere((q) => knownStatus(q.get('status'))), async (req, inner) => {
-      const status = paramsOf(req).get('status');
-      return ok((await listVia(inner, req, (q) => q.delete('status'))).filter((p) => p.status === status));
-    }),
+    wrap: answer(
+      listingWhere((q) => knownStatus(q.get('status'))),
+      async (req, inner) => {
+        const status = paramsOf(req).get('status');
+        return ok((await listVia(inner, req, (q) => q.delete('status'))).filter((p) => p.status === status));
+      },
+    ),
   },
   {
     name: 'unknown-status-crashes',
     breaks: 'listPets.status.unknown',
     does: 'answers a status outside the enumeration with 500',
-    wrap: answer(listingWhere((q) => q.has('status') && !knownStatus(q.get('status'))), crash('No enum constant Status.adopted')),
+    wrap: answer(
+      listingWhere((q) => q.has('status') && !knownStatus(q.get('status'))),
+      crash('No enum constant Status.adopted'),
+    ),
   },
   {
     name: 'unknown-status-ignored',
@@ -171,6 +222,9 @@ export const listPetsFaults: Fault[] = [
     name: 'list-repeats-first-for-last',
     breaks: 'listPets.distinct-ids',
     does: 'puts the first pet of a list in place of its last one: a pet twice, another missing',
-    wrap: mapJson((body) => (Array.isArray(body) && body.length > 1 ? [...body.slice(0, -1), body[0]] : body), isOp('listPets')),
+    wrap: mapJson(
+      (body) => (Array.isArray(body) && body.length > 1 ? [...body.slice(0, -1), body[0]] : body),
+      isOp('listPets'),
+    ),
   },
 ];

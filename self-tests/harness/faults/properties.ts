@@ -8,7 +8,8 @@ export const propertyFaults: Fault[] = [
     breaks: 'createPet.unicode',
     does: 'drops code points from plane 2 up (rare CJK ideographs, tags, private use) from names; emoji and plane-1 letters survive',
     wrap: mapRequestJson(
-      (b) => (isObject(b) && typeof b.name === 'string' ? { ...b, name: b.name.replace(/[\u{20000}-\u{10FFFF}]/gu, '') } : b),
+      (b) =>
+        isObject(b) && typeof b.name === 'string' ? { ...b, name: b.name.replace(/[\u{20000}-\u{10FFFF}]/gu, '') } : b,
       isOp('createPet'),
     ),
   },
@@ -17,7 +18,10 @@ export const propertyFaults: Fault[] = [
     breaks: 'createPet.int64-extremes',
     does: 'reads a categoryId below -2^53 as a double, losing its low digits (-2^63 itself survives)',
     wrap: mapRequestJson(
-      (b) => (isObject(b) && typeof b.categoryId === 'bigint' && b.categoryId < 0n ? { ...b, categoryId: BigInt(Number(b.categoryId)) } : b),
+      (b) =>
+        isObject(b) && typeof b.categoryId === 'bigint' && b.categoryId < 0n
+          ? { ...b, categoryId: BigInt(Number(b.categoryId)) }
+          : b,
       isOp('createPet'),
     ),
   },

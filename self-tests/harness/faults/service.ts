@@ -4,7 +4,11 @@ import { isOp, mapResponse, type Fault, type Operation } from '../faults-kit.js'
 
 /** Successful answers of `op` carry this Content-Type instead. */
 const successTyped = (op: Operation, contentType: string) =>
-  mapResponse((res: ServerResponse) => (res.status < 300 ? { ...res, headers: { ...res.headers, 'content-type': contentType } } : res), isOp(op));
+  mapResponse(
+    (res: ServerResponse) =>
+      res.status < 300 ? { ...res, headers: { ...res.headers, 'content-type': contentType } } : res,
+    isOp(op),
+  );
 
 export const serviceFaults: Fault[] = [
   {

@@ -16,7 +16,8 @@ const isList = (s: AnySetting) => Array.isArray(s.default);
 /** Commands that print and exit instead of running the suite. */
 export const COMMANDS = {
   list: 'Print the requirement catalogue (id, level, section, statement) and exit; with --only/--skip, just the selection.',
-  'show-config': 'Print the settings a run would use and where each comes from (flag, environment, .env, default), and exit. The key is never shown.',
+  'show-config':
+    'Print the settings a run would use and where each comes from (flag, environment, .env, default), and exit. The key is never shown.',
   version: "Print the suite's version and the interface version, and exit.",
   help: 'Print this help and exit.',
 } as const;
@@ -47,7 +48,11 @@ function distance(a: string, b: string): number {
     let diagonal = row[0] as number;
     row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const next = Math.min((row[j] as number) + 1, (row[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const next = Math.min(
+        (row[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        diagonal + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
       diagonal = row[j] as number;
       row[j] = next;
     }
@@ -84,8 +89,12 @@ function usageErrorOf(err: { code?: string; message: string }): UsageError {
       return new UsageError('unexpected argument: options start with -- (see --help)');
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      if (/does not take an argument/.test(err.message)) return new UsageError(`${option} takes no value (write ${option}, or ${option.replace(/^--/, '--no-')} to turn it off)`);
-      if (/ambiguous/.test(err.message)) return new UsageError(`${option} needs a value; for a value starting with "-" write ${option}=VALUE`);
+      if (/does not take an argument/.test(err.message))
+        return new UsageError(
+          `${option} takes no value (write ${option}, or ${option.replace(/^--/, '--no-')} to turn it off)`,
+        );
+      if (/ambiguous/.test(err.message))
+        return new UsageError(`${option} needs a value; for a value starting with "-" write ${option}=VALUE`);
       return new UsageError(`${option} needs a value (see --help)`);
     default:
       return new UsageError(`${err.message.split('\n')[0]} (see --help)`);
@@ -98,7 +107,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   if (argv[0] === 'diff') return { command: 'diff', flags: {}, args: argv.slice(1) };
   if (argv[0] === 'matrix') return { command: 'matrix', flags: {}, args: argv.slice(1) };
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
-  for (const [, s] of flagged) options[s.flag.slice(2)] = { type: isSwitch(s) ? 'boolean' : 'string', ...(isList(s) ? { multiple: true } : {}) };
+  for (const [, s] of flagged)
+    options[s.flag.slice(2)] = { type: isSwitch(s) ? 'boolean' : 'string', ...(isList(s) ? { multiple: true } : {}) };
   for (const c of Object.keys(COMMANDS)) options[c] = { type: 'boolean', ...(c === 'help' ? { short: 'h' } : {}) };
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
@@ -115,7 +125,9 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     if (key === 'apiKey') {
       // Never echo the value: someone may have passed the key itself by mistake.
       if (typeof value !== 'string' || !ENV_NAME.test(value)) {
-        throw new UsageError(`${s.flag} takes the NAME of an environment variable that holds the key (e.g. ${s.flag} STAGING_PETSTORE_KEY), never the key itself`);
+        throw new UsageError(
+          `${s.flag} takes the NAME of an environment variable that holds the key (e.g. ${s.flag} STAGING_PETSTORE_KEY), never the key itself`,
+        );
       }
       inv.apiKeyEnv = value;
       continue;
@@ -136,7 +148,10 @@ export function applyFlags(inv: Invocation, env: NodeJS.ProcessEnv): void {
   for (const [key, raw] of Object.entries(inv.flags) as [Key, string][]) env[SETTINGS[key].env] = raw;
   if (inv.apiKeyEnv !== undefined) {
     const key = env[inv.apiKeyEnv] || readDotenv()[inv.apiKeyEnv];
-    if (!key) throw new UsageError(`${SETTINGS.apiKey.flag}: the variable it names is not set or empty (neither in the environment nor in .env)`);
+    if (!key)
+      throw new UsageError(
+        `${SETTINGS.apiKey.flag}: the variable it names is not set or empty (neither in the environment nor in .env)`,
+      );
     env[SETTINGS.apiKey.env] = key;
   }
 }
@@ -146,7 +161,8 @@ export function sources(inv: Invocation, env: NodeJS.ProcessEnv): Record<Key, st
   const dotenv = readDotenv();
   const out = {} as Record<Key, string>;
   for (const [key, s] of settings) {
-    if (key in inv.flags || (key === 'apiKey' && inv.apiKeyEnv)) out[key] = key === 'apiKey' ? `${s.flag} ${inv.apiKeyEnv}` : (s.flag ?? '');
+    if (key in inv.flags || (key === 'apiKey' && inv.apiKeyEnv))
+      out[key] = key === 'apiKey' ? `${s.flag} ${inv.apiKeyEnv}` : (s.flag ?? '');
     else if (env[s.env]?.trim()) out[key] = 'environment';
     else if (dotenv[s.env]?.trim()) out[key] = '.env';
     else out[key] = 'default';
@@ -158,7 +174,10 @@ export async function loadCatalogue(): Promise<readonly Requirement[]> {
   return (await import('../../../tests/catalogue.js')).catalogue;
 }
 
-export async function selectRequirements(all: readonly Requirement[], config: Pick<Config, 'only' | 'skip'>): Promise<Requirement[]> {
+export async function selectRequirements(
+  all: readonly Requirement[],
+  config: Pick<Config, 'only' | 'skip'>,
+): Promise<Requirement[]> {
   return (await import('../../checks/select.js')).selectRequirements(all, config);
 }
 
@@ -167,12 +186,14 @@ export async function checkSelection(config: Config, source: Record<Key, string>
   if (config.only.length === 0 && config.skip.length === 0) return;
   const catalogue = await loadCatalogue();
   for (const key of ['only', 'skip'] as const) {
-    const named = source[key] === 'default' ? '' : source[key].startsWith('--') ? SETTINGS[key].flag : SETTINGS[key].env;
+    const named =
+      source[key] === 'default' ? '' : source[key].startsWith('--') ? SETTINGS[key].flag : SETTINGS[key].env;
     for (const pattern of config[key]) {
       if ((await selectRequirements(catalogue, { only: [pattern], skip: [] })).length === 0) {
         throw new UsageError(`${named}: "${pattern}" matches no requirement id or area (see --list)`);
       }
     }
   }
-  if ((await selectRequirements(catalogue, config)).length === 0) throw new UsageError('--only and --skip leave no requirement to run (see --list)');
+  if ((await selectRequirements(catalogue, config)).length === 0)
+    throw new UsageError('--only and --skip leave no requirement to run (see --list)');
 }

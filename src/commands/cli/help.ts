@@ -4,7 +4,8 @@ import type { Config } from '../../config/config.js';
 import type { Requirement } from '../../checks/requirement.js';
 import { COMMANDS, flagged, isSwitch, settings, type AnySetting, type Key } from './args.js';
 
-const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, new URL('../../..', import.meta.url)), 'utf8')) as Record<string, unknown>;
+const readJson = (path: string) =>
+  JSON.parse(readFileSync(new URL(path, new URL('../../..', import.meta.url)), 'utf8')) as Record<string, unknown>;
 export const SUITE_VERSION = String(readJson('package.json').version);
 export const INTERFACE_VERSION = String((readJson('schemas/openapi.json').info as { version: string }).version);
 
@@ -47,7 +48,7 @@ export function helpText(): string {
     }
     const flag = isSwitch(s) ? `${s.flag.replace(/^--/, '--[no-]')}` : `${s.flag} ${s.arg ?? 'VALUE'}`;
     const def = shownDefault(s);
-    return entry(flag, `${s.doc} [${s.env}${isSwitch(s) ? "=1" : ''}${def ? `; default ${def}` : ''}]`);
+    return entry(flag, `${s.doc} [${s.env}${isSwitch(s) ? '=1' : ''}${def ? `; default ${def}` : ''}]`);
   });
   const commands = Object.entries(COMMANDS).map(([c, doc]) => entry(c === 'help' ? '-h, --help' : `--${c}`, doc));
   const section = (title: string, lines: string[]) => [title, ...lines, ''].join('\n');
@@ -70,13 +71,18 @@ export function helpText(): string {
       '  npx petstore-conformance --base-url https://staging.example.com/v1',
     ]),
     section('Options', [
-      ...para('Each option can also be set with the environment variable in brackets, or in a .env file in the current directory (see .env.example). A flag wins over the environment, the environment over .env.'),
+      ...para(
+        'Each option can also be set with the environment variable in brackets, or in a .env file in the current directory (see .env.example). A flag wins over the environment, the environment over .env.',
+      ),
       '',
       ...options,
       '',
       ...commands,
     ]),
-    section('Set by the surroundings (no flag; read from the environment or .env)', settings.filter(([, s]) => !s.flag).map(([, s]) => entry(s.env, s.doc))),
+    section(
+      'Set by the surroundings (no flag; read from the environment or .env)',
+      settings.filter(([, s]) => !s.flag).map(([, s]) => entry(s.env, s.doc)),
+    ),
     section('Exit codes', [
       '  0  conformant: no MUST requirement failed (SHOULD findings are printed as warnings)',
       '  1  not conformant: a MUST requirement failed or could not be decided; with --strict, a SHOULD too.',
@@ -92,12 +98,20 @@ export function helpText(): string {
       '       decided, marked interrupted; unfinished checks count as undecided',
     ]),
     section('What a run leaves', [
-      ...para('On the terminal: a progress line while checks run (only when output is a terminal), then the summary with one line per failed or warned requirement giving its first reason, and a command that replays the run. The full evidence (requests, responses, curl lines) is in the reports, or printed as well with --verbose.'),
-      ...para('Reports in the report folder (--report-dir): conformance.html to read, conformance.json, conformance.md (also appended to $GITHUB_STEP_SUMMARY when set) and junit.xml, the ids of every pet the run created in created-pets.json (there is no delete operation), and manifest.json with their SHA-256 sums.'),
-      ...para('Pets the suite creates carry the run tag in their name: "pcs-" and the seed in base 36, e.g. "pcs-k3x9z1 pet 12"; the tag is printed when the run starts. With --read-only nothing is created, and checks that must create are reported skipped, with the reason.'),
+      ...para(
+        'On the terminal: a progress line while checks run (only when output is a terminal), then the summary with one line per failed or warned requirement giving its first reason, and a command that replays the run. The full evidence (requests, responses, curl lines) is in the reports, or printed as well with --verbose.',
+      ),
+      ...para(
+        'Reports in the report folder (--report-dir): conformance.html to read, conformance.json, conformance.md (also appended to $GITHUB_STEP_SUMMARY when set) and junit.xml, the ids of every pet the run created in created-pets.json (there is no delete operation), and manifest.json with their SHA-256 sums.',
+      ),
+      ...para(
+        'Pets the suite creates carry the run tag in their name: "pcs-" and the seed in base 36, e.g. "pcs-k3x9z1 pet 12"; the tag is printed when the run starts. With --read-only nothing is created, and checks that must create are reported skipped, with the reason.',
+      ),
     ]),
     section('Network', [
-      ...para('HTTP_PROXY, HTTPS_PROXY and NO_PROXY are honoured. For an HTTPS target whose certificate comes from a private CA, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem. Redirects are never followed: a 3xx is reported with its Location. A 429 or 503 with Retry-After is retried (--retries); no other answer is.'),
+      ...para(
+        'HTTP_PROXY, HTTPS_PROXY and NO_PROXY are honoured. For an HTTPS target whose certificate comes from a private CA, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem. Redirects are never followed: a 3xx is reported with its Location. A 429 or 503 with Retry-After is retried (--retries); no other answer is.',
+      ),
     ]),
     section('Examples', [
       '  npx petstore-conformance --list --only auth                  # what the auth checks are',
@@ -112,7 +126,12 @@ export function helpText(): string {
 
 function formatValue(key: Key, value: unknown): string {
   if (key === 'apiKey') return value ? '(set; never shown)' : '(unset)';
-  if (value === undefined) return key === 'baseUrl' ? '(unset: the bundled reference server)' : key === 'seed' ? '(unset: picked at random and printed)' : '(unset)';
+  if (value === undefined)
+    return key === 'baseUrl'
+      ? '(unset: the bundled reference server)'
+      : key === 'seed'
+        ? '(unset: picked at random and printed)'
+        : '(unset)';
   if (Array.isArray(value)) return value.length ? value.join(',') : '(none)';
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   if (value instanceof Date) return value.toISOString();
@@ -121,7 +140,14 @@ function formatValue(key: Key, value: unknown): string {
 
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function showConfig(config: Config, source: Record<Key, string>): string {
@@ -134,7 +160,10 @@ export function showConfig(config: Config, source: Record<Key, string>): string 
 export function catalogueListing(requirements: readonly Requirement[]): string {
   const must = requirements.filter((r) => r.level === 'MUST').length;
   return [
-    table([['ID', 'LEVEL', 'SECTION', 'STATEMENT'], ...requirements.map((r) => [r.id, r.level, r.section, r.statement])]),
+    table([
+      ['ID', 'LEVEL', 'SECTION', 'STATEMENT'],
+      ...requirements.map((r) => [r.id, r.level, r.section, r.statement]),
+    ]),
     '',
     `${requirements.length} requirements: ${must} MUST, ${requirements.length - must} SHOULD`,
   ].join('\n');

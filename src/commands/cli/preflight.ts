@@ -27,7 +27,10 @@ function failingService(res: Answer, baseUrl: string): string | undefined {
   if (res.status < 500 || res.status > 599) return undefined;
   if (![502, 503, 504].includes(res.status) && res.jsonError === undefined) return undefined;
   const server = /^[^\s/(]+/.exec(res.headers.server ?? '')?.[0];
-  return `the service behind ${wire(baseUrl)} is failing (${res.status} ${STATUS_CODES[res.status] ?? ''}${server ? ` from ${wire(server)}` : ''})`.replace(' )', ')');
+  return `the service behind ${wire(baseUrl)} is failing (${res.status} ${STATUS_CODES[res.status] ?? ''}${server ? ` from ${wire(server)}` : ''})`.replace(
+    ' )',
+    ')',
+  );
 }
 
 /**
@@ -36,12 +39,18 @@ function failingService(res: Answer, baseUrl: string): string | undefined {
  * mistake in the setup is one clear line instead of every check failing for the same reason.
  * Only these two requests decide; whatever the target does later is judged by the checks.
  */
-export async function preflight(config: Config & { baseUrl: string }, keyVariable: string, interrupts: EarlyInterrupts): Promise<Diagnosis | undefined> {
+export async function preflight(
+  config: Config & { baseUrl: string },
+  keyVariable: string,
+  interrupts: EarlyInterrupts,
+): Promise<Diagnosis | undefined> {
   const { Client } = await import('../../wire/client.js');
   const { RetriesExhausted, TransportError } = await import('../../wire/wire.js');
   const { exchangeOf } = await import('../../wire/evidence.js');
   const base = config.baseUrl.replace(/\/+$/, '');
-  const client = interrupts.watch(new Client({ baseUrl: base, apiKey: config.apiKey ?? '', timeoutMs: config.timeoutMs, concurrency: 1 }));
+  const client = interrupts.watch(
+    new Client({ baseUrl: base, apiKey: config.apiKey ?? '', timeoutMs: config.timeoutMs, concurrency: 1 }),
+  );
   /**
    * The answer; undefined for a 429 or 503 with Retry-After (a rate limit: the run honours it, so
    * it is nothing to diagnose); the transport's reason when there is no answer.
@@ -67,15 +76,27 @@ export async function preflight(config: Config & { baseUrl: string }, keyVariabl
     const evidence = [exchangeOf(res)];
     const where = `GET ${wire(new URL(res.request.url).pathname)}`;
     if (res.status === 401 || res.status === 403) {
-      return { reason: `the server refused the API key (${res.status} on ${where} with the key): check ${keyVariable}`, evidence };
+      return {
+        reason: `the server refused the API key (${res.status} on ${where} with the key): check ${keyVariable}`,
+        evidence,
+      };
     }
     if (res.status === 404) {
       if (/\/v\d+$/.test(new URL(base).pathname)) {
-        return { reason: `GET ${wire(`${base}/pets`)} answered 404: nothing serves the pets collection under this base URL, which must be where the interface's paths start (e.g. https://staging.example.com/v1)`, evidence };
+        return {
+          reason: `GET ${wire(`${base}/pets`)} answered 404: nothing serves the pets collection under this base URL, which must be where the interface's paths start (e.g. https://staging.example.com/v1)`,
+          evidence,
+        };
       }
       const versioned = await send({ method: 'GET', path: '/v1/pets', query: [['limit', '1']] });
-      const hint = typeof versioned === 'object' && versioned.status !== 404 ? ` (GET ${wire(`${base}/v1/pets`)} answers ${versioned.status})` : '';
-      return { reason: `GET ${wire(`${base}/pets`)} answered 404: the base URL must end with the version segment, e.g. ${wire(`${base}/v1`)}${hint}`, evidence };
+      const hint =
+        typeof versioned === 'object' && versioned.status !== 404
+          ? ` (GET ${wire(`${base}/v1/pets`)} answers ${versioned.status})`
+          : '';
+      return {
+        reason: `GET ${wire(`${base}/pets`)} answered 404: the base URL must end with the version segment, e.g. ${wire(`${base}/v1`)}${hint}`,
+        evidence,
+      };
     }
     const failing = failingService(res, base);
     if (failing) return { reason: failing, evidence };

@@ -46,7 +46,9 @@ export class EarlyInterrupts {
     }
     if (this.signal) process.exit(exitCodeFor(this.signal));
     this.signal = signal;
-    console.error(`petstore-conformance: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}; writing what was decided (Ctrl-C again quits at once)`);
+    console.error(
+      `petstore-conformance: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}; writing what was decided (Ctrl-C again quits at once)`,
+    );
     for (const c of this.clients) c.abort();
   };
 
@@ -73,14 +75,17 @@ class Interrupts implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
-    for (const s of SIGNALS) for (const l of process.listeners(s)) if (l !== this.handle && !this.before.get(s)?.has(l)) process.off(s, l);
+    for (const s of SIGNALS)
+      for (const l of process.listeners(s)) if (l !== this.handle && !this.before.get(s)?.has(l)) process.off(s, l);
     if (this.signal) void vitest.cancelCurrentRun('keyboard-input'); // the signal came while vitest was starting
   }
 
   private readonly handle = (signal: NodeJS.Signals): void => {
     if (this.signal) process.exit(exitCodeFor(this.signal));
     this.signal = signal;
-    console.error(`petstore-conformance: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}; stopping the checks and writing what was decided (Ctrl-C again quits at once)`);
+    console.error(
+      `petstore-conformance: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}; stopping the checks and writing what was decided (Ctrl-C again quits at once)`,
+    );
     void this.vitest?.cancelCurrentRun('keyboard-input');
     setTimeout(() => {
       this.writeNow();
@@ -106,7 +111,9 @@ export async function runSuite(config: Config): Promise<RunEnd> {
   // vitest's line per check and every failure's evidence only with --verbose; by default a
   // progress line, then the summary (one line per finding; the evidence is in the reports).
   const progress = config.verbose ? 'default' : new ProgressReporter();
-  const interrupts = new Interrupts(() => reporters.forEach((r) => r instanceof ConformanceReporter && r.writeInterrupted()));
+  const interrupts = new Interrupts(() =>
+    reporters.forEach((r) => r instanceof ConformanceReporter && r.writeInterrupted()),
+  );
   // Unset, not 0: should a signal slip past the handlers above, vitest's own sets 130.
   process.exitCode = undefined;
   try {
@@ -122,10 +129,13 @@ export async function runSuite(config: Config): Promise<RunEnd> {
     if (config.baseline) {
       // With a baseline, the gate decides: known deviations fail no test of the release.
       const { gateOf } = await import('../../report/verdict.js');
-      const results = reporters.find((r): r is InstanceType<typeof ConformanceReporter> => r instanceof ConformanceReporter)?.results;
+      const results = reporters.find(
+        (r): r is InstanceType<typeof ConformanceReporter> => r instanceof ConformanceReporter,
+      )?.results;
       if (results) return { failed: !gateOf(results).passed };
     }
-    const failed = (process.exitCode !== undefined && process.exitCode !== 0) || vitest.state.getCountOfFailedTests() > 0;
+    const failed =
+      (process.exitCode !== undefined && process.exitCode !== 0) || vitest.state.getCountOfFailedTests() > 0;
     return { failed };
   } finally {
     interrupts.dispose();
@@ -136,8 +146,13 @@ export async function runSuite(config: Config): Promise<RunEnd> {
  * No check ran: the reports still say why, each selected requirement undecided with the reason;
  * the verdict is not-tested, or inconclusive and marked interrupted after Ctrl-C.
  */
-export async function reportNotRun(config: Config, reason: string, options: { interrupted?: boolean; evidence?: Exchange[] } = {}): Promise<void> {
+export async function reportNotRun(
+  config: Config,
+  reason: string,
+  options: { interrupted?: boolean; evidence?: Exchange[] } = {},
+): Promise<void> {
   const { conformanceReporters, ConformanceReporter } = await import('../../report/index.js');
   const requirements = await selectRequirements(await loadCatalogue(), config);
-  for (const r of conformanceReporters(config)) if (r instanceof ConformanceReporter) r.writeUnreachable(requirements, reason, options);
+  for (const r of conformanceReporters(config))
+    if (r instanceof ConformanceReporter) r.writeUnreachable(requirements, reason, options);
 }

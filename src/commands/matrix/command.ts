@@ -42,13 +42,19 @@ function loadInput(path: string): Results {
     throw fail(`not a conformance report (conformance.json has "format": "${REPORT_FORMAT}")`);
   }
   const major = typeof raw.formatVersion === 'string' ? raw.formatVersion.split('.')[0] : undefined;
-  if (major !== '1') throw fail(`report format version ${JSON.stringify(raw.formatVersion)} cannot be read: this suite reads 1.x`);
+  if (major !== '1')
+    throw fail(`report format version ${JSON.stringify(raw.formatVersion)} cannot be read: this suite reads 1.x`);
   // The schema pins the interface version this suite writes: a run of another interface version is
   // validated as if of this one, so that its version is refused (or, with --allow-mixed, marked) as mixed, not as invalid.
-  const other = raw.interface && typeof raw.interface === 'object' && typeof raw.interface.version === 'string' && raw.interface.version !== INTERFACE.version;
+  const other =
+    raw.interface &&
+    typeof raw.interface === 'object' &&
+    typeof raw.interface.version === 'string' &&
+    raw.interface.version !== INTERFACE.version;
   const view = other ? { ...raw, interface: { ...raw.interface, version: INTERFACE.version } } : raw;
   const { report } = schemaValidators();
-  if (!report(view)) throw fail(`not a valid conformance.json (schemas/conformance-report.schema.json): ${firstError(report.errors)}`);
+  if (!report(view))
+    throw fail(`not a valid conformance.json (schemas/conformance-report.schema.json): ${firstError(report.errors)}`);
   return value as Results;
 }
 
@@ -99,7 +105,9 @@ async function run(argv: readonly string[]): Promise<number> {
   });
   const spread = versionSpread(inputs);
   if (spread.length > 0 && !allowMixed) {
-    throw new MatrixError(`matrix: the runs differ in ${spread.join('; ')}: a matrix compares like with like; give --allow-mixed to put them side by side anyway`);
+    throw new MatrixError(
+      `matrix: the runs differ in ${spread.join('; ')}: a matrix compares like with like; give --allow-mixed to put them side by side anyway`,
+    );
   }
   const matrix = buildMatrix(inputs);
   try {
@@ -107,7 +115,9 @@ async function run(argv: readonly string[]): Promise<number> {
     writeFileSync(join(outDir, 'matrix.html'), renderMatrixHtml(matrix));
     writeFileSync(join(outDir, 'matrix.md'), renderMatrixMarkdown(matrix));
   } catch (err) {
-    throw new MatrixError(`matrix: cannot write to ${values.out}: ${(err as NodeJS.ErrnoException).code ?? oneLine((err as Error).message, 120)}`);
+    throw new MatrixError(
+      `matrix: cannot write to ${values.out}: ${(err as NodeJS.ErrnoException).code ?? oneLine((err as Error).message, 120)}`,
+    );
   }
   const rows = allRows(matrix);
   const differ = rows.filter((r) => r.differs).length;

@@ -2,7 +2,17 @@
 import { BASE_STYLE, h, htmlPage } from '../../report/page.js';
 import { INTERFACE } from '../../report/results.js';
 import { VERDICT_TITLE } from '../../report/verdict.js';
-import { allRows, CELL_WORD, runDate, runMode, tallyText, type Cell, type Column, type Matrix, type Row } from './model.js';
+import {
+  allRows,
+  CELL_WORD,
+  runDate,
+  runMode,
+  tallyText,
+  type Cell,
+  type Column,
+  type Matrix,
+  type Row,
+} from './model.js';
 
 function columnHead(c: Column, i: number): string {
   const r = c.results;
@@ -44,16 +54,20 @@ export function renderMatrixHtml(m: Matrix): string {
   const differ = rows.filter((r) => r.differs).length;
   const span = 3 + m.columns.length;
   const body = m.groups
-    .map((g) => `<tbody class="area" id="area-${h(g.area)}">
+    .map(
+      (g) => `<tbody class="area" id="area-${h(g.area)}">
 <tr class="area-head"><th colspan="${span}" scope="colgroup">${h(g.title)}</th></tr>
 ${g.rows.map(row).join('\n')}
-</tbody>`)
+</tbody>`,
+    )
     .join('\n');
   const mixed = m.mixed.length
     ? `<p class="banner" id="mixed">Mixed versions (--allow-mixed): ${h(m.mixed.join('; '))}. The marked columns were tested by another suite or against another interface version: their rows are not like for like.</p>`
     : '';
   const title = `Implementation matrix: ${m.columns.map((c) => c.label).join(', ')} · Pet Store conformance`;
-  return htmlPage({ title, style: STYLE, script: SCRIPT }, `<main>
+  return htmlPage(
+    { title, style: STYLE, script: SCRIPT },
+    `<main>
 <header class="top">
   <div class="eyebrow">${h(INTERFACE.name)} ${h(INTERFACE.version)} · implementation matrix</div>
   <h1>${m.columns.length} implementation${m.columns.length === 1 ? '' : 's'}, ${rows.length} requirements</h1>
@@ -76,7 +90,8 @@ ${body}
 <footer>
   <p>Each cell is the requirement's outcome in that run: passed, failed, undecided (the run could not decide), skipped (with its reason on hover), or not run (the run has no such requirement). A failed or undecided cell opens its first reason; where a run's own <code>conformance.html</code> sits beside its <code>conformance.json</code>, its cells link to the requirement's evidence there.</p>
 </footer>
-</main>`);
+</main>`,
+  );
 }
 
 const SCRIPT = `

@@ -5,8 +5,19 @@ import { VERDICT_TITLE } from '../../report/verdict.js';
 import type { Verdict } from '../../report/results.js';
 import { allRows, CELL_WORD, runDate, runMode, tallyText, type Cell, type CellOutcome, type Matrix } from './model.js';
 
-const VERDICT_ICON: Readonly<Record<Verdict, string>> = { conformant: '✅', nonconformant: '❌', inconclusive: '⚠️', 'not-tested': '⛔' };
-const CELL_ICON: Readonly<Record<CellOutcome, string>> = { passed: '✅', failed: '❌', error: '❔', skipped: '⏭️', 'not-run': '—' };
+const VERDICT_ICON: Readonly<Record<Verdict, string>> = {
+  conformant: '✅',
+  nonconformant: '❌',
+  inconclusive: '⚠️',
+  'not-tested': '⛔',
+};
+const CELL_ICON: Readonly<Record<CellOutcome, string>> = {
+  passed: '✅',
+  failed: '❌',
+  error: '❔',
+  skipped: '⏭️',
+  'not-run': '—',
+};
 
 /** A link target inside Markdown link syntax: spaces and parentheses would end it. */
 const target = (href: string) => href.replace(/[ ()]/g, (c) => encodeURIComponent(c));
@@ -32,19 +43,43 @@ export function renderMatrixMarkdown(m: Matrix): string {
       return `| ${i + 1} | ${label} | ${VERDICT_ICON[r.verdict]} ${VERDICT_TITLE[r.verdict]} | ${tallyText(r.counts.MUST)} | ${tallyText(r.counts.SHOULD)} | \`${r.run.seed ?? 'none'}\` | ${md(r.suite.version)} | ${runDate(r)} |`;
     }),
   ];
-  if (m.mixed.length) out.push('', `> **Mixed versions (--allow-mixed):** ${md(m.mixed.join('; '))}. The marked columns are not like for like.`);
+  if (m.mixed.length)
+    out.push(
+      '',
+      `> **Mixed versions (--allow-mixed):** ${md(m.mixed.join('; '))}. The marked columns are not like for like.`,
+    );
   const head = `| | Requirement | Level | Section | ${m.columns.map((c) => md(c.label)).join(' | ')} |`;
   const rule = `|---|---|---|---|${m.columns.map(() => '---').join('|')}|`;
   for (const g of m.groups) {
     out.push('', `### ${md(g.title)}`, '', head, rule);
     for (const r of g.rows) {
-      out.push(`| ${r.differs ? '**≠**' : ''} | ${code(r.id)} | ${r.level} | ${md(r.section)} | ${r.cells.map(cell).join(' | ')} |`);
+      out.push(
+        `| ${r.differs ? '**≠**' : ''} | ${code(r.id)} | ${r.level} | ${md(r.section)} | ${r.cells.map(cell).join(' | ')} |`,
+      );
     }
   }
   const reasons = rows.flatMap((r) =>
-    r.cells.flatMap((c, i) => (c.outcome === 'failed' || c.outcome === 'error' ? [`- ${code(r.id)}, ${md(m.columns[i]?.label ?? '')}: ${CELL_WORD[c.outcome]}: ${c.reason ? code(c.reason) : '(no message)'}`] : [])),
+    r.cells.flatMap((c, i) =>
+      c.outcome === 'failed' || c.outcome === 'error'
+        ? [
+            `- ${code(r.id)}, ${md(m.columns[i]?.label ?? '')}: ${CELL_WORD[c.outcome]}: ${c.reason ? code(c.reason) : '(no message)'}`,
+          ]
+        : [],
+    ),
   );
-  if (reasons.length) out.push('', `<details><summary>First reasons of the failed and undecided cells (${reasons.length})</summary>`, '', ...reasons, '', '</details>');
-  out.push('', 'Cells: ✅ passed · ❌ failed · ❔ undecided (the run could not decide) · ⏭️ skipped · — not run (the run has no such requirement).', '');
+  if (reasons.length)
+    out.push(
+      '',
+      `<details><summary>First reasons of the failed and undecided cells (${reasons.length})</summary>`,
+      '',
+      ...reasons,
+      '',
+      '</details>',
+    );
+  out.push(
+    '',
+    'Cells: ✅ passed · ❌ failed · ❔ undecided (the run could not decide) · ⏭️ skipped · — not run (the run has no such requirement).',
+    '',
+  );
   return out.join('\n');
 }

@@ -7,7 +7,13 @@ import { oneLine } from '../../report/words.js';
 export type CellOutcome = OutcomeKind | 'not-run';
 
 /** How an outcome reads in a cell ('error' is the suite's "could not be decided"). */
-export const CELL_WORD: Readonly<Record<CellOutcome, string>> = { passed: 'passed', failed: 'failed', error: 'undecided', skipped: 'skipped', 'not-run': 'not run' };
+export const CELL_WORD: Readonly<Record<CellOutcome, string>> = {
+  passed: 'passed',
+  failed: 'failed',
+  error: 'undecided',
+  skipped: 'skipped',
+  'not-run': 'not run',
+};
 
 /** One loaded report, as the command hands it over. */
 export interface MatrixInput {
@@ -97,7 +103,12 @@ function mixedMarks(inputs: readonly MatrixInput[]): (string | undefined)[] {
 
 function cellOf(entry: RequirementResult | undefined, reportHref: string | undefined): Cell {
   if (!entry) return { outcome: 'not-run' };
-  const reason = entry.outcome === 'failed' || entry.outcome === 'error' ? oneLine(entry.message) : entry.outcome === 'skipped' ? oneLine(entry.skipReason) : '';
+  const reason =
+    entry.outcome === 'failed' || entry.outcome === 'error'
+      ? oneLine(entry.message)
+      : entry.outcome === 'skipped'
+        ? oneLine(entry.skipReason)
+        : '';
   return {
     outcome: entry.outcome,
     ...(reason ? { reason } : {}),
@@ -114,7 +125,11 @@ function areaRank(area: string): number {
 export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
   const labels = uniqueLabels(inputs.map((i) => labelOf(i.results)));
   const marks = mixedMarks(inputs);
-  const columns: Column[] = inputs.map((input, i) => ({ ...input, label: labels[i] as string, ...(marks[i] ? { mixed: marks[i] } : {}) }));
+  const columns: Column[] = inputs.map((input, i) => ({
+    ...input,
+    label: labels[i] as string,
+    ...(marks[i] ? { mixed: marks[i] } : {}),
+  }));
   const byId = inputs.map((i) => new Map(i.results.requirements.map((e) => [e.id, e])));
   // The union of the requirements, in the order the inputs list them (the first input's first).
   const first = new Map<string, RequirementResult>();
@@ -122,13 +137,24 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
   const groups = new Map<string, Row[]>();
   for (const [id, e] of first) {
     const cells = columns.map((c, i) => cellOf(byId[i]?.get(id), c.reportHref));
-    const row: Row = { id, level: e.level, section: e.section, statement: e.statement, cells, differs: new Set(cells.map((c) => c.outcome)).size > 1 };
+    const row: Row = {
+      id,
+      level: e.level,
+      section: e.section,
+      statement: e.statement,
+      cells,
+      differs: new Set(cells.map((c) => c.outcome)).size > 1,
+    };
     const area = e.area || areaOf(id);
     groups.set(area, [...(groups.get(area) ?? []), row]);
   }
   const ordered = [...groups].map(([area, rows], seen) => ({ area, title: AREA_TITLES[area] ?? area, rows, seen }));
   ordered.sort((a, b) => areaRank(a.area) - areaRank(b.area) || a.seen - b.seen);
-  return { columns, groups: ordered.map(({ area, title, rows }) => ({ area, title, rows })), mixed: versionSpread(inputs) };
+  return {
+    columns,
+    groups: ordered.map(({ area, title, rows }) => ({ area, title, rows })),
+    mixed: versionSpread(inputs),
+  };
 }
 
 export const allRows = (m: Matrix): Row[] => m.groups.flatMap((g) => g.rows);
@@ -152,5 +178,7 @@ export function runMode(results: Results): string {
     selection.skip.length ? `skip ${selection.skip.join(',')}` : '',
     readOnly ? 'read-only' : '',
     strict ? 'strict' : '',
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }

@@ -10,8 +10,22 @@ export function asInt64(value: bigint): Int64 {
 
 /** Where int64 handling usually breaks, simplest first (shrinking walks towards the front). */
 export const INT64_EDGES: readonly bigint[] = Object.freeze([
-  0n, 1n, -1n, 2n ** 31n - 1n, -(2n ** 31n), 2n ** 32n, 2n ** 53n - 1n, -(2n ** 53n - 1n), 2n ** 53n, -(2n ** 53n),
-  2n ** 53n + 1n, -(2n ** 53n + 1n), INT64_MAX - 1n, INT64_MIN + 1n, INT64_MAX, INT64_MIN,
+  0n,
+  1n,
+  -1n,
+  2n ** 31n - 1n,
+  -(2n ** 31n),
+  2n ** 32n,
+  2n ** 53n - 1n,
+  -(2n ** 53n - 1n),
+  2n ** 53n,
+  -(2n ** 53n),
+  2n ** 53n + 1n,
+  -(2n ** 53n + 1n),
+  INT64_MAX - 1n,
+  INT64_MIN + 1n,
+  INT64_MAX,
+  INT64_MIN,
 ]);
 
 const SAFE = 2n ** 53n;

@@ -7,7 +7,8 @@ import { beyondInt64 } from './int64.js';
 import { anyChar, fromCodePoint } from './unicode.js';
 import { LIMIT, newPet, resolve, statusSchema, unsupported, type Schema } from './valid.js';
 
-export type RuleKind = 'not-json' | 'not-object' | 'missing' | 'type' | 'fraction' | 'int64-range' | 'enum-case' | 'enum-spelling';
+export type RuleKind =
+  'not-json' | 'not-object' | 'missing' | 'type' | 'fraction' | 'int64-range' | 'enum-case' | 'enum-spelling';
 
 export interface BrokenRule {
   kind: RuleKind;
@@ -54,7 +55,9 @@ function flipCase(text: string, flips: readonly boolean[]): string {
 function enumCase(values: readonly string[]): fc.Arbitrary<string> {
   return fc
     .constantFrom(...values)
-    .chain((v) => fc.array(fc.boolean(), { minLength: v.length, maxLength: v.length }).map((flips) => flipCase(v, flips)))
+    .chain((v) =>
+      fc.array(fc.boolean(), { minLength: v.length, maxLength: v.length }).map((flips) => flipCase(v, flips)),
+    )
     .filter((s) => !values.includes(s));
 }
 
@@ -68,11 +71,16 @@ function enumSpelling(values: readonly string[]): fc.Arbitrary<string> {
       const i = at % (v.length + 1);
       const j = Math.min(i, v.length - 1);
       switch (edit) {
-        case 'insert': return v.slice(0, i) + c + v.slice(i);
-        case 'delete': return v.slice(0, j) + v.slice(j + 1);
-        case 'replace': return v.slice(0, j) + c + v.slice(j + 1);
-        case 'swap': return j + 1 < v.length ? v.slice(0, j) + v.charAt(j + 1) + v.charAt(j) + v.slice(j + 2) : `${v}s`;
-        default: return i % 2 ? ` ${v}` : `${v} `;
+        case 'insert':
+          return v.slice(0, i) + c + v.slice(i);
+        case 'delete':
+          return v.slice(0, j) + v.slice(j + 1);
+        case 'replace':
+          return v.slice(0, j) + c + v.slice(j + 1);
+        case 'swap':
+          return j + 1 < v.length ? v.slice(0, j) + v.charAt(j + 1) + v.charAt(j) + v.slice(j + 2) : `${v}s`;
+        default:
+          return i % 2 ? ` ${v}` : `${v} `;
       }
     })
     .filter((s) => !lower.has(s.toLowerCase()));
@@ -97,7 +105,8 @@ export function invalidBodies(base: fc.Arbitrary<NewPet> = newPet()): InvalidRul
   const schema = resolve(schemaFiles.NewPet as Schema);
   const objects = base as fc.Arbitrary<unknown> as fc.Arbitrary<Record<string, unknown>>;
   const rules: InvalidRule[] = [];
-  const rule = (r: BrokenRule, body: fc.Arbitrary<Body>) => rules.push({ ...r, arbitrary: body.map((b) => ({ rule: r, body: b })) });
+  const rule = (r: BrokenRule, body: fc.Arbitrary<Body>) =>
+    rules.push({ ...r, arbitrary: body.map((b) => ({ rule: r, body: b })) });
   const replacing = (field: string, bad: fc.Arbitrary<unknown>) =>
     fc.tuple(objects, bad).map(([o, v]): Body => ({ json: { ...o, [field]: v } }));
 
@@ -114,7 +123,15 @@ export function invalidBodies(base: fc.Arbitrary<NewPet> = newPet()): InvalidRul
   );
   rule(
     { kind: 'not-object', says: `the body is JSON but not an object (type: ${schema.type})` },
-    fc.oneof(objects.map((o) => [o]), JSON_TYPES.null!, JSON_TYPES.string!, JSON_TYPES.integer!, JSON_TYPES.boolean!).map((json) => ({ json })),
+    fc
+      .oneof(
+        objects.map((o) => [o]),
+        JSON_TYPES.null!,
+        JSON_TYPES.string!,
+        JSON_TYPES.integer!,
+        JSON_TYPES.boolean!,
+      )
+      .map((json) => ({ json })),
   );
   const required = new Set(schema.required ?? []);
   for (const [field, raw] of Object.entries(schema.properties ?? {})) {
@@ -135,15 +152,31 @@ export function invalidBodies(base: fc.Arbitrary<NewPet> = newPet()): InvalidRul
       replacing(field, fc.oneof(...types.map((t) => JSON_TYPES[t]!))),
     );
     if (s.type === 'integer') {
-      rule({ kind: 'fraction', field, says: `${field} is a number with a fraction (type: integer)` }, replacing(field, JSON_TYPES.number!));
+      rule(
+        { kind: 'fraction', field, says: `${field} is a number with a fraction (type: integer)` },
+        replacing(field, JSON_TYPES.number!),
+      );
     }
     if (s.format === 'int64') {
-      rule({ kind: 'int64-range', field, says: `${field} is an integer beyond int64 (format: int64)` }, replacing(field, beyondInt64()));
+      rule(
+        { kind: 'int64-range', field, says: `${field} is an integer beyond int64 (format: int64)` },
+        replacing(field, beyondInt64()),
+      );
     }
     if (s.enum) {
       const values = s.enum.filter((v): v is string => typeof v === 'string');
-      rule({ kind: 'enum-case', field, says: `${field} differs from an allowed value only in letter case (enum: ${values.join(', ')})` }, replacing(field, enumCase(values)));
-      rule({ kind: 'enum-spelling', field, says: `${field} is an allowed value misspelt (enum: ${values.join(', ')})` }, replacing(field, enumSpelling(values)));
+      rule(
+        {
+          kind: 'enum-case',
+          field,
+          says: `${field} differs from an allowed value only in letter case (enum: ${values.join(', ')})`,
+        },
+        replacing(field, enumCase(values)),
+      );
+      rule(
+        { kind: 'enum-spelling', field, says: `${field} is an allowed value misspelt (enum: ${values.join(', ')})` },
+        replacing(field, enumSpelling(values)),
+      );
     }
   }
   return rules;
@@ -172,8 +205,27 @@ export function outOfRangeLimit(): fc.Arbitrary<string> {
 export function malformedLimit(): fc.Arbitrary<string> {
   return fc
     .oneof(
-      fc.constantFrom('', ' ', 'abc', '1.5', '1e2', '0x10', '+5', '5abc', 'NaN', 'Infinity', '١٠', '１０', '1,5', '[1]', 'null', 'true'),
-      fc.tuple(fc.integer({ min: LIMIT.min, max: LIMIT.max }), fc.integer({ min: 1, max: 99 })).map(([i, f]) => `${i}.${f}`),
+      fc.constantFrom(
+        '',
+        ' ',
+        'abc',
+        '1.5',
+        '1e2',
+        '0x10',
+        '+5',
+        '5abc',
+        'NaN',
+        'Infinity',
+        '١٠',
+        '１０',
+        '1,5',
+        '[1]',
+        'null',
+        'true',
+      ),
+      fc
+        .tuple(fc.integer({ min: LIMIT.min, max: LIMIT.max }), fc.integer({ min: 1, max: 99 }))
+        .map(([i, f]) => `${i}.${f}`),
       fc.string({ unit: anyChar(), maxLength: 8 }),
     )
     .filter((s) => !/^-?\d+$/.test(s));
@@ -182,8 +234,16 @@ export function malformedLimit(): fc.Arbitrary<string> {
 /** `status` filter values outside the enumeration: off by case or spelling, or other words. */
 export function unknownStatusFilter(): fc.Arbitrary<string> {
   const values = (statusSchema.enum ?? []).filter((v): v is string => typeof v === 'string');
-  const word = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map(fromCodePoint), minLength: 1, maxLength: 10 });
-  return fc.oneof(enumCase(values), enumSpelling(values), word.filter((s) => !values.includes(s)));
+  const word = fc.string({
+    unit: fc.integer({ min: 0x21, max: 0x7e }).map(fromCodePoint),
+    minLength: 1,
+    maxLength: 10,
+  });
+  return fc.oneof(
+    enumCase(values),
+    enumSpelling(values),
+    word.filter((s) => !values.includes(s)),
+  );
 }
 
 // Credentials.
@@ -196,7 +256,8 @@ const B64TOKEN_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
  * those; reports still show the key only as $PETSTORE_API_KEY).
  */
 export function wrongToken(apiKey: string): fc.Arbitrary<string> {
-  const chars = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...B64TOKEN_CHARS), minLength: min, maxLength: max });
+  const chars = (min: number, max: number) =>
+    fc.string({ unit: fc.constantFrom(...B64TOKEN_CHARS), minLength: min, maxLength: max });
   return fc
     .oneof(
       fc.tuple(chars(1, 64), fc.nat({ max: 2 })).map(([t, pad]) => t + '='.repeat(pad)),

@@ -12,9 +12,22 @@ const ORDINARY_TEXT = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}\u061C\u200C-\u200F\u{E0
 
 /** Blocks of ordinary text in many scripts, right-to-left, combining marks, emoji and astral CJK. */
 const PLAIN_BLOCKS: readonly (readonly [number, number])[] = [
-  [0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0xc0, 0x24f], [0x300, 0x36f], [0x391, 0x3c9], [0x410, 0x44f],
-  [0x5d0, 0x5ea], [0x621, 0x64a], [0x905, 0x939], [0x3041, 0x3096], [0x4e00, 0x9fff], [0xac00, 0xd7a3],
-  [0x1d400, 0x1d7ff], [0x1f300, 0x1f64f], [0x20000, 0x2a6df],
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x61, 0x7a],
+  [0xc0, 0x24f],
+  [0x300, 0x36f],
+  [0x391, 0x3c9],
+  [0x410, 0x44f],
+  [0x5d0, 0x5ea],
+  [0x621, 0x64a],
+  [0x905, 0x939],
+  [0x3041, 0x3096],
+  [0x4e00, 0x9fff],
+  [0xac00, 0xd7a3],
+  [0x1d400, 0x1d7ff],
+  [0x1f300, 0x1f64f],
+  [0x20000, 0x2a6df],
 ];
 
 export const fromCodePoint = (cp: number) => String.fromCodePoint(cp);
@@ -32,7 +45,13 @@ function plainChar(): fc.Arbitrary<string> {
 export function anyChar(): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 2, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map(fromCodePoint) },
-    { weight: 2, arbitrary: fc.integer({ min: 0, max: 0xffff }).filter((cp) => !isSurrogate(cp)).map(fromCodePoint) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .integer({ min: 0, max: 0xffff })
+        .filter((cp) => !isSurrogate(cp))
+        .map(fromCodePoint),
+    },
     { weight: 3, arbitrary: fc.integer({ min: 0x10000, max: 0x10ffff }).map(fromCodePoint) },
     { weight: 2, arbitrary: plainChar() },
   );
@@ -70,7 +89,8 @@ export function nameGap(name: string): string | undefined {
   if (chars.length > NAME_SURELY_ACCEPTED) return `it is ${chars.length} code points long`;
   if (name.trim() !== name) return 'it starts or ends with white space';
   const odd = chars.find((c) => !ORDINARY_TEXT.test(c));
-  if (odd !== undefined) return `it holds ${codePoints(odd)} (a control, unassigned, private-use, separator or unusual format code point)`;
+  if (odd !== undefined)
+    return `it holds ${codePoints(odd)} (a control, unassigned, private-use, separator or unusual format code point)`;
   return undefined;
 }
 

@@ -40,7 +40,8 @@ function arbitraryFor(schema: Schema, where: string, fields: FieldArbitraries): 
   switch (s.type) {
     case 'object': {
       const model: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [key, sub] of Object.entries(s.properties ?? {})) model[key] = fields[key] ?? arbitraryFor(sub, `${where}.${key}`, fields);
+      for (const [key, sub] of Object.entries(s.properties ?? {}))
+        model[key] = fields[key] ?? arbitraryFor(sub, `${where}.${key}`, fields);
       return fc.record(model, { requiredKeys: [...(s.required ?? [])], noNullPrototype: true });
     }
     case 'string':
@@ -69,9 +70,10 @@ interface Parameter {
   schema: Schema;
 }
 
-const listParameters = (
-  (readSchemaFile('openapi.json') as { paths: Record<string, Record<string, { parameters?: Parameter[] }>> }).paths['/pets']?.get?.parameters ?? []
-);
+const listParameters =
+  (readSchemaFile('openapi.json') as { paths: Record<string, Record<string, { parameters?: Parameter[] }>> }).paths[
+    '/pets'
+  ]?.get?.parameters ?? [];
 
 function queryParameter(name: string): Schema {
   const p = listParameters.find((x) => x.name === name && x.in === 'query');
@@ -80,7 +82,8 @@ function queryParameter(name: string): Schema {
 }
 
 const limitSchema = queryParameter('limit');
-if (limitSchema.type !== 'integer' || limitSchema.minimum === undefined || limitSchema.maximum === undefined) unsupported(limitSchema, 'limit');
+if (limitSchema.type !== 'integer' || limitSchema.minimum === undefined || limitSchema.maximum === undefined)
+  unsupported(limitSchema, 'limit');
 
 /** The `limit` parameter's bounds and default, as openapi.json states them. */
 export const LIMIT = Object.freeze({
