@@ -2,7 +2,7 @@
 // (src/data/generated/report-types.ts) from schemas/conformance-report.schema.json and
 // schemas/har-extension.schema.json, the RequirementId type (src/data/generated/requirement-ids.ts)
 // from the id registry self-tests/catalogue/requirement-ids.json, and .env.example from the settings table
-// in src/config/config.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
+// in src/config/settings.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';

@@ -1,0 +1,295 @@
+// The settings table: every setting declared once (env name, flag, parser, default, doc), with
+// the parsers it uses. src/config/config.ts reads it; .env.example, --help and the report derive from it.
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+  }
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface Setting<T> {
+  env: string;
+  /**
+   * The command-line flag. Absent for a convention of the surroundings (set by CI or the user's
+   * terminal, e.g. NO_COLOR): read from the environment and .env like the rest, shown by
+   * --show-config and in .env.example, but no flag of the suite's own.
+   */
+  flag?: string;
+  doc: string;
+  /** Shown in .env.example and --help. */
+  example: string;
+  /** Placeholder for the flag's value in --help (boolean settings take none). */
+  arg?: string;
+  parse: (raw: string, env: string) => T;
+  default: T;
+  /** A value of white space alone is a value, not "unset" (NO_COLOR: any non-empty value counts). */
+  blankIsSet?: true;
+}
+
+function integer(min: number, max: number) {
+  return (raw: string, env: string): number => {
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(env, `expected a whole number, got "${raw}"`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new ConfigError(env, `expected a number from ${min} to ${max}, got ${raw}`);
+    return n;
+  };
+}
+
+function boolean(raw: string, env: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  throw new ConfigError(env, `expected 1 or 0 (true/false), got "${raw}"`);
+}
+
+function baseUrl(raw: string, env: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(env, `not a valid URL: "${raw}" (expected e.g. https://staging.example.com/v1)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(env, `must use http or https, got "${url.protocol.replace(':', '')}"`);
+  }
+  if (url.search || url.hash) throw new ConfigError(env, `must not carry a query or fragment: "${raw}"`);
+  if (url.username || url.password) throw new ConfigError(env, 'must not carry credentials; use PETSTORE_API_KEY');
+  return url.href.replace(/\/+$/, '');
+}
+
+function list(raw: string): readonly string[] {
+  return Object.freeze(raw.split(/[\s,]+/).filter(Boolean));
+}
+
+function instant(raw: string, env: string): Date | undefined {
+  const d = new Date(raw.trim());
+  if (Number.isNaN(d.getTime())) throw new ConfigError(env, `expected an ISO 8601 date or time, got "${raw}"`);
+  return d;
+}
+
+const text = (raw: string) => raw;
+
+/** A file the run will write (--har): not a folder, and its folder writable or creatable. Nothing is written here. */
+function fileToWrite(raw: string, env: string): string {
+  const path = resolve(raw.trim());
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new ConfigError(env, `"${raw}" is a folder; name a file, e.g. reports/run.har`);
+  let folder = dirname(path);
+  while (!existsSync(folder)) folder = dirname(folder);
+  try {
+    if (!statSync(folder).isDirectory()) throw new Error('not a folder');
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new ConfigError(env, `cannot write "${raw}": ${folder} is not a folder this process may write in`);
+  }
+  return raw.trim();
+}
+
+/** A request rate `N`, `N/s` or `N/m`, in requests per second. */
+function rate(raw: string, env: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*(?:\/\s*(s|m))?$/i.exec(raw.trim());
+  const n = m ? Number(m[1]) / (m[2]?.toLowerCase() === 'm' ? 60 : 1) : NaN;
+  if (!(n > 0)) throw new ConfigError(env, `expected a rate such as 20, 20/s or 600/m, above 0, got "${raw}"`);
+  return n;
+}
+
+/** Longest wait a Retry-After header is honoured for; a server asking more is not retried. */
+export const RETRY_MAX_WAIT_S = 60;
+
+export const SETTINGS = {
+  baseUrl: {
+    env: 'PETSTORE_BASE_URL',
+    flag: '--base-url',
+    arg: 'URL',
+    parse: baseUrl,
+    default: undefined as string | undefined,
+    example: 'https://staging.example.com/v1',
+    doc: 'Base address of the server under test, ending in the version segment. Unset: the bundled reference server is started.',
+  } satisfies Setting<string | undefined>,
+  apiKey: {
+    env: 'PETSTORE_API_KEY',
+    flag: '--api-key-env',
+    arg: 'NAME',
+    parse: (raw: string) => raw.trim(),
+    default: undefined as string | undefined,
+    example: 'change-me',
+    doc: 'API key sent as the bearer token. Required with PETSTORE_BASE_URL. Never printed: reports write $PETSTORE_API_KEY.',
+  } satisfies Setting<string | undefined>,
+  reportDir: {
+    env: 'PETSTORE_REPORT_DIR',
+    flag: '--report-dir',
+    arg: 'DIR',
+    parse: text,
+    default: 'reports',
+    example: 'reports',
+    doc: 'Folder the run writes its reports into.',
+  } satisfies Setting<string>,
+  timeoutMs: {
+    env: 'PETSTORE_TIMEOUT_MS',
+    flag: '--timeout',
+    arg: 'MS',
+    parse: integer(1, 600_000),
+    default: 10_000,
+    example: '10000',
+    doc: 'Per-request timeout in milliseconds.',
+  } satisfies Setting<number>,
+  strict: {
+    env: 'PETSTORE_STRICT',
+    flag: '--strict',
+    parse: boolean,
+    default: false as boolean,
+    example: '0',
+    doc: 'Make SHOULD findings fail the run too, instead of being reported as warnings.',
+  } satisfies Setting<boolean>,
+  verbose: {
+    env: 'PETSTORE_VERBOSE',
+    flag: '--verbose',
+    parse: boolean,
+    default: false as boolean,
+    example: '0',
+    doc: "Print every check as it finishes and each failure's full evidence (request, response, curl line); by default a progress line and one line per finding, the evidence in the reports.",
+  } satisfies Setting<boolean>,
+  readOnly: {
+    env: 'PETSTORE_READ_ONLY',
+    flag: '--read-only',
+    parse: boolean,
+    default: false as boolean,
+    example: '0',
+    doc: 'Send no request that could create data (for production and shared stores); checks that must create are reported skipped, with the reason.',
+  } satisfies Setting<boolean>,
+  maxCreates: {
+    env: 'PETSTORE_MAX_CREATES',
+    flag: '--max-creates',
+    arg: 'N',
+    parse: integer(0, 1_000_000),
+    default: 300,
+    example: '300',
+    doc: 'Most pets one run may create (there is no delete operation).',
+  } satisfies Setting<number>,
+  seed: {
+    env: 'PETSTORE_SEED',
+    flag: '--seed',
+    arg: 'N',
+    parse: integer(-(2 ** 31), 2 ** 31 - 1),
+    default: undefined as number | undefined,
+    example: '',
+    doc: 'Seed for every random input; unset picks one and prints it. Replays a run exactly.',
+  } satisfies Setting<number | undefined>,
+  runs: {
+    env: 'PETSTORE_RUNS',
+    flag: '--runs',
+    arg: 'N',
+    parse: integer(1, 100_000),
+    default: 50,
+    example: '50',
+    doc: 'Runs per property-based check. Properties that create pets run fewer when their share of PETSTORE_MAX_CREATES cannot pay for more.',
+  } satisfies Setting<number>,
+  concurrency: {
+    env: 'PETSTORE_CONCURRENCY',
+    flag: '--concurrency',
+    arg: 'N',
+    parse: integer(1, 256),
+    default: 16,
+    example: '16',
+    doc: 'Most requests in flight at once.',
+  } satisfies Setting<number>,
+  now: {
+    env: 'PETSTORE_NOW',
+    flag: '--now',
+    arg: 'DATE',
+    parse: instant,
+    default: undefined as Date | undefined,
+    example: '',
+    doc: "The suite's clock (ISO 8601), for date-dependent checks such as getPet's removal date. Unset: the real clock.",
+  } satisfies Setting<Date | undefined>,
+  retries: {
+    env: 'PETSTORE_RETRIES',
+    flag: '--retries',
+    arg: 'N',
+    parse: integer(0, 10),
+    default: 3,
+    example: '3',
+    doc: `Times a 429 or 503 answer with Retry-After is retried, waiting as the header asks (at most ${RETRY_MAX_WAIT_S} s). Retries are reported; only running out of them counts, as "could not decide". Other answers are never retried.`,
+  } satisfies Setting<number>,
+  rate: {
+    env: 'PETSTORE_RATE',
+    flag: '--rate',
+    arg: 'N[/s|/m]',
+    parse: rate,
+    default: undefined as number | undefined,
+    example: '',
+    doc: 'Most requests per second (N, N/s or N/m), for a gateway whose rate limit is known in advance. Unset: no limit until a 429 or 503 with Retry-After, which pauses every request and slows the run down on its own.',
+  } satisfies Setting<number | undefined>,
+  only: {
+    env: 'PETSTORE_ONLY',
+    flag: '--only',
+    arg: 'IDS',
+    parse: list,
+    default: Object.freeze([]) as readonly string[],
+    example: '',
+    doc: 'Run only these requirement ids or areas (comma-separated, globs allowed, e.g. auth.*,listPets).',
+  } satisfies Setting<readonly string[]>,
+  skip: {
+    env: 'PETSTORE_SKIP',
+    flag: '--skip',
+    arg: 'IDS',
+    parse: list,
+    default: Object.freeze([]) as readonly string[],
+    example: '',
+    doc: 'Leave out these requirement ids or areas (comma-separated, globs allowed).',
+  } satisfies Setting<readonly string[]>,
+  label: {
+    env: 'PETSTORE_LABEL',
+    flag: '--label',
+    arg: 'TEXT',
+    parse: text,
+    default: undefined as string | undefined,
+    example: '',
+    doc: "The implementation's name in the reports and in a matrix of several runs (`matrix`). Unset: the target's host.",
+  } satisfies Setting<string | undefined>,
+  baseline: {
+    env: 'PETSTORE_BASELINE',
+    flag: '--baseline',
+    arg: 'FILE',
+    parse: text,
+    default: undefined as string | undefined,
+    example: '',
+    doc: 'Known deviations (a file as schemas/baseline.schema.json, or an earlier conformance.json whose failed and undecided requirements are known). They still run and are reported as known; the run fails only on a regression, and an entry that now passes is reported fixed (fails with --strict).',
+  } satisfies Setting<string | undefined>,
+  har: {
+    env: 'PETSTORE_HAR',
+    flag: '--har',
+    arg: 'FILE',
+    parse: fileToWrite,
+    default: undefined as string | undefined,
+    example: '',
+    doc: 'Write every request the run sends, with its answer and timings, to FILE as a HAR 1.2 archive (opens in browser developer tools and HAR viewers): each entry names the requirement and check that sent it, bodies are cut at 64 KiB, the API key is written $PETSTORE_API_KEY.',
+  } satisfies Setting<string | undefined>,
+  // Conventions of the surroundings: no flag (see Setting.flag).
+  noColor: {
+    env: 'NO_COLOR',
+    parse: (raw: string) => raw !== '',
+    default: false as boolean,
+    blankIsSet: true,
+    example: '',
+    doc: 'Any non-empty value (even 0) turns colour off in the terminal summary, as no-color.org has it; colour is used only on a terminal, never in a report file.',
+  } satisfies Setting<boolean>,
+  stepSummary: {
+    env: 'GITHUB_STEP_SUMMARY',
+    parse: text,
+    default: undefined as string | undefined,
+    example: '',
+    doc: "Set by GitHub Actions: conformance.md, and the diff command's Markdown, are appended to this file.",
+  } satisfies Setting<string | undefined>,
+} as const;
+
+export type Settings = typeof SETTINGS;
+export type Config = { readonly [K in keyof Settings]: Settings[K]['default'] };
