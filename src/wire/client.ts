@@ -1,16 +1,17 @@
-// The one HTTP client every check goes through: undici over a pooled keep-alive Agent.
-// It never throws on a status code, enforces the timeout, bounds the bytes it reads, and
-// parses bodies losslessly. Transport failures throw TransportError (the suite could not decide).
-// Network realities: HTTP_PROXY / HTTPS_PROXY / NO_PROXY are honoured, HTTPS trusts the system
-// CAs plus NODE_EXTRA_CA_CERTS, redirects are never followed (a 3xx is an answer like any
-// other), and only 429 or 503 with Retry-After is retried, a bounded number of times, after
-// pausing every request (see Pacer). A GET that meets a reused connection the other side had
-// closed is sent again once on a fresh one; a request that may create is never sent twice, and
-// goes on a connection of its own. An answer the server sends before the body is all written is
-// read even when the server then closes under the upload (see earlyAnswerConnector).
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
-import { proxyEnv } from '../config/config.js';
+// The one HTTP client every check goes through (undici; its connections in client-setup.ts). It never
+// throws on a status code, enforces the timeout, bounds the bytes it reads, parses bodies losslessly;
+// transport failures throw TransportError (the suite could not decide).
+// Network realities: HTTP_PROXY / HTTPS_PROXY / NO_PROXY are honoured, HTTPS trusts the system CAs
+// plus NODE_EXTRA_CA_CERTS, redirects are never followed (a 3xx is an answer like any other), and
+// only 429 or 503 with Retry-After is retried, a bounded number of times, after pausing every
+// request (see Pacer). A GET that meets a reused connection the other side had closed is sent again
+// once on a fresh one; a request that may create is never sent twice, and goes on a connection of
+// its own. An answer sent before the body is all written is read (see earlyAnswerConnector).
+import type { Dispatcher } from 'undici';
+import { connectionsFor, DEFAULT_MAX_BODY, type ClientOptions, type RetryStats } from './client-setup.js';
 import { Exchange, flattenHeaders } from './exchange.js';
+
+export type { ClientOptions, RetryStats } from './client-setup.js';
 import { stringifyJson } from './json.js';
 import { Pacer, type Pacing } from './pacer.js';
 import { Pool } from './pool.js';
@@ -18,12 +19,9 @@ import { PLACEHOLDER, redact, registerSecret } from './redact.js';
 import {
   blameProxy,
   describeTransportError,
-  earlyAnswerConnector,
-  envProxy,
   ExchangeFailure,
   isClose,
   isStaleClose,
-  namesProxy,
   RequestTarget,
   type EnvProxy,
 } from './transport.js';
@@ -39,56 +37,9 @@ import {
   WriteBlocked,
   type ApiRequest,
   type ApiResponse,
-  type Retries,
   type SendRecord,
   type SentRequest,
 } from './wire.js';
-
-export interface ClientOptions {
-  baseUrl: string;
-  apiKey: string;
-  timeoutMs: number;
-  concurrency: number;
-  /** Bodies beyond this many bytes are cut and marked truncated. */
-  maxBodyBytes?: number;
-  /** Refuse every method but GET and HEAD. */
-  readOnly?: boolean;
-  /** Called once per request that received a response (for counting and ledgers). */
-  onResponse?: (res: ApiResponse) => void;
-  /**
-   * Called once per request that was sent more than once or given up on after a 429 or 503 with
-   * Retry-After, when it ends, in the caller's async context (so the run can tell which check sent it).
-   */
-  onRetried?: (retried: Retries) => void;
-  /**
-   * Called once per send on the wire (each retry and resend too) when it ends, answered or not, in
-   * the caller's async context; returns its index in the record (--har), kept as request.harEntry.
-   */
-  onSend?: (send: SendRecord) => number | undefined;
-  /** Retries of a 429 or 503 answer carrying Retry-After (default 0: none). */
-  retries?: number;
-  /** Longest Retry-After wait honoured; a server asking more is not retried (default 60 s). */
-  maxRetryWaitMs?: number;
-  /** 'env' (default): HTTP_PROXY / HTTPS_PROXY / NO_PROXY decide; 'none': always direct. */
-  proxy?: 'env' | 'none';
-  /** Most requests per second (--rate): for a gateway whose limit is known in advance. */
-  rate?: number;
-}
-
-/** Retries the client made, for the run's summary. */
-export interface RetryStats {
-  count: number;
-}
-
-/**
- * Idle keep-alive connections are dropped after 4 s, below the idle timeouts of common servers
- * and proxies (Node and Apache 5 s, HAProxy and load balancers 10 s or more, nginx 75 s), so the
- * client seldom sends on a connection the other side is closing. A `Keep-Alive: timeout=N` hint
- * from the server shortens it to N - 1 s (N <= 1: the connection is not reused).
- */
-const KEEP_ALIVE = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000, keepAliveTimeoutThreshold: 1_000 } as const;
-
-const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
 
 /**
  * Resolves in the event loop's check phase, after the immediates queued before it, in one of which
@@ -126,24 +77,7 @@ export class Client {
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    const agent = { ...KEEP_ALIVE, connections: options.concurrency, pipelining: 1 };
-    // pipelining 0: no keep-alive, every request on a new connection, sent with Connection: close.
-    const fresh = { ...agent, pipelining: 0 };
-    // proxyTunnel false: plain-HTTP targets go to the proxy as absolute-form requests, which
-    // every forward proxy accepts (many refuse CONNECT to ports other than 443); HTTPS tunnels.
-    const direct = options.proxy === 'none';
-    // Where the environment names no proxy, EnvHttpProxyAgent sends everything through an Agent
-    // of its own (after a URL parse and a NO_PROXY read per request): that Agent, straight.
-    const viaEnv = !direct && namesProxy(proxyEnv());
-    // Sockets to the target itself read an early answer through a failed write; through a proxy,
-    // the proxy is the one reading the upload.
-    const agentOf = (opts: Agent.Options) =>
-      viaEnv
-        ? new EnvHttpProxyAgent({ ...opts, proxyTunnel: false })
-        : new Agent({ ...opts, connect: earlyAnswerConnector() });
-    this.dispatcher = agentOf(agent);
-    this.fresh = agentOf(fresh);
-    this.proxy = direct ? undefined : envProxy(new URL(this.baseUrl).protocol, proxyEnv());
+    ({ pooled: this.dispatcher, fresh: this.fresh, proxy: this.proxy } = connectionsFor(options, this.baseUrl));
     this.target = new RequestTarget(this.baseUrl);
     this.pool = new Pool(options.concurrency);
     this.pacer = new Pacer(options.rate, (options.retries ?? 0) + 1);

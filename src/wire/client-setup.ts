@@ -1,0 +1,79 @@
+// How the client is set up: its options, and its connections (keep-alive ones for GET and HEAD,
+// one of its own for every request that may create), direct or through the environment's proxy.
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { proxyEnv } from '../config/config.js';
+import { earlyAnswerConnector, envProxy, namesProxy, type EnvProxy } from './transport.js';
+import type { ApiResponse, Retries, SendRecord } from './wire.js';
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  concurrency: number;
+  /** Bodies beyond this many bytes are cut and marked truncated. */
+  maxBodyBytes?: number;
+  /** Refuse every method but GET and HEAD. */
+  readOnly?: boolean;
+  /** Called once per request that received a response (for counting and ledgers). */
+  onResponse?: (res: ApiResponse) => void;
+  /**
+   * Called once per request that was sent more than once or given up on after a 429 or 503 with
+   * Retry-After, when it ends, in the caller's async context (so the run can tell which check sent it).
+   */
+  onRetried?: (retried: Retries) => void;
+  /**
+   * Called once per send on the wire (each retry and resend too) when it ends, answered or not, in
+   * the caller's async context; returns its index in the record (--har), kept as request.harEntry.
+   */
+  onSend?: (send: SendRecord) => number | undefined;
+  /** Retries of a 429 or 503 answer carrying Retry-After (default 0: none). */
+  retries?: number;
+  /** Longest Retry-After wait honoured; a server asking more is not retried (default 60 s). */
+  maxRetryWaitMs?: number;
+  /** 'env' (default): HTTP_PROXY / HTTPS_PROXY / NO_PROXY decide; 'none': always direct. */
+  proxy?: 'env' | 'none';
+  /** Most requests per second (--rate): for a gateway whose limit is known in advance. */
+  rate?: number;
+}
+
+/** Retries the client made, for the run's summary. */
+export interface RetryStats {
+  count: number;
+}
+
+/**
+ * Idle keep-alive connections are dropped after 4 s, below the idle timeouts of common servers
+ * and proxies (Node and Apache 5 s, HAProxy and load balancers 10 s or more, nginx 75 s), so the
+ * client seldom sends on a connection the other side is closing. A `Keep-Alive: timeout=N` hint
+ * from the server shortens it to N - 1 s (N <= 1: the connection is not reused).
+ */
+const KEEP_ALIVE = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000, keepAliveTimeoutThreshold: 1_000 } as const;
+
+export const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
+
+/** The client's dispatchers: `pooled` (keep-alive) and `fresh` (a connection per request), and the proxy to blame. */
+export function connectionsFor(
+  options: Pick<ClientOptions, 'concurrency' | 'proxy'>,
+  baseUrl: string,
+): { pooled: Dispatcher; fresh: Dispatcher; proxy: EnvProxy | undefined } {
+  const agent = { ...KEEP_ALIVE, connections: options.concurrency, pipelining: 1 };
+  // pipelining 0: no keep-alive, every request on a new connection, sent with Connection: close.
+  const fresh = { ...agent, pipelining: 0 };
+  // proxyTunnel false: plain-HTTP targets go to the proxy as absolute-form requests, which
+  // every forward proxy accepts (many refuse CONNECT to ports other than 443); HTTPS tunnels.
+  const direct = options.proxy === 'none';
+  // Where the environment names no proxy, EnvHttpProxyAgent sends everything through an Agent
+  // of its own (after a URL parse and a NO_PROXY read per request): that Agent, straight.
+  const viaEnv = !direct && namesProxy(proxyEnv());
+  // Sockets to the target itself read an early answer through a failed write; through a proxy,
+  // the proxy is the one reading the upload.
+  const agentOf = (opts: Agent.Options) =>
+    viaEnv
+      ? new EnvHttpProxyAgent({ ...opts, proxyTunnel: false })
+      : new Agent({ ...opts, connect: earlyAnswerConnector() });
+  return {
+    pooled: agentOf(agent),
+    fresh: agentOf(fresh),
+    proxy: direct ? undefined : envProxy(new URL(baseUrl).protocol, proxyEnv()),
+  };
+}
