@@ -31,7 +31,7 @@
 //    hold these only to bounds a slow machine meets: they are promises, measured here.
 //
 // `npm run bench -- --cost-model` instead measures how a run's time grows with PETSTORE_RUNS,
-// latency and concurrency (the table in the README); `npm run bench -- --har` measures only the
+// latency and concurrency (see docs/performance.md); `npm run bench -- --har` measures only the
 // cost of the HAR (steps 1 and 2 with and without it, no plain loop, no latency);
 // `npm run bench -- --stopping` only the stopping figures (5.).
 import { spawn } from 'node:child_process';

@@ -1,8 +1,8 @@
-// The README's CI recipes hold: every file it points to exists, every workflow parses and does
-// what the README says (key from a secret, reports uploaded, step summary), and every command
-// line in them is one the CLI accepts, with areas that exist.
+// The docs hold: every file and heading the README, ARCHITECTURE.md and docs/ link to exists, the
+// README stays short, every workflow parses and does what docs/ci.md says (key from a secret,
+// reports uploaded, step summary), and every command line in the docs is one the CLI accepts.
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { parse } from 'yaml';
 import { parseCommandLine } from '../../src/commands/cli/args.js';
@@ -13,7 +13,32 @@ import { selectRequirements } from '../../src/checks/select.js';
 import { catalogue } from '../../tests/catalogue.js';
 import { root, tempDir } from '../net-kit.js';
 
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+/** The README and docs/, each with its path (links resolve from its folder). */
+const docs = ['README.md', 'ARCHITECTURE.md', ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)].map(
+  (path) => ({
+    path,
+    text: readFileSync(join(root, path), 'utf8'),
+  }),
+);
+/** All of them as one text: what a reader of the docs is told. */
+const readme = docs.map((d) => d.text).join('\n');
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+/** The anchors of a Markdown text's headings (outside code blocks). */
+const anchors = (text: string) =>
+  new Set(
+    text
+      .replace(/```[\s\S]*?```/g, '')
+      .split('\n')
+      .filter((l) => /^#{1,6} /.test(l))
+      .map((l) => slug(l.replace(/^#+ /, ''))),
+  );
 const areas = [...new Set(catalogue.map((r) => areaOf(r.id)))].sort();
 const workflowFiles = readdirSync(join(root, 'examples/github-actions')).filter((f) => /\.ya?ml$/.test(f));
 
@@ -46,15 +71,23 @@ function commandLines(text: string): string[][] {
   return [...text.matchAll(/npx petstore-conformance([^\n#`);]*)/g)].map((m) => words((m[1] ?? '').trim()));
 }
 
-describe('files the README points to', () => {
-  const linked = [...readme.matchAll(/\]\(([^)#\s]+)\)/g)]
-    .map((m) => m[1] as string)
-    .filter((p) => !/^[a-z]+:/.test(p));
+describe('files the docs point to', () => {
+  // Every relative link of every doc, resolved from its folder, with its anchor if any.
+  const links = docs.flatMap(({ path, text }) =>
+    [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1] as string)
+      .filter((p) => !/^[a-z]+:/.test(p))
+      .map((p) => {
+        const [file = '', anchor] = p.split('#');
+        return { from: path, file: file ? join(dirname(path), file) : path, anchor };
+      }),
+  );
+  const linked = links.map((l) => l.file);
   const named = [...readme.matchAll(/`((?:examples|schemas|src|tests|self-tests|bin)\/[^`\s]*)`/g)].map(
     (m) => m[1] as string,
   );
 
-  test('the README links the CI recipes', () => {
+  test('the docs link the CI recipes', () => {
     for (const f of workflowFiles) expect(linked).toContain(`examples/github-actions/${f}`);
   });
 
@@ -62,7 +95,19 @@ describe('files the README points to', () => {
     expect(existsSync(join(root, path)), path).toBe(true);
   });
 
-  test('every setting is in the README with its flag and variable', () => {
+  test('every link to a heading finds it', () => {
+    const broken = links
+      .filter((l) => l.anchor !== undefined && l.file.endsWith('.md'))
+      .filter((l) => !anchors(readFileSync(join(root, l.file), 'utf8')).has(l.anchor as string))
+      .map((l) => `${l.from}: ${l.file}#${l.anchor}`);
+    expect(broken).toEqual([]);
+  });
+
+  test('the README stays one screenful per purpose: at most 250 lines', () => {
+    expect(readFileSync(join(root, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(251);
+  });
+
+  test('every setting is in the docs with its flag and variable', () => {
     for (const s of Object.values(SETTINGS) as { env: string; flag?: string }[]) {
       if (s.flag) expect(readme).toContain(`\`${s.flag}`);
       expect(readme).toContain(`\`${s.env}\``);
@@ -138,7 +183,7 @@ test('the step summary is written: by the suite, and by the workflow when the su
   expect(readFileSync(summary, 'utf8')).toBe(`an earlier step\n${markdown}\n`);
 });
 
-test('every command line in the README is accepted by the CLI and names real ids or areas', () => {
+test('every command line in the docs is accepted by the CLI and names real ids or areas', () => {
   const lines = commandLines(readme.replace(/\\\n/g, ' '));
   expect(lines.length).toBeGreaterThan(3);
   for (const args of lines) {
@@ -155,7 +200,8 @@ test('every command line in the README is accepted by the CLI and names real ids
 });
 
 test('the sharding section lists exactly the areas of the catalogue', () => {
-  const section = readme.slice(readme.indexOf('### Sharding by area'), readme.indexOf('### Certifying'));
+  const ci = readFileSync(join(root, 'docs/ci.md'), 'utf8');
+  const section = ci.slice(ci.indexOf('## Sharding by area'));
   const listed = [...section.matchAll(/`(\w+)`/g)].map((m) => m[1] as string).filter((w) => !['only'].includes(w));
   expect([...new Set(listed)].sort()).toEqual(areas);
 });

@@ -224,7 +224,7 @@ describe('rate limits', () => {
   });
 
   // This proves the verdict, the pacing and the listener fix, not the time: the time goal
-  // (1.3 × requests ÷ limit) is measured with the real command and a full run (README, Network).
+  // (1.3 × requests ÷ limit, docs/network.md) is no test's limit.
   test('behind a token bucket of 100 requests a second answering 429 + Retry-After: 1, the catalogue reaches its verdict with every requirement decided', async () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.name);

@@ -1,4 +1,4 @@
-// The API key in what the suite writes and prints. The guarantee (also in the README):
+// The API key in what the suite writes and prints. The guarantee (also in docs/reports.md):
 //
 //   For any key K of 1 to 200 characters (common words, JSON punctuation and pieces of the
 //   suite's own text included):

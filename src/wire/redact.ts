@@ -3,7 +3,7 @@
 // suite's own words (ids, statements, sections, message templates) are never touched: a key
 // such as `pet`, `key` or `a` occurs in them by chance, and that reveals nothing about it.
 //
-// The guarantee (tested in self-tests/units/redaction.test.ts, stated in the README): for any key K,
+// The guarantee (tested in self-tests/units/redaction.test.ts, stated in docs/reports.md): for any key K,
 // (1) every wire-derived string in the output, split at the placeholder $PETSTORE_API_KEY,
 //     contains K in none of its parts; and
 // (2) the output with its wire-derived strings set aside is byte for byte the output of the same
