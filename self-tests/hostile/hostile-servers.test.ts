@@ -183,9 +183,15 @@ const CASES: Case[] = [
     start: hostile('notJson'),
     exit: EXIT.violations,
     perRequest: T,
+    // Which request meets which body depends on the scheduling; each kind is named either way: by
+    // the parse error where JSON was expected, or shown as it came where any answer was judged.
     check: (_run, report) => {
-      for (const why of ["got '<' at position 0", 'reached end of input at position', 'an empty body'])
-        expect(messages(report)).toContain(why);
+      for (const why of [
+        /got '<' at position 0|<!doctype html>/,
+        /reached end of input at position|"name":"trunc/,
+        /an empty body/,
+      ])
+        expect(messages(report)).toMatch(why);
     },
   },
   {
