@@ -1,5 +1,6 @@
-// The code is formatted as .prettierrc.json says (prettier --check), so a diff shows what changed,
-// not how it was wrapped. A self-test rather than a step before `vitest run`, like the type check.
+// The project's code is formatted as .prettierrc.json says (prettier --check; a folder of one's own
+// beside it is not checked), so a diff shows what changed, not how it was wrapped. A self-test
+// rather than a step before `vitest run`, like the type check.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -9,9 +10,13 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const prettier = fileURLToPath(new URL('../../node_modules/prettier/bin/prettier.cjs', import.meta.url));
 
 test('prettier --check finds every file formatted (run npx prettier --write . to fix)', async () => {
-  const run = await promisify(execFile)(process.execPath, [prettier, '--check', '**/*.{ts,js,mjs}'], {
-    cwd: root,
-  }).catch((err: { stdout?: string; stderr?: string }) => ({
+  const run = await promisify(execFile)(
+    process.execPath,
+    [prettier, '--check', '{src,tests,self-tests,scripts,bin,examples}/**/*.{ts,js,mjs}', '*.{ts,js,mjs}'],
+    {
+      cwd: root,
+    },
+  ).catch((err: { stdout?: string; stderr?: string }) => ({
     stdout: `${err.stdout ?? ''}${err.stderr ?? String(err)}`,
   }));
   expect(run.stdout, run.stdout).toContain('All matched files use Prettier code style!');

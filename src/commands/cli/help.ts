@@ -120,7 +120,7 @@ export function helpText(): string {
       '  npx petstore-conformance --skip "createPet.*" --strict',
       '  npx petstore-conformance --seed 1234                         # replay a run exactly',
     ]),
-    'CI recipes (GitHub Actions, sharding by area): docs/ci.md; certifying an implementation: docs/certification.md.',
+    'CI recipes: docs/ci.md; certifying an implementation: docs/certification.md.',
   ].join('\n');
 }
 
