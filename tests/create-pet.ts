@@ -1,165 +1,27 @@
 // Interface section "Endpoints › Add an animal" (createPet).
-import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import {
-  createdRules,
-  describeRequest,
-  expectError,
-  expectErrorBody,
-  expectNotServerError,
-  fail,
-} from '../src/checks/assert.js';
-import type { ApiRequest, ApiResponse } from '../src/wire/wire.js';
-import { exchangeOf } from '../src/wire/evidence.js';
+import { createdRules, expectErrorBody, expectNotServerError, fail } from '../src/checks/assert.js';
+import type { ApiResponse } from '../src/wire/wire.js';
 import type { NewPet, Pet, PetStatus } from '../src/data/generated/schema-types.js';
 import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/wire/json.js';
-import { because, eachCase, Violation, type Requirement, type RequirementId } from '../src/checks/requirement.js';
-import { POPULATION_PLAN, type RunContext } from '../src/checks/run.js';
-import { PET_STATUSES, validate } from '../src/data/schemas.js';
+import { because, eachCase, type Requirement } from '../src/checks/requirement.js';
+import type { RunContext } from '../src/checks/run.js';
+import { PET_STATUSES } from '../src/data/schemas.js';
 import { expectStoredAsSent } from './pets.js';
+import {
+  CATEGORY_RANGE,
+  CATEGORY_TYPES,
+  isSuccess,
+  MISSING_CATEGORY,
+  MISSING_NAME,
+  NAME_TYPES,
+  NOT_OBJECTS,
+  rejects,
+  SECTION,
+  STATUS_ENUM,
+} from './create-pet-rejects.js';
 
-const SECTION = 'Endpoints › Add an animal';
 const STATUSES = PET_STATUSES as readonly PetStatus[];
-
-type Body = NonNullable<ApiRequest['body']>;
-
-/** What a rejected body would have created, so a listing can show it was not. */
-interface Marker {
-  /** Unique within the run, carrying the run tag. */
-  name: string;
-  /** Derived from the name: no one else's pet has it. */
-  categoryId: bigint;
-  /** A status whose list is likely complete, so the pet's absence can be proven. */
-  status: PetStatus;
-}
-
-/** A body the interface says is answered 400, described by what is wrong with it. */
-interface InvalidBody {
-  what: string;
-  body: (m: Marker) => Body;
-}
-
-const json = (value: unknown): Body => ({ json: value });
-const isSuccess = (res: ApiResponse) => res.status >= 200 && res.status < 300;
-const validFields = (m: Marker) => ({ name: m.name, categoryId: m.categoryId, status: m.status });
-
-const MISSING_NAME: readonly InvalidBody[] = [
-  { what: 'name is missing', body: (m) => json({ categoryId: m.categoryId, status: m.status }) },
-];
-const MISSING_CATEGORY: readonly InvalidBody[] = [
-  { what: 'categoryId is missing', body: (m) => json({ name: m.name, status: m.status }) },
-];
-const NAME_TYPES: readonly InvalidBody[] = [
-  { what: 'name is a number', body: (m) => json({ ...validFields(m), name: 42 }) },
-  { what: 'name is null', body: (m) => json({ ...validFields(m), name: null }) },
-  { what: 'name is an array', body: (m) => json({ ...validFields(m), name: [m.name] }) },
-  { what: 'name is an object', body: (m) => json({ ...validFields(m), name: { value: m.name } }) },
-];
-const CATEGORY_TYPES: readonly InvalidBody[] = [
-  { what: 'categoryId is a string of digits', body: (m) => json({ ...validFields(m), categoryId: '5' }) },
-  { what: 'categoryId has a fraction', body: (m) => json({ ...validFields(m), categoryId: 1.5 }) },
-  { what: 'categoryId is null', body: (m) => json({ ...validFields(m), categoryId: null }) },
-  { what: 'categoryId is a boolean', body: (m) => json({ ...validFields(m), categoryId: true }) },
-];
-const CATEGORY_RANGE: readonly InvalidBody[] = [
-  {
-    what: 'categoryId is 2^63, one above the int64 maximum',
-    body: (m) => json({ ...validFields(m), categoryId: INT64_MAX + 1n }),
-  },
-  {
-    what: 'categoryId is -2^63-1, one below the int64 minimum',
-    body: (m) => json({ ...validFields(m), categoryId: INT64_MIN - 1n }),
-  },
-];
-const STATUS_ENUM: readonly InvalidBody[] = [
-  { what: 'status "adopted" is not in the enumeration', body: (m) => json({ ...validFields(m), status: 'adopted' }) },
-  {
-    what: 'status "Available" is not in the enumeration (it is case-sensitive)',
-    body: (m) => json({ ...validFields(m), status: 'Available' }),
-  },
-  { what: 'status is a number', body: (m) => json({ ...validFields(m), status: 1 }) },
-];
-const NOT_OBJECTS: readonly InvalidBody[] = [
-  {
-    what: 'the body is not JSON (cut short)',
-    body: (m) => ({
-      raw: `{"name": ${JSON.stringify(m.name)}, "categoryId": ${m.categoryId}, "status": "${m.status}"`,
-    }),
-  },
-  { what: 'the body is empty', body: () => ({ raw: '' }) },
-  { what: 'the body is a JSON array holding a valid NewPet', body: (m) => json([validFields(m)]) },
-  { what: 'the body is JSON null', body: () => json(null) },
-];
-
-/** A category id derived from a unique name: another pet having it is a 1 in 2^60 chance. */
-const categoryOf = (name: string): bigint =>
-  2n ** 61n + BigInt(`0x${createHash('sha256').update(name).digest('hex').slice(0, 15)}`);
-
-/**
- * The status likeliest to stay below 100 pets: the fewest now, counting what population
- * (ensurePopulation, run by other checks at the same time) may still add.
- */
-async function quietStatus(ctx: RunContext): Promise<PetStatus> {
-  const sizes = await Promise.all(
-    STATUSES.map(async (s) => {
-      const res = await ctx.api.listPets([
-        ['status', s],
-        ['limit', '100'],
-      ]);
-      return (res.status === 200 && Array.isArray(res.json) ? res.json.length : 100) + POPULATION_PLAN[s];
-    }),
-  );
-  return STATUSES[sizes.indexOf(Math.min(...sizes))] ?? 'sold';
-}
-
-/**
- * A rejected body created nothing: every list that is provably complete (fewer Pets than the
- * limit asked for) lacks the pet it describes. Where no list is complete, nothing is claimed.
- */
-async function expectNothingCreated(ctx: RunContext, rejected: ApiResponse, m: Marker): Promise<void> {
-  const queries: [string, string][][] = [
-    [['limit', '100']],
-    ...STATUSES.map((s): [string, string][] => [
-      ['status', s],
-      ['limit', '100'],
-    ]),
-  ];
-  await eachCase(queries, async (query) => {
-    const list = await ctx.api.listPets(query);
-    // Lists are judged by the listPets checks; an unusable one proves nothing here.
-    if (list.status !== 200 || !validate('PetList', list.json).valid) return;
-    const pets = list.json as Pet[];
-    if (pets.length >= 100) return;
-    const found = pets.find((p) => p.name === m.name || exactInteger(p.categoryId) === m.categoryId.toString());
-    if (found) {
-      throw new Violation(
-        `${describeRequest(rejected)}: expected a rejected body to create nothing; got ${rejected.status}, yet ` +
-          `${describeRequest(list)}, complete with ${pets.length} Pets (fewer than the limit), holds the pet it describes: ${show(found)}`,
-        [exchangeOf(rejected), exchangeOf(list)],
-      );
-    }
-  });
-}
-
-/** A requirement that each body in the table is answered 400 with an Error body and creates nothing. */
-function rejects(id: RequirementId, statement: string, cases: readonly InvalidBody[]): Requirement {
-  return {
-    id,
-    level: 'MUST',
-    section: SECTION,
-    statement,
-    check: async (ctx) => {
-      const status = await quietStatus(ctx);
-      await eachCase(cases, async (c) => {
-        const name = ctx.petName('rejected');
-        const marker: Marker = { name, categoryId: categoryOf(name), status };
-        const res = await ctx.api.createPet(undefined, { body: c.body(marker) });
-        expectError(res, 400, c.what);
-        await expectNothingCreated(ctx, res, marker);
-      });
-    },
-  };
-}
 
 /** categoryId values at the edges of int64 and of what a double holds exactly. */
 const EXTREMES: readonly (readonly [Int64, string])[] = [
