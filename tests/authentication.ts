@@ -7,7 +7,8 @@ import { show } from '../src/wire/json.js';
 import type { Requirement, RequirementId } from '../src/checks/requirement.js';
 import { because, eachCase } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
-import { expectSuccess, getPetStage, liveOperations, successRules, type Operation } from './operations.js';
+import { expectSuccess, getPetStage, liveOperations, type Operation } from './operations.js';
+import { successRules } from '../src/checks/blame.js';
 import { unknownPetIds } from './pets.js';
 
 const SECTION = 'Authentication';

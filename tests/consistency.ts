@@ -7,7 +7,8 @@ import { exactInteger, show } from '../src/wire/json.js';
 import { because, Skip, type Requirement } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
-import { blockIfTwin, echoRules, samePet, shortListRules } from './pets.js';
+import { blockIfTwin, samePet } from './pets.js';
+import { echoRules, shortListRules } from '../src/checks/blame.js';
 import { checkModel } from './properties/model.js';
 
 /** A list shorter than the limit it asked for is complete; the largest limit proves the most. */

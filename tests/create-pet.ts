@@ -1,6 +1,7 @@
 // Interface section "Endpoints › Add an animal" (createPet).
 import fc from 'fast-check';
-import { createdRules, expectErrorBody, expectNotServerError, fail } from '../src/checks/assert.js';
+import { expectErrorBody, expectNotServerError, fail } from '../src/checks/assert.js';
+import { createdRules } from '../src/checks/blame.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import type { NewPet, Pet, PetStatus } from '../src/data/generated/schema-types.js';
 import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/wire/json.js';

@@ -1,7 +1,8 @@
 // The three operations as valid requests, for checks that apply to every operation.
 import { expectStatus } from '../src/checks/assert.js';
 import type { ApiRequest, ApiResponse } from '../src/wire/wire.js';
-import { because, Skip, type RequirementId } from '../src/checks/requirement.js';
+import { because, Skip } from '../src/checks/requirement.js';
+import { successRules } from '../src/checks/blame.js';
 import type { RunContext } from '../src/checks/run.js';
 
 export interface Operation {
@@ -76,24 +77,6 @@ export function getPetGone(ctx: Pick<RunContext, 'now'>): string | undefined {
 /** The operations a conforming server offers at the suite's clock: getPet only while it is live. */
 export function liveOperations(ctx: Pick<RunContext, 'now'>): readonly Operation[] {
   return getPetStage(ctx) === 'live' ? operations : operations.filter((op) => op.name !== 'getPet');
-}
-
-/** The requirement whose rule a valid request of each operation meets first: it is answered with the operation's success. */
-const SUCCESS_RULE: Readonly<Record<Operation['name'], RequirementId>> = {
-  listPets: 'listPets.ok',
-  createPet: 'createPet.minimal',
-  getPet: 'getPet.existing',
-};
-
-/**
- * Whose rule it breaks when a valid request, with the right key, is not answered with its
- * operation's success (see CaseCause): the key refused is auth.valid-key's; getPet gone (410)
- * before its removal day, getPet.removal's; anything else the operation's own requirement's.
- */
-export function successRules(op: Operation['name'], res: ApiResponse): RequirementId[] {
-  if (res.status === 401 || res.status === 403) return ['auth.valid-key'];
-  if (op === 'getPet' && res.status === 410) return ['getPet.removal'];
-  return [SUCCESS_RULE[op]];
 }
 
 /** A valid request a check sends on the way to its own rule is answered with the operation's success. */

@@ -1,11 +1,12 @@
 // Comparing pets exactly: int64 digit for digit, names code point for code point.
 import fc from 'fast-check';
-import { createdRules, expectPet, fail } from '../src/checks/assert.js';
+import { expectPet, fail } from '../src/checks/assert.js';
+import { createdRules, echoRules, isTwin, readBackRules, type Sent } from '../src/checks/blame.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import { exactInteger, show } from '../src/wire/json.js';
-import { codePoints, NAME_SURELY_ACCEPTED } from '../src/data/generators.js';
+import { codePoints } from '../src/data/generators.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
-import { because, Blocked, type RequirementId } from '../src/checks/requirement.js';
+import { because, Blocked } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { expectSuccess, getPetStage } from './operations.js';
 
@@ -63,49 +64,6 @@ export function echoDifference(
   return undefined;
 }
 
-type Sent = { name?: unknown; categoryId?: unknown; status?: unknown };
-
-/** The first field of `sent` that `pet` does not carry exactly, in echoDifference's order. */
-function differingField(sent: Sent, pet: Pet): 'name' | 'categoryId' | 'status' | undefined {
-  if (typeof sent.name === 'string' && sent.name !== pet.name) return 'name';
-  const categoryId = exactInteger(sent.categoryId);
-  if (categoryId !== undefined && exactInteger(pet.categoryId) !== categoryId) return 'categoryId';
-  if (sent.status !== undefined && pet.status !== sent.status) return 'status';
-  return undefined;
-}
-
-/** A name createPet.gaps speaks for: empty, with white space at an end, or longer than any limit surely allowed. */
-export const isGapName = (name: string): boolean =>
-  name.trim() !== name || [...name].length === 0 || [...name].length > NAME_SURELY_ACCEPTED;
-
-/**
- * Whose rule a pet that does not carry `sent` exactly breaks (see CaseCause): a name is
- * createPet.unicode's (createPet.gaps' when empty, padded or very long), categoryId
- * createPet.int64-extremes', status createPet.status-echo's; none when nothing differs.
- */
-export function echoRules(sent: Sent, pet: Pet): RequirementId[] {
-  const field = differingField(sent, pet);
-  if (field === 'name') return [isGapName(sent.name as string) ? 'createPet.gaps' : 'createPet.unicode'];
-  return field ? [field === 'categoryId' ? 'createPet.int64-extremes' : 'createPet.status-echo'] : [];
-}
-
-/**
- * Whose rule getPet breaks when it reads back `pet`, just created, as `got`: another pet this run
- * created under the same id is createPet.distinct-ids'; otherwise getPet.existing's first, then the
- * rule of the field that changed (a getPet that alters names in every answer is getPet's fault).
- */
-export function readBackRules(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got: Pet): RequirementId[] {
-  return [
-    ...(isTwin(ctx, pet, got) ? (['createPet.distinct-ids'] as const) : []),
-    'getPet.existing',
-    ...echoRules(pet, got),
-  ];
-}
-
-/** `got`, read back for `pet`, is another pet this run created under the same id. */
-export const isTwin = (ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got: Pet): boolean =>
-  got.name !== pet.name && ctx.createdIdOf(got.name) === exactInteger(pet.id);
-
 /**
  * Reading back `pet` gave another pet this run created under the same id: createPet.distinct-ids'
  * finding (its own check proves it on every run), which leaves nothing of this check's rule to judge.
@@ -147,15 +105,4 @@ export async function expectStoredAsSent(
       fail(back, `${what}, accepted, read back exactly as created: ${show(pet)}`, `${show(got)} (${diff})`),
     );
   return pet;
-}
-
-/**
- * Whose rule a list relies on when it is taken as complete because it is shorter than its limit
- * (see CaseCause): listPets.limit.exact first, then listPets.status.exact under a filter, or
- * listPets.limit.default-exact without a limit. A pet missing from it may be a short page.
- */
-export function shortListRules(res: ApiResponse): RequirementId[] {
-  const query = new URL(res.request.url).searchParams;
-  if (query.has('status')) return ['listPets.limit.exact', 'listPets.status.exact'];
-  return query.has('limit') ? ['listPets.limit.exact'] : ['listPets.limit.exact', 'listPets.limit.default-exact'];
 }

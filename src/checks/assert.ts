@@ -2,9 +2,10 @@
 // what came back and what the interface expects; the exchange carries the reproduction.
 import { GATEWAY_FAILING, TransportError, type ApiResponse } from '../wire/wire.js';
 import { exchangeOf } from '../wire/evidence.js';
-import { detach, exactInteger, show } from '../wire/json.js';
+import { detach, show } from '../wire/json.js';
 import { wire } from '../wire/redact.js';
 import { because, Blocked, Violation, type CaseCause } from './outcomes.js';
+import { createdRules, isObject, listCause } from './blame.js';
 import { validate, type SchemaName } from '../data/schemas.js';
 import type { Pet, Error as ErrorBody } from '../data/generated/schema-types.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
@@ -116,55 +117,9 @@ export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): un
   return res.json;
 }
 
-/**
- * Whose rule a list of invalid Pets breaks: listPets.ok's, after createPet.int64-extremes' when
- * an item's only fault is an integer categoryId beyond int64 (stored inexactly), and after the
- * rules of the checks that created the items (CaseCause.pets: the run context knows them).
- */
-function listCause(list: unknown): CaseCause {
-  const items = Array.isArray(list) ? list.filter((item: unknown) => !validate('Pet', item).valid) : [];
-  const inexact = items.some(
-    (item: unknown) =>
-      faultyField(item) === 'categoryId' && isObject(item) && exactInteger(item.categoryId) !== undefined,
-  );
-  const pets = items.flatMap((item: unknown) =>
-    isObject(item) && exactInteger(item.id) !== undefined ? [exactInteger(item.id) as string] : [],
-  );
-  return { rules: [...(inexact ? (['createPet.int64-extremes'] as const) : []), 'listPets.ok'], pets };
-}
-
 /** fail(), the case naming whose rule it breaks (undefined: the check's own). */
 function failAs(cause: CaseCause | undefined, res: ApiResponse, expected: string, got?: string): never {
   return cause ? because(cause, () => fail(res, expected, got)) : fail(res, expected, got);
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A value for each Pet field that the schema accepts, to tell which field alone spoils a Pet. */
-const VALID_PET_FIELDS: Readonly<Record<string, unknown>> = { id: 1, name: 'x', categoryId: 0, status: 'available' };
-
-/** The one field whose value alone makes `pet` no valid Pet, if there is one. */
-function faultyField(pet: unknown): string | undefined {
-  if (!isObject(pet)) return undefined;
-  return Object.keys(VALID_PET_FIELDS).find((f) => validate('Pet', { ...pet, [f]: VALID_PET_FIELDS[f] }).valid);
-}
-
-/**
- * Whose rule the answer to a valid createPet breaks when it is not 201 with a valid Pet (the
- * requirement ids the reports group failures under, see CaseCause): the key refused is
- * auth.valid-key's; a status missing or out of the enumeration, createPet.status-omitted's or
- * createPet.status-echo's (as the body had one); an integer categoryId beyond int64,
- * createPet.int64-extremes'; anything else createPet.minimal's.
- */
-export function createdRules(res: ApiResponse, sent: { status?: unknown }): RequirementId[] {
-  if (res.status === 401 || res.status === 403) return ['auth.valid-key'];
-  if (res.status !== 201 || res.jsonError !== undefined) return ['createPet.minimal'];
-  const field = faultyField(res.json);
-  if (field === 'status')
-    return [sent.status === undefined ? 'createPet.status-omitted' : 'createPet.status-echo', 'createPet.minimal'];
-  if (field === 'categoryId' && isObject(res.json) && exactInteger(res.json.categoryId) !== undefined)
-    return ['createPet.int64-extremes', 'createPet.minimal'];
-  return ['createPet.minimal'];
 }
 
 /** The answer to a valid createPet: 201 and a valid Pet; a failure names the rule it breaks (createdRules). */

@@ -5,7 +5,8 @@ import { newPet } from '../../src/data/generators.js';
 import { exactInteger, show } from '../../src/wire/json.js';
 import { checkProperty } from '../../src/checks/property.js';
 import { because, type Property } from '../../src/checks/requirement.js';
-import { echoDifference, echoRules, readBackRules, samePet } from '../pets.js';
+import { echoDifference, samePet } from '../pets.js';
+import { echoRules, readBackRules } from '../../src/checks/blame.js';
 import { expectSuccess, getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS } from './shared.js';
 

@@ -1,14 +1,7 @@
 // Properties of createPet over generated bodies: any valid NewPet is stored exactly, and any body
 // that breaks one rule of the schema is refused with 400 and creates nothing.
 import fc from 'fast-check';
-import {
-  createdRules,
-  expectError,
-  expectErrorBody,
-  expectStatus,
-  fail,
-  listToJudge,
-} from '../../src/checks/assert.js';
+import { expectError, expectErrorBody, expectStatus, fail, listToJudge } from '../../src/checks/assert.js';
 import type { ApiResponse } from '../../src/wire/wire.js';
 import type { NewPet } from '../../src/data/generated/schema-types.js';
 import {
@@ -26,7 +19,8 @@ import { because, type Property, type RequirementId } from '../../src/checks/req
 import type { RunContext } from '../../src/checks/run.js';
 import { PET_STATUSES } from '../../src/data/schemas.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
-import { expectStoredAsSent, isGapName } from '../pets.js';
+import { expectStoredAsSent } from '../pets.js';
+import { createdRules, isGapName } from '../../src/checks/blame.js';
 
 /** Creates the pet (its name tagged), giving the creation back when none was made. */
 async function create(ctx: RunContext, trial: Trial, generated: NewPet): Promise<{ body: NewPet; res: ApiResponse }> {

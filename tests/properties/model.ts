@@ -11,7 +11,8 @@ import { exactInteger, show } from '../../src/wire/json.js';
 import { checkProperty, type Trial } from '../../src/checks/property.js';
 import { because, type RequirementId } from '../../src/checks/requirement.js';
 import type { RunContext } from '../../src/checks/run.js';
-import { blockIfTwin, echoRules, readBackRules, samePet, shortListRules, UNKNOWN_ID_RANGE } from '../pets.js';
+import { blockIfTwin, samePet, UNKNOWN_ID_RANGE } from '../pets.js';
+import { echoRules, readBackRules, shortListRules } from '../../src/checks/blame.js';
 import { expectSuccess, getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
 
