@@ -5,7 +5,8 @@
 // does not define, bodies the server may refuse, malformed URIs.
 import { expectErrorBody, expectNotServerError } from '../src/checks/assert.js';
 import { UploadRefused, type ApiRequest, type ApiResponse } from '../src/wire/wire.js';
-import { compactExchange, type ErrorRule } from '../src/checks/error-answers.js';
+import type { ErrorRule } from '../src/checks/error-answers.js';
+import { exchangeOf } from '../src/wire/evidence.js';
 import { INT64_MAX, INT64_MIN } from '../src/wire/json.js';
 import type { Requirement, RequirementId } from '../src/checks/requirement.js';
 import { because, eachCase, noteForCheck, Skip, Violation } from '../src/checks/requirement.js';
@@ -249,8 +250,7 @@ function errorBodyWhenError(ctx: RunContext, cases: readonly Case[]): Promise<vo
       expectErrorBody(res);
     } catch (err) {
       if (!(err instanceof Violation)) throw err;
-      // The exchange without a several-MiB request body.
-      throw new Violation(`${c.what}: ${err.message}`, [compactExchange(res)], err.causes);
+      throw new Violation(`${c.what}: ${err.message}`, [exchangeOf(res)], err.causes);
     }
   });
 }

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { ApiResponse } from '../../src/wire/wire.js';
 import { loadConfig, resolveRunConfig } from '../../src/config/config.js';
-import { compactExchange, ErrorAnswers } from '../../src/checks/error-answers.js';
+import { ErrorAnswers } from '../../src/checks/error-answers.js';
+import { exchangeOf, requestOnly } from '../../src/wire/evidence.js';
 import { Violation } from '../../src/checks/requirement.js';
 import { RunContext } from '../../src/checks/run.js';
 import { checks } from '../../tests/catalogue.js';
@@ -165,16 +166,26 @@ describe('findings', () => {
     ]);
   });
 
-  test('a several-MiB request body stays out of the evidence; its curl line regenerates it', () => {
-    const body = '{"name":"x","categoryId":1}'.padEnd(5 << 20, ' ');
-    const res = answerOf(413, 'text/html', '<h1>Too Large</h1>', '/v1/pets');
-    const exchange = compactExchange({ ...res, request: { ...res.request, method: 'POST', body } });
-    expect(exchange.request.body?.length).toBeLessThan(300);
-    expect(exchange.reproduce.length).toBeLessThan(400);
-    expect(exchange.reproduce).toContain(
-      `--data-binary @<(printf '%s' '{"name":"x","categoryId":1}'; head -c ${(5 << 20) - 27} /dev/zero | tr '\\0' ' ')`,
-    );
-  });
+  test.each([
+    [
+      'an answer',
+      (req: ApiResponse['request']) =>
+        exchangeOf({ ...answerOf(413, 'text/html', '<h1>Too Large</h1>', '/v1/pets'), request: req }),
+    ],
+    ['no answer (the connection dropped under the upload)', (req: ApiResponse['request']) => requestOnly(req)],
+  ])(
+    'a several-MiB request body stays out of the evidence, with %s; its curl line regenerates it',
+    (_what, evidence) => {
+      const body = '{"name":"x","categoryId":1}'.padEnd(5 << 20, ' ');
+      const res = answerOf(413, 'text/html', '<h1>Too Large</h1>', '/v1/pets');
+      const exchange = evidence({ ...res.request, method: 'POST', body });
+      expect(exchange.request.body?.length).toBeLessThan(300);
+      expect(exchange.reproduce.length).toBeLessThan(400);
+      expect(exchange.reproduce).toContain(
+        `--data-binary @<(printf '%s' '{"name":"x","categoryId":1}'; head -c ${(5 << 20) - 27} /dev/zero | tr '\\0' ' ')`,
+      );
+    },
+  );
 });
 
 describe('waiting for the other checks', () => {

@@ -6,9 +6,8 @@
 import { errorAnswerRoot, isJsonMediaType } from './assert.js';
 import type { ApiResponse } from '../wire/wire.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
-import { curlCommand, exchangeOf, type Exchange } from '../wire/evidence.js';
+import { exchangeOf, type Exchange } from '../wire/evidence.js';
 import { detach, exactInteger, show } from '../wire/json.js';
-import { redact } from '../wire/redact.js';
 import { requirementOf, Violation, type CaseCause } from './outcomes.js';
 import { validate } from '../data/schemas.js';
 
@@ -68,32 +67,6 @@ export function shapeOf(res: ApiResponse): string {
           ? `{${Object.keys(body).sort().slice(0, 6).join(', ')}}`
           : `JSON ${Array.isArray(res.json) ? 'array' : res.json === null ? 'null' : typeof res.json}`;
   return `${res.status} ${type}, ${shape}`;
-}
-
-const MAX_REQUEST_BODY = 4096;
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/**
- * The exchange for a report, its request body cut when it is large (a several-MiB body must not
- * reach the reports); such a body ends in one repeated character, which the curl line regenerates.
- */
-export function compactExchange(res: ApiResponse): Exchange {
-  const body = res.request.body;
-  if (body === undefined || body.length <= MAX_REQUEST_BODY) return exchangeOf(res);
-  const exchange = exchangeOf({
-    ...res,
-    request: { ...res.request, body: `${body.slice(0, 200)}… (${body.length} chars)` },
-  });
-  let start = body.length - 1;
-  const pad = body[start] ?? ' ';
-  while (start > 0 && body[start - 1] === pad) start--;
-  const head = redact(body.slice(0, start));
-  const { body: _cut, ...bodiless } = exchange.request;
-  const reproduce =
-    head.length <= MAX_REQUEST_BODY && pad.charCodeAt(0) < 0x80
-      ? `${curlCommand(bodiless)} --data-binary @<(printf '%s' ${shellQuote(head)}; head -c ${body.length - start} /dev/zero | tr '\\0' ${shellQuote(pad)})`
-      : `${curlCommand(bodiless)} --data-binary @body  # the ${body.length}-character body is not reproduced here`;
-  return { ...exchange, reproduce };
 }
 
 interface Example {
@@ -188,7 +161,7 @@ export class ErrorAnswers {
       const url = new URL(res.request.url);
       group.examples.push({
         what: `${res.request.method} ${url.pathname}${url.search} (sent by ${sentBy})`,
-        exchange: compactExchange(res),
+        exchange: exchangeOf(res),
       });
     }
     group.senders.add(sentBy);
