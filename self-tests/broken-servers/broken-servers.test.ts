@@ -145,6 +145,14 @@ describe('root cause first', () => {
   });
 });
 
+describe('bounded reports', () => {
+  // Whatever a server does, every report stays small enough to open, attach and diff.
+  test.each(faults.map((f) => [f.name] as const))('%s: every report file under 1 MiB', (name) => {
+    const largest = matrix.faults.find((r) => r.fault === name)?.largestReport;
+    expect(largest?.bytes, `${largest?.file}`).toBeLessThan(1 << 20);
+  });
+});
+
 describe('conforming servers', () => {
   test.each(variants.map((v) => [v.name] as const))('%s draws no MUST failure', (name) => {
     const row = matrix.variants.find((r) => r.variant === name);

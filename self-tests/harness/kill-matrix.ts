@@ -3,6 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Level, OutcomeKind, Requirement, RequirementId } from '../../src/checks/requirement.js';
+import { renderReports } from '../../src/report/reporter.js';
 import { findings as reported } from '../../src/report/verdict.js';
 import type { Fault, ServerSetup, Variant } from './faults-kit.js';
 import { failing, HARNESS_SEED, runSetup, type HarnessRun } from './harness.js';
@@ -45,6 +46,8 @@ export interface FaultRow {
   rootCause: { first: string; root: string; ms?: number; requests?: number } | null;
   /** That whole-catalogue run as one of the fault's seeds (the harness's, 42). */
   wholeRun: SeedRow;
+  /** The largest file of that run's reports (rendered as the reporter renders them). */
+  largestReport: { file: string; bytes: number };
   ms: number;
   requests: number;
 }
@@ -177,6 +180,12 @@ export const ROOT_CAUSE_RUNS = 1;
  */
 export const SHOULD_WHOLE_RUNS = 10;
 
+/** The largest report file a run's results render to. */
+function largestReport(run: HarnessRun): { file: string; bytes: number } {
+  const sizes = renderReports(resultsOf(run), []).map((r) => ({ file: r.file, bytes: Buffer.byteLength(r.content) }));
+  return sizes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+}
+
 async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<FaultRow> {
   const should = levels.get(f.breaks) === 'SHOULD';
   // Only the named requirement's checks, at the harness's runs: it must catch the fault on its own.
@@ -209,6 +218,7 @@ async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<F
     ...(should ? { mustFailures: findings(whole, levels, ['failed', 'error']).filter((x) => x.level === 'MUST') } : {}),
     rootCause: named ? { ...named, ...(caught ? { ms: whole.ms, requests: whole.requests } : {}) } : null,
     wholeRun: asSeedRow(f, f.config?.seed ?? HARNESS_SEED, runs ?? f.config?.runs, whole, levels),
+    largestReport: largestReport(whole),
     ms: run.ms,
     requests: run.requests,
   };
