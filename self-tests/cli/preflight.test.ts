@@ -240,3 +240,16 @@ describe('the successor-link example names the configured base path', () => {
     expect(outcome?.message).toContain('e.g. </gateway/petstore/v3/pets>; rel="successor-version"');
   });
 });
+
+test('a base URL without the version segment that answers anyway: a warning, then the run', CHILD_TIMEOUT, async () => {
+  // The reference service mounted at the root: GET /pets answers 200.
+  const s = await referenceServer({ wrap: (inner) => (req) => inner({ ...req, url: `/v1${req.url}` }) });
+  closers.push(s);
+  const run = await runBin(['--only', 'service.json-content-type'], {
+    env: { ...targetEnv(s), PETSTORE_BASE_URL: s.origin },
+  });
+  expect(run.code, run.out).toBe(EXIT.conformant);
+  expect(run.stderr).toContain(
+    `petstore-conformance: warning: the base URL ${s.origin} has no version segment, yet GET /pets answers 200`,
+  );
+});

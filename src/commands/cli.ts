@@ -69,6 +69,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
           { ...config, baseUrl: config.baseUrl },
           inv.apiKeyEnv ?? SETTINGS.apiKey.env,
           interrupts,
+          (line) => say(`warning: ${redactMessage(line)}`),
         );
         const write = (reason: string, options: Parameters<typeof reportNotRun>[2]) =>
           reportNotRun(config, reason, options).catch((err: unknown) =>

@@ -43,6 +43,7 @@ export async function preflight(
   config: Config & { baseUrl: string },
   keyVariable: string,
   interrupts: EarlyInterrupts,
+  warn: (line: string) => void = () => {},
 ): Promise<Diagnosis | undefined> {
   const { Client } = await import('../../wire/client.js');
   const { RetriesExhausted, TransportError } = await import('../../wire/wire.js');
@@ -106,6 +107,12 @@ export async function preflight(
         reason: `${where} answered ${res.status} with ${contentType(res)}, not JSON: a login page or a proxy in front of the service? The base URL must reach the service itself`,
         evidence,
       };
+    }
+    // Answering without the version segment: maybe a service mounted at the root, maybe the wrong base.
+    if (res.status === 200 && !/\/v\d+$/.test(new URL(base).pathname)) {
+      warn(
+        `the base URL ${wire(base)} has no version segment, yet ${where} answers 200: the interface's paths start after it (e.g. ${wire(`${base}/v1`)}); testing ${wire(base)} as given`,
+      );
     }
     return undefined;
   } finally {
