@@ -277,9 +277,12 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
       shrinkStarved > 0 && (allowance?.left ?? 0) === 0
         ? '; shrinking stopped early: the write allowance was spent'
         : '';
+    // Not shrunk: say the real reason (no allowance left to replay it, or a replay that passed).
     const how = replayed
       ? `shrunk ${details.numShrinks} times${cut}`
-      : 'not shrunk: it did not fail again when replayed alone';
+      : shrinkStarved > 0 || spent
+        ? 'not shrunk: no write allowance was left to replay it'
+        : 'not shrunk: it did not fail again when replayed alone (it may depend on what ran beside it)';
     throw new Violation(
       [
         error.message,
