@@ -341,6 +341,23 @@ const prefill =
     }
   };
 
+/** nginx's own page for a status, as its default configuration serves it. */
+export function nginxPage(status: 400 | 413, reason: string): ServerResponse {
+  const title = `${status} ${reason}`;
+  return {
+    status,
+    headers: { 'content-type': 'text/html', server: 'nginx/1.27.0' },
+    body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx/1.27.0</center>\r\n</body>\r\n</html>\r\n`,
+  };
+}
+
+/** nginx's defaults in front: a NUL (%00) in the path is a bad request; client_max_body_size is 1 MB. */
+const behindNginxDefaults: Wrap = (inner) => (req) => {
+  if (new URL(req.url, 'http://x').pathname.includes('%00')) return nginxPage(400, 'Bad Request');
+  if (Buffer.byteLength(req.body) > 1024 * 1024) return nginxPage(413, 'Request Entity Too Large');
+  return inner(req);
+};
+
 export const variants: readonly Variant[] = [
   {
     name: 'clamp-limit',
@@ -477,6 +494,11 @@ export const variants: readonly Variant[] = [
     wrap: getPetRouteGone,
     options: { now: () => new Date(AFTER_REMOVAL) },
     config: { now: AFTER_REMOVAL },
+  },
+  {
+    name: 'behind-nginx-defaults',
+    does: 'sits behind nginx with its defaults: nginx itself answers a %00 in the path with its HTML 400 page and a body over 1 MB with its HTML 413 page',
+    wrap: behindNginxDefaults,
   },
   {
     name: 'all-choices-at-once',

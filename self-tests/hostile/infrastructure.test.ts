@@ -23,6 +23,8 @@ import {
   tokenBucket,
 } from './infra-servers.js';
 import { closedPort } from '../net-kit.js';
+import { runSetup } from '../harness/harness.js';
+import { nginxPage, variants } from '../harness/variants.js';
 
 const closers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -167,6 +169,56 @@ describe('a gateway whose backend is down', () => {
     expect(run.failed).toEqual([]);
     expect(run.undecided.length).toBeGreaterThan(0);
     expect(run.undecided.filter((m) => !m.includes(GATEWAY_FAILING))).toEqual([]);
+  });
+});
+
+describe("a gateway's own answers to the request (nginx's defaults in front)", () => {
+  test.each([
+    [
+      'nginx (Server header)',
+      nginxPage(413, 'Request Entity Too Large'),
+      /^413 Payload Too Large from nginx\/1\.27\.0$/,
+    ],
+    [
+      'nginx (its page, no Server header)',
+      { ...nginxPage(400, 'Bad Request'), headers: { 'content-type': 'text/html' } },
+      /^400 Bad Request from nginx\/1\.27\.0$/,
+    ],
+    [
+      'Apache (its page)',
+      {
+        status: 400,
+        headers: { 'content-type': 'text/html; charset=iso-8859-1' },
+        body: '<html><body><h1>Bad Request</h1><hr><address>Apache/2.4.62 (Debian) Server at x Port 80</address></body></html>',
+      },
+      /^400 Bad Request from Apache\/2\.4\.62$/,
+    ],
+  ])("a 4xx page signed by %s is the infrastructure: the case is not the service's", async (_what, page, reason) => {
+    const server = await up(serve(() => page));
+    const res = await client(server.origin).listPets();
+    expect(res.infrastructure).toMatch(reason);
+    expect(() => fail(res, '200')).toThrow(/^the gateway in front answered itself \(/);
+  });
+
+  test("a service's own HTML 400 or 413, signed by no gateway, is the service's: judged as usual", async () => {
+    const server = await up(
+      serve(() => ({ status: 413, headers: { 'content-type': 'text/html' }, body: '<h1>413 Too Large</h1>' })),
+    );
+    const res = await client(server.origin).listPets();
+    expect(res.infrastructure).toBeUndefined();
+    expect(() => fail(res, '200')).toThrow(Violation);
+  });
+
+  test("the reference server behind them conforms; the refused body is named as the gateway's answer", async () => {
+    const variant = variants.find((v) => v.name === 'behind-nginx-defaults');
+    if (!variant) throw new Error('no variant behind-nginx-defaults');
+    const run = await runSetup(variant);
+    const unsettled = [...run.outcomes].filter(([, o]) => o.outcome === 'failed' || o.outcome === 'error');
+    expect(unsettled.map(([id, o]) => `${id}: ${o.message}`)).toEqual([]);
+    expect(run.outcomes.get('errors.refused-body')?.note).toContain(
+      'the gateway in front answered itself (413 Payload Too Large from nginx/1.27.0)',
+    );
+    expect(run.outcomes.get('errors.body')?.note).toMatch(/^\d+ error answer\(s\) attributed to infrastructure/);
   });
 });
 

@@ -34,7 +34,7 @@ describe('eachCase', () => {
     const o = await run(['pass', 'lost', 'pass']);
     expect(o.outcome).toBe('passed');
     expect(o.note).toBe(
-      '1 of 3 cases got no answer and were left out, decided on the 2 others (connection reset by the server)',
+      '1 of 3 cases got no answer from the service and were left out, decided on the 2 others (connection reset by the server)',
     );
   });
 

@@ -1,6 +1,6 @@
 // The small vocabulary of assertions checks are written in. Each failure says what was sent,
 // what came back and what the interface expects; the exchange carries the reproduction.
-import { GATEWAY_FAILING, TransportError, type ApiResponse } from '../wire/wire.js';
+import { answeredByFront, GATEWAY_FAILING, TransportError, type ApiResponse } from '../wire/wire.js';
 import { exchangeOf } from '../wire/evidence.js';
 import { detach, show } from '../wire/json.js';
 import { wire } from '../wire/redact.js';
@@ -42,7 +42,9 @@ function describeResponse(res: ApiResponse): string {
 export function fail(res: ApiResponse, expected: string, got = describeResponse(res)): never {
   if (res.infrastructure)
     throw new TransportError(
-      `${GATEWAY_FAILING} (${res.infrastructure}): ${describeRequest(res)} got no answer from the service`,
+      answeredByFront(res)
+        ? `the gateway in front answered itself (${res.infrastructure}): ${describeRequest(res)} never reached the service`
+        : `${GATEWAY_FAILING} (${res.infrastructure}): ${describeRequest(res)} got no answer from the service`,
       res.request,
     );
   const resent = res.resent ? ` (${res.resent})` : '';

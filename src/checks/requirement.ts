@@ -185,7 +185,7 @@ export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise
     caseNotes
       .getStore()
       ?.push(
-        `${lost.length} of ${items.length} cases got no answer and were left out, decided on the ${decided} others (${why})`,
+        `${lost.length} of ${items.length} cases got no answer from the service and were left out, decided on the ${decided} others (${why})`,
       );
   }
   if (notRun.length > 0) {

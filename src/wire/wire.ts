@@ -168,13 +168,44 @@ export const GATEWAY_FAILING = 'the service behind the gateway is failing';
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
 /**
- * The infrastructure's reason when an answer is a gateway's page, not the service's: a 502, 503
- * or 504 whose body is not JSON (see ApiResponse.infrastructure); undefined otherwise.
+ * What a gateway or proxy answers itself, before the request reaches the service: a URI it will
+ * not pass on, a body over its limit, headers too large, a client too slow (nginx's defaults
+ * answer `%00` with 400 and bodies over 1 MB with 413).
  */
-function gatewayPage(res: Pick<ApiResponse, 'status' | 'headers' | 'jsonError'>): string | undefined {
-  if (res.jsonError === undefined || !GATEWAY_STATUSES.has(res.status)) return undefined;
-  return `${res.status} ${STATUS_CODES[res.status]} from ${res.headers.server ?? 'a gateway that names no Server'}`;
+const FRONT_STATUSES = new Set([400, 408, 413, 414, 431, 494]);
+
+/** A gateway's or proxy's own name, in its Server header or signing its page. */
+const GATEWAY_SERVER = /^(nginx|openresty|tengine|apache|envoy|haproxy|cloudflare|awselb|akamaighost|varnish)\b/i;
+const GATEWAY_PAGE =
+  /<center>((?:nginx|openresty|tengine)[^<]*)<\/center>|<address>Apache[^<]*<\/address>|\bHAProxy\b|\bEnvoy\b/i;
+
+/**
+ * The infrastructure's reason when an answer is a gateway's page, not the service's (see
+ * ApiResponse.infrastructure): a 502, 503 or 504 whose body is not JSON; or one of FRONT_STATUSES
+ * whose body is not JSON and that a known gateway signs (its Server header, or its page), since a
+ * service may send its own HTML 400. Undefined otherwise.
+ */
+function gatewayPage(res: Pick<ApiResponse, 'status' | 'headers' | 'jsonError' | 'text'>): string | undefined {
+  if (res.jsonError === undefined) return undefined;
+  const server = res.headers.server;
+  if (GATEWAY_STATUSES.has(res.status))
+    return `${res.status} ${STATUS_CODES[res.status]} from ${server ?? 'a gateway that names no Server'}`;
+  if (!FRONT_STATUSES.has(res.status)) return undefined;
+  const page = GATEWAY_PAGE.exec(res.text);
+  const signed =
+    server !== undefined && GATEWAY_SERVER.test(server)
+      ? server
+      : page
+        ? (page[1] ?? page[0].replace(/<[^>]+>/g, '').split(/\s/)[0])
+        : undefined;
+  return signed === undefined
+    ? undefined
+    : `${res.status} ${STATUS_CODES[res.status] ?? ''} from ${signed}`.replace('  ', ' ');
 }
+
+/** A gateway's own answer to the request itself (a 4xx), not a failing service behind it. */
+export const answeredByFront = (res: Pick<ApiResponse, 'status' | 'infrastructure'>): boolean =>
+  res.infrastructure !== undefined && res.status < 500;
 
 /** Reads an answer's body as lossless JSON (json, or jsonError), then tells a gateway's page from the service's answer. */
 export function readBody(res: ApiResponse, maxBytes: number): void {
