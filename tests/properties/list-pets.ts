@@ -15,7 +15,7 @@ import { show } from '../../src/wire/json.js';
 import { checkProperty } from '../../src/checks/property.js';
 import { because, Skip, type Property, type RequirementId } from '../../src/checks/requirement.js';
 import type { RunContext } from '../../src/checks/run.js';
-import { expectRejectedOrBounded } from './shared.js';
+import { expectRejectedOrBounded } from '../list-pets.js';
 
 const query = (limit: number | string | undefined, status: string | undefined): [string, string][] => [
   ...(status === undefined ? [] : [['status', status] as [string, string]]),

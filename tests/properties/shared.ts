@@ -1,7 +1,5 @@
 // What the property files share: their weights of the write budget, and small helpers for
 // finding what a body created (an accepted body's echo is checked by tests/pets.ts).
-import { expectErrorBody, fail, isClientError, listToJudge } from '../../src/checks/assert.js';
-import type { ApiResponse } from '../../src/wire/wire.js';
 import type { Body } from '../../src/data/generators.js';
 import type { Trial } from '../../src/checks/property.js';
 
@@ -26,16 +24,4 @@ export function taggedBody(body: Body, trial: Trial): { body: Body; name?: strin
     return { body };
   const name = trial.tagged(json.name);
   return { body: { json: { ...json, name } }, name };
-}
-
-/** Where the interface leaves the answer open: a 4xx Error (400 preferred), or a 200 list of at most `max` valid Pets. */
-export function expectRejectedOrBounded(res: ApiResponse, max: number, what: string): void {
-  if (isClientError(res)) {
-    expectErrorBody(res);
-    return;
-  }
-  if (res.status !== 200)
-    fail(res, `a 4xx (400 preferred) with an Error body, or 200 with at most ${max} Pets (${what})`);
-  const pets = listToJudge(res);
-  if (pets.length > max) fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`);
 }
