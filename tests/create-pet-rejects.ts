@@ -9,6 +9,7 @@ import { exactInteger, INT64_MAX, INT64_MIN, show } from '../src/wire/json.js';
 import { eachCase, Violation, type Requirement, type RequirementId } from '../src/checks/requirement.js';
 import { POPULATION_PLAN, type RunContext } from '../src/checks/run.js';
 import { PET_STATUSES, validate } from '../src/data/schemas.js';
+import { FULL_LISTS } from './pets.js';
 
 export const SECTION = 'Endpoints › Add an animal';
 const STATUSES = PET_STATUSES as readonly PetStatus[];
@@ -109,14 +110,7 @@ async function quietStatus(ctx: RunContext): Promise<PetStatus> {
  * limit asked for) lacks the pet it describes. Where no list is complete, nothing is claimed.
  */
 async function expectNothingCreated(ctx: RunContext, rejected: ApiResponse, m: Marker): Promise<void> {
-  const queries: [string, string][][] = [
-    [['limit', '100']],
-    ...STATUSES.map((s): [string, string][] => [
-      ['status', s],
-      ['limit', '100'],
-    ]),
-  ];
-  await eachCase(queries, async (query) => {
+  await eachCase(FULL_LISTS, async (query) => {
     const list = await ctx.api.listPets(query);
     // Lists are judged by the listPets checks; an unusable one proves nothing here.
     if (list.status !== 200 || !validate('PetList', list.json).valid) return;

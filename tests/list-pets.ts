@@ -16,6 +16,7 @@ import { expectAllOfStatus, expectDistinctIds, type ListRule } from '../src/chec
 import { eachCase, Skip, type Requirement, type RequirementId } from '../src/checks/requirement.js';
 import { POPULATION_PLAN, type RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
+import { FULL_LISTS } from './pets.js';
 
 const SECTION = 'Endpoints › List all animals';
 const LIMITS = 'Limits';
@@ -252,14 +253,7 @@ export const listPets: Requirement[] = [
       andEveryList(ctx, 'listPets.distinct-ids', () =>
         onFullStore(ctx, async () => {
           // Full lists of every status too: a repeated pet shows wherever there are two to list.
-          const queries: [string, string][][] = [
-            [['limit', '100']],
-            ...STATUSES.map((s): [string, string][] => [
-              ['status', s],
-              ['limit', '100'],
-            ]),
-          ];
-          await eachCase(queries, async (query) => {
+          await eachCase(FULL_LISTS, async (query) => {
             const res = await ctx.api.listPets(query);
             expectDistinctIds(res, expectListOf(res, 100, 'limit=100'));
           });

@@ -6,6 +6,7 @@ import type { ApiResponse } from '../src/wire/wire.js';
 import { exactInteger, show } from '../src/wire/json.js';
 import { codePoints } from '../src/data/generators.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
+import { PET_STATUSES } from '../src/data/schemas.js';
 import { because, Blocked } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { expectSuccess, getPetStage } from './operations.js';
@@ -20,6 +21,15 @@ export function samePet(expected: Pet, actual: Pet): string | undefined {
   if (actual.status !== expected.status) return `status ${String(actual.status)} ≠ ${String(expected.status)}`;
   return undefined;
 }
+
+/** The fullest lists the interface allows: limit=100, unfiltered and for each status. */
+export const FULL_LISTS: [string, string][][] = [
+  [['limit', '100']],
+  ...PET_STATUSES.map((s): [string, string][] => [
+    ['status', s],
+    ['limit', '100'],
+  ]),
+];
 
 /** Where ids vanishingly unlikely to exist are drawn from: int64 values from 2^62 up, far beyond sequential ids. */
 export const UNKNOWN_ID_RANGE = Object.freeze({ min: 2n ** 62n, max: 2n ** 63n - 2n });
