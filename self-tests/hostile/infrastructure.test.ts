@@ -185,6 +185,15 @@ describe("a gateway's own answers to the request (nginx's defaults in front)", (
       /^400 Bad Request from nginx\/1\.27\.0$/,
     ],
     [
+      'HAProxy (its default wording)',
+      {
+        status: 400,
+        headers: { 'content-type': 'text/html' },
+        body: '<html><body><h1>400 Bad request</h1>\nYour browser sent an invalid request.\n</body></html>\n',
+      },
+      /^400 Bad Request from a gateway \(HAProxy's page\)$/,
+    ],
+    [
       'Apache (its page)',
       {
         status: 400,
@@ -200,9 +209,16 @@ describe("a gateway's own answers to the request (nginx's defaults in front)", (
     expect(() => fail(res, '200')).toThrow(/^the gateway in front answered itself \(/);
   });
 
-  test("a service's own HTML 400 or 413, signed by no gateway, is the service's: judged as usual", async () => {
+  test.each([
+    ['signed by no gateway', {}],
+    ['behind a gateway that puts its name on every answer (Server: envoy)', { server: 'envoy' }],
+  ])("a service's own HTML 413, %s, is the service's: judged as usual", async (_what, headers) => {
     const server = await up(
-      serve(() => ({ status: 413, headers: { 'content-type': 'text/html' }, body: '<h1>413 Too Large</h1>' })),
+      serve(() => ({
+        status: 413,
+        headers: { 'content-type': 'text/html', ...headers },
+        body: '<h1>413 Too Large</h1>',
+      })),
     );
     const res = await client(server.origin).listPets();
     expect(res.infrastructure).toBeUndefined();

@@ -174,33 +174,27 @@ const GATEWAY_STATUSES = new Set([502, 503, 504]);
  */
 const FRONT_STATUSES = new Set([400, 408, 413, 414, 431, 494]);
 
-/** A gateway's or proxy's own name, in its Server header or signing its page. */
-const GATEWAY_SERVER = /^(nginx|openresty|tengine|apache|envoy|haproxy|cloudflare|awselb|akamaighost|varnish)\b/i;
+/**
+ * A gateway's own page, signed in its body: nginx's `<center>nginx/1.27.0</center>`, Apache's
+ * `<address>`, HAProxy's default wording. Not its Server header: Envoy, Cloudflare and others put
+ * theirs on every answer they pass on, the service's own HTML 400 included.
+ */
 const GATEWAY_PAGE =
-  /<center>((?:nginx|openresty|tengine)[^<]*)<\/center>|<address>Apache[^<]*<\/address>|\bHAProxy\b|\bEnvoy\b/i;
+  /<center>((?:nginx|openresty|tengine)[^<]*)<\/center>|<address>(Apache[^\s<]*)|Your browser sent an invalid request|The request is too large/i;
 
 /**
  * The infrastructure's reason when an answer is a gateway's page, not the service's (see
  * ApiResponse.infrastructure): a 502, 503 or 504 whose body is not JSON; or one of FRONT_STATUSES
- * whose body is not JSON and that a known gateway signs (its Server header, or its page), since a
- * service may send its own HTML 400. Undefined otherwise.
+ * whose body is a gateway's own page (GATEWAY_PAGE). Undefined otherwise.
  */
 function gatewayPage(res: Pick<ApiResponse, 'status' | 'headers' | 'jsonError' | 'text'>): string | undefined {
   if (res.jsonError === undefined) return undefined;
-  const server = res.headers.server;
   if (GATEWAY_STATUSES.has(res.status))
-    return `${res.status} ${STATUS_CODES[res.status]} from ${server ?? 'a gateway that names no Server'}`;
-  if (!FRONT_STATUSES.has(res.status)) return undefined;
-  const page = GATEWAY_PAGE.exec(res.text);
-  const signed =
-    server !== undefined && GATEWAY_SERVER.test(server)
-      ? server
-      : page
-        ? (page[1] ?? page[0].replace(/<[^>]+>/g, '').split(/\s/)[0])
-        : undefined;
-  return signed === undefined
-    ? undefined
-    : `${res.status} ${STATUS_CODES[res.status] ?? ''} from ${signed}`.replace('  ', ' ');
+    return `${res.status} ${STATUS_CODES[res.status]} from ${res.headers.server ?? 'a gateway that names no Server'}`;
+  const page = FRONT_STATUSES.has(res.status) ? GATEWAY_PAGE.exec(res.text) : null;
+  if (!page) return undefined;
+  const by = page[1] ?? page[2] ?? res.headers.server ?? "a gateway (HAProxy's page)";
+  return `${res.status} ${STATUS_CODES[res.status] ?? ''} from ${by}`.replace('  ', ' ');
 }
 
 /** A gateway's own answer to the request itself (a 4xx), not a failing service behind it. */
