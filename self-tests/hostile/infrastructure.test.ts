@@ -175,7 +175,7 @@ describe('a gateway whose backend is down', () => {
 describe("a gateway's own answers to the request (nginx's defaults in front)", () => {
   test.each([
     [
-      'nginx (Server header)',
+      'nginx (its page and Server header)',
       nginxPage(413, 'Request Entity Too Large'),
       /^413 Payload Too Large from nginx\/1\.27\.0$/,
     ],
