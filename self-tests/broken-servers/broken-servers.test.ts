@@ -106,8 +106,8 @@ beforeAll(async () => {
       `seeds: ${SEEDS} per server: ${setups.length * (SEEDS - 1)} more runs of the reference server and ${variants.length} variants at PETSTORE_RUNS=${PROPERTY_RUNS}, ` +
       `${faults.length * SEEDS} whole-catalogue runs of the faults at PETSTORE_RUNS=${SEED_RUNS} (${faults.filter(reusesRow).length} of them the matrix's own); ${all.length} runs, ${requests} requests in ${ms} ms over ${CHILDREN} processes`,
   );
-  // A guard against a hang, far above an honest run (about 2 minutes on a busy 2-core machine): a
-  // long job, not a benchmark.
+  // A guard against a hang, far above an honest run (its time is printed above: minutes on a busy
+  // 2-core machine): a long job, not a benchmark.
 }, 1_800_000);
 
 describe('the harness itself', () => {

@@ -57,14 +57,13 @@ function redactRequest(req: SentRequest): SentRequest {
 
 export function requestOnly(sent: SentRequest, response?: Exchange['response']): Exchange {
   const { harEntry, ...wire } = sent;
-  const large = wire.body !== undefined && wire.body.length > MAX_REQUEST_BODY;
-  const request = redactRequest(
-    large ? { ...wire, body: `${(wire.body as string).slice(0, 200)}… (${(wire.body as string).length} chars)` } : wire,
-  );
+  const body = wire.body;
+  const large = body !== undefined && body.length > MAX_REQUEST_BODY;
+  const request = redactRequest(large ? { ...wire, body: `${body.slice(0, 200)}… (${body.length} chars)` } : wire);
   return {
     request,
     ...(response ? { response } : {}),
-    reproduce: large ? largeBodyCurl(request, wire.body as string) : curlCommand(request),
+    reproduce: large ? largeBodyCurl(request, body) : curlCommand(request),
     ...(harEntry === undefined ? {} : { harEntry }),
   };
 }
