@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { resolveRunConfig, loadConfig, type RunConfig } from '../../src/config/config.js';
 import { createReferenceHandler, type Handler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
+import { POPULATION_PLAN } from '../../src/checks/budget.js';
+import { stringifyJson } from '../../src/wire/json.js';
 import { execute, worse, type CheckKind, type Outcome } from '../../src/checks/requirement.js';
 import { RunContext } from '../../src/checks/run.js';
 import { checks } from '../../tests/catalogue.js';
@@ -26,6 +28,27 @@ export interface RunOptions extends Omit<ServerSetup, 'wrap'> {
   alongside?: readonly string[];
   /** Serves the handler (default: the reference server's node:http front), e.g. behind socket-level behaviour. */
   serveWith?: (handler: Handler) => Promise<{ origin: string; close(): Promise<void> }>;
+  /**
+   * The store already holds the population the list checks share (POPULATION_PLAN), written by
+   * someone else before the server was broken (default: for a whole-catalogue run). As on a
+   * shared staging server, the run then creates none of it: a whole run sends some 100 POSTs
+   * fewer, each on a connection of its own. A run of some requirements populates the store itself.
+   */
+  populated?: boolean;
+}
+
+/** Writes POPULATION_PLAN's pets into the reference handler's store directly (no HTTP). */
+async function populate(handler: Handler, apiKey: string, basePath: string): Promise<void> {
+  const statuses = Object.entries(POPULATION_PLAN).flatMap(([status, n]) => Array<string>(n).fill(status));
+  for (const [i, status] of statuses.entries()) {
+    const res = await handler({
+      method: 'POST',
+      url: `${basePath}/pets`,
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: stringifyJson({ name: `someone else's pet ${i}`, categoryId: i % 13, status }),
+    });
+    if (res.status !== 201) throw new Error(`populating: pet ${i} was answered ${res.status} ${res.body}`);
+  }
 }
 
 /** The seed of every harness run that sets none. */
@@ -41,11 +64,14 @@ export async function runCatalogueAgainst(
     only,
     alongside = [],
     serveWith = serve,
+    populated = !only,
   }: RunOptions = {},
 ): Promise<HarnessRun> {
   const apiKey = `harness-${randomBytes(9).toString('hex')}`;
   const basePath = (options.basePath ?? base).replace(/\/+$/, '');
-  const handler = wrap(createReferenceHandler({ apiKey, ...options, basePath }), apiKey);
+  const reference = createReferenceHandler({ apiKey, ...options, basePath });
+  if (populated) await populate(reference, apiKey, basePath);
+  const handler = wrap(reference, apiKey);
   await prepare?.({ handler, apiKey, basePath });
   const server = await serveWith(handler);
   const target = resolveRunConfig(loadConfig({}, { dotenv: false }), {

@@ -201,11 +201,17 @@ function scripted(): PetCommand[] {
     body: { json: { categoryId: 1 } },
   };
   return [
+    // Each create followed by a refused one, then every pet read back: a refusal that undoes the
+    // create before it shows here unless other checks' creates came in between all four times.
     new CreatePet({ name: 'scripted', categoryId: 1, status: 'sold' }),
+    new CreateInvalidPet(refused),
     new CreatePet({ name: 'scripted', categoryId: 2 }),
+    new CreateInvalidPet(refused),
     new CreatePet({ name: 'scripted', categoryId: 3, status: 'available' }),
+    new CreateInvalidPet(refused),
     new CreatePet({ name: 'scripted', categoryId: 4, status: 'pending' }),
-    new GetPet(0),
+    new CreateInvalidPet(refused),
+    ...[0, 1, 2, 3].map((i) => new GetPet(i)),
     new ListPets(LIMIT.max, 'sold'),
     // One pet of each status is ours: at least two of these lists are short and miss ours on a
     // server that limits before it filters, whatever the store's first pet.
