@@ -2,7 +2,7 @@
 // not a test: it prints a table, writes reports/bench.json, and exits 0 whatever it finds.
 //
 // 1. Full default run against the bundled server, RUNS times: the real CLI as a child process
-//    (node, tsx, vitest start-up and reports included). Wall time from spawn to exit; peak RSS
+//    (node and tsx start-up and reports included). Wall time from spawn to exit; peak RSS
 //    and processor time of the whole process tree, sampled from /proc every few ms; requests
 //    sent, as the run itself counted them (conformance.json, run.requests).
 // 2. The limit: the same suite against a reference server this script serves (fresh store), its
@@ -224,7 +224,7 @@ async function benchServer(latencyMs: number): Promise<BenchServer> {
   return { baseUrl: `${server.origin}/v1`, apiKey, log, close: server.close };
 }
 
-/** The suite's requests: all but the first two, the CLI's probe and preflight sent before vitest starts. */
+/** The suite's requests: all but the first two, the CLI's probe and preflight sent before the checks start. */
 const suiteRequests = (log: [number, number][]) => [...log].sort((a, b) => a[0] - b[0]).slice(2);
 
 /** Requests per second over the span from the first arrival to the last departure. */

@@ -74,6 +74,7 @@ const LAYERS = [
   'tests',
   'src/report',
   'src/reference-server',
+  'src/run',
   'src/vitest',
   'src/commands',
 ];

@@ -1,5 +1,5 @@
 // Preloaded (node --import) into the bin's process by the hostile self-tests: at exit, writes the
-// process's peak resident set size in bytes (vitest's worker threads included) to HOSTILE_RSS_FILE.
+// process's peak resident set size in bytes to HOSTILE_RSS_FILE.
 import { writeFileSync } from 'node:fs';
 
 const file = process.env.HOSTILE_RSS_FILE;

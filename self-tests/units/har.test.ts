@@ -14,11 +14,10 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Vitest } from 'vitest/node';
 import { Client } from '../../src/wire/client.js';
 import { TransportError, type SendRecord } from '../../src/wire/wire.js';
 import { HAR_BODY_CAP, HarWriter } from '../../src/wire/har.js';
-import { loadConfig } from '../../src/config/config.js';
+import { loadConfig, resolveRunConfig } from '../../src/config/config.js';
 import { ConformanceReporter } from '../../src/report/reporter.js';
 import type { Handler } from '../../src/reference-server/handler.js';
 import { faults } from '../harness/faults/index.js';
@@ -263,15 +262,15 @@ describe('the writer behind the client: one entry per send, whole after each', (
     await client.listPets();
     har.flush();
     // The CLI's grace timeout, with no check decided: the reports are written from what there is.
-    const reporter = new ConformanceReporter(
-      loadConfig({ PETSTORE_HAR: path, PETSTORE_REPORT_DIR: join(dir, 'reports') }, { dotenv: false }),
+    const config = loadConfig({ PETSTORE_HAR: path, PETSTORE_REPORT_DIR: join(dir, 'reports') }, { dotenv: false });
+    new ConformanceReporter(config).writeRun(
+      { checks: [], created: [], runTag: null, requests: null, retries: null },
+      {
+        runConfig: resolveRunConfig(config, { baseUrl: client.baseUrl, apiKey: key, embedded: false }),
+        startedAt: new Date(),
+        interrupted: true,
+      },
     );
-    reporter.onInit({
-      state: { getTestModules: () => [] },
-      projects: [],
-      logger: { log: () => {} },
-    } as unknown as Vitest);
-    reporter.writeInterrupted();
     await client.listPets(); // the worker goes on
     har.close();
     const manifest = JSON.parse(readFileSync(join(dir, 'reports', 'manifest.json'), 'utf8')) as {

@@ -2,8 +2,8 @@
 // end, the summary with one line per finding and where the evidence is; the full evidence only
 // with --verbose; a replay command that works wherever the suite was run (npx, not an npm script).
 import { afterAll, describe, expect, test } from 'vitest';
-import type { TestCase, TestModule } from 'vitest/node';
-import { PLAIN_EVERY_MS, ProgressReporter } from '../../src/report/progress.js';
+import { PLAIN_EVERY_MS, ProgressLine } from '../../src/report/progress.js';
+import type { CheckInput } from '../../src/report/results.js';
 import { replayCommand } from '../../src/report/results.js';
 import { CHILD_TIMEOUT, referenceServer, runBin, targetEnv, type TestServer } from '../net-kit.js';
 
@@ -15,22 +15,20 @@ function stream(isTTY: boolean) {
     stream: { isTTY, columns: 80, write: (s: string) => written.push(s) > 0 } as unknown as NodeJS.WriteStream,
   };
 }
-const testCase = (name: string, state = 'passed') => ({ name, result: () => ({ state }) }) as unknown as TestCase;
-const testModule = (n: number) =>
-  ({ children: { allTests: () => Array.from({ length: n }, (_, i) => testCase(`t${i}`)) } }) as unknown as TestModule;
+const input = (name: string) => ({ name, requirement: { id: name.split(' ')[0] } }) as CheckInput;
 
 describe('the progress line', () => {
   test('on a terminal: one line rewritten in place, how many done and what runs, cleared before the summary', () => {
     const { written, stream: s } = stream(true);
     let now = 0;
-    const p = new ProgressReporter({ stream: s, now: () => now });
-    p.onTestModuleCollected(testModule(3));
-    p.onTestCaseReady(testCase('auth.missing-key A request without a key…'));
+    const p = new ProgressLine({ stream: s, now: () => now });
+    p.planned(3);
+    p.started('auth.missing-key A request without a key…');
     now += 200;
-    p.onTestCaseReady(testCase('listPets.limit.max At most 100…'));
+    p.started('listPets.limit.max At most 100…');
     now += 200;
-    p.onTestCaseResult(testCase('auth.missing-key A request without a key…', 'failed'));
-    p.onTestRunEnd();
+    p.finished(input('auth.missing-key A request without a key…'), true);
+    p.end();
     expect(written.every((w) => w.startsWith('\r\x1b[2K'))).toBe(true);
     expect(written).toContain('\r\x1b[2K checks 0/3 done; running auth.missing-key, listPets.limit.max');
     expect(written).toContain('\r\x1b[2K checks 1/3 done, 1 not met; running listPets.limit.max');
@@ -41,14 +39,14 @@ describe('the progress line', () => {
   test('in a log (CI): nothing on a short run, a plain line at most every 10 s on a long one', () => {
     const { written, stream: s } = stream(false);
     let now = 0;
-    const p = new ProgressReporter({ stream: s, now: () => now });
-    p.onTestModuleCollected(testModule(100));
+    const p = new ProgressLine({ stream: s, now: () => now });
+    p.planned(100);
     for (let i = 0; i < 100; i++) {
-      p.onTestCaseReady(testCase(`c${i} x`));
+      p.started(`c${i} x`);
       now += PLAIN_EVERY_MS / 20;
-      p.onTestCaseResult(testCase(`c${i} x`));
+      p.finished(input(`c${i} x`), false);
     }
-    p.onTestRunEnd();
+    p.end();
     expect(written.length).toBeGreaterThan(0);
     expect(written.length).toBeLessThanOrEqual((100 * PLAIN_EVERY_MS) / 20 / PLAIN_EVERY_MS);
     expect(written.every((w) => /^ checks \d+\/100 done.*\n$/.test(w) && !w.includes('\x1b'))).toBe(true);
@@ -93,7 +91,7 @@ describe('the command: summary by default, evidence with --verbose', CHILD_TIMEO
     expect(out.trim().split('\n').length).toBeLessThanOrEqual(16);
   });
 
-  test('with --verbose (or PETSTORE_VERBOSE=1): vitest lines and every failure in full, with its curl line', async () => {
+  test('with --verbose (or PETSTORE_VERBOSE=1): a line per check and every failure in full, with its curl line', async () => {
     const { code, out } = await run(['--verbose']);
     expect(code, out).toBe(1);
     expect(out).toContain('Reproduce with: curl');

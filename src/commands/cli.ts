@@ -1,7 +1,7 @@
 // The command line's entry: main, which runs each step in order, and the exit codes it returns.
 // Order: parse flags (exit 2), validate configuration (exit 2), probe the target and send one
-// authenticated preflight request (exit 3, reports "not tested"), then run vitest's conformance
-// project in this process (exit 0 or 1). The steps live in src/commands/cli/: args.ts, help.ts,
+// authenticated preflight request (exit 3, reports "not tested"), then run the checks in this
+// process, no test runner (exit 0 or 1). The steps live in src/commands/cli/: args.ts, help.ts,
 // preflight.ts, run.ts.
 import { ConfigError, loadConfig, SETTINGS } from '../config/config.js';
 import { redactMessage } from '../wire/redact.js';
@@ -17,7 +17,7 @@ import {
 import { catalogueListing, helpText, INTERFACE_VERSION, showConfig, SUITE_VERSION } from './cli/help.js';
 import { preflight } from './cli/preflight.js';
 import { EarlyInterrupts, exitCodeFor, reportNotRun, runSuite } from './cli/run.js';
-// The client, the catalogue, the reporters and vitest are imported when needed, so that --help,
+// The client, the catalogue and the reporters are imported when needed, so that --help,
 // --version and bad usage answer at once.
 
 export const EXIT = { conformant: 0, violations: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;

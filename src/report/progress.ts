@@ -1,7 +1,8 @@
-// What the terminal shows while checks run, instead of vitest's line per test: on a terminal one
-// line rewritten in place (how many checks are done, which are running); in a log (CI), a plain
-// line every PLAIN_EVERY_MS at most, so the log stays short. The summary follows at the end.
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+// What the terminal shows while checks run: on a terminal one line rewritten in place (how many
+// checks are done, which are running); in a log (CI), a plain line every PLAIN_EVERY_MS at most,
+// so the log stays short; with --verbose, a line per check and every failure in full. The
+// summary follows at the end.
+import type { CheckInput } from './results.js';
 
 export const PLAIN_EVERY_MS = 10_000;
 const TTY_EVERY_MS = 100;
@@ -13,7 +14,17 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
-export class ProgressReporter implements Reporter {
+/** What the runner tells the terminal while checks run (see CheckEvents in src/run/checks.ts). */
+export interface Progress {
+  planned(count: number): void;
+  started(name: string): void;
+  finished(input: CheckInput, fails: boolean): void;
+  /** The suite's own lines (e.g. how requests were paced). */
+  note(line: string): void;
+  end(): void;
+}
+
+export class ProgressLine implements Progress {
   private readonly stream: NodeJS.WriteStream;
   private readonly tty: boolean;
   private readonly now: () => number;
@@ -30,31 +41,27 @@ export class ProgressReporter implements Reporter {
     this.now = now;
   }
 
-  onTestModuleCollected(module: TestModule): void {
-    this.total += [...module.children.allTests()].length;
+  planned(count: number): void {
+    this.total += count;
   }
 
-  onTestCaseReady(test: TestCase): void {
-    this.running.add(test.name.split(' ')[0] ?? test.name);
+  started(name: string): void {
+    this.running.add(name.split(' ')[0] ?? name);
     this.show(false);
   }
 
-  onTestCaseResult(test: TestCase): void {
-    this.running.delete(test.name.split(' ')[0] ?? test.name);
+  finished(input: CheckInput, fails: boolean): void {
+    this.running.delete(input.requirement.id);
     this.done++;
-    if (test.result().state === 'failed') this.failed++;
+    if (fails) this.failed++;
     this.show(false);
   }
 
-  /** The suite's own notes (e.g. how requests were paced) pass through; other output of checks does not. */
-  onUserConsoleLog(log: { content: string }): void {
-    if (!log.content.startsWith('petstore-conformance:')) return;
-    this.stream.write(
-      `${this.tty && this.shown ? '\r\x1b[2K' : ''}${log.content.endsWith('\n') ? log.content : `${log.content}\n`}`,
-    );
+  note(line: string): void {
+    this.stream.write(`${this.tty && this.shown ? '\r\x1b[2K' : ''}${line}\n`);
   }
 
-  onTestRunEnd(): void {
+  end(): void {
     this.show(true);
     if (this.tty && this.shown) this.stream.write('\r\x1b[2K');
   }
@@ -88,4 +95,34 @@ export class ProgressReporter implements Reporter {
     this.last = t;
     this.stream.write(`${this.line()}\n`);
   }
+}
+
+/** --verbose: a line per finished check, and every check not met in full with its curl lines. */
+export class CheckLines implements Progress {
+  constructor(private readonly stream: NodeJS.WriteStream = process.stdout) {}
+
+  planned(): void {}
+  started(): void {}
+
+  finished(input: CheckInput, fails: boolean): void {
+    const mark = input.outcome === 'passed' ? '✓' : input.outcome === 'skipped' ? '↓' : fails ? '×' : '!';
+    const lines = [` ${mark} ${input.name} ${input.durationMs}ms`];
+    if (input.outcome === 'failed' || input.outcome === 'error' || input.outcome === 'skipped') {
+      const head =
+        input.outcome === 'skipped'
+          ? 'skipped'
+          : fails
+            ? `${input.requirement.level} not met`
+            : 'SHOULD not met (warning)';
+      lines.push(`   ${head}: ${input.message ?? ''}`.replace(/\n/g, '\n   '));
+      for (const e of input.evidence) lines.push(`   Reproduce with: ${e.reproduce}`);
+    }
+    this.stream.write(`${lines.join('\n')}\n`);
+  }
+
+  note(line: string): void {
+    this.stream.write(`${line}\n`);
+  }
+
+  end(): void {}
 }

@@ -1,17 +1,14 @@
-// The vitest reporter: reads what the adapter put on task meta (requirement, outcome, created
-// pets), builds the one results tree, writes every report file and prints the summary.
+// The reports of a run: from its checks' outcomes (src/run/checks.ts), the one results tree,
+// every report file written from it, and the terminal summary.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SerializedError } from 'vitest';
-import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import type { Config, RunConfig } from '../config/config.js';
 import { redact, redactMessage, registerSecret } from '../wire/redact.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { buildManifest, digestFile, suiteCommit } from './manifest.js';
 import { renderMarkdown } from './markdown.js';
-import { addRetries, noRetries } from '../wire/wire.js';
 import { sealHar, writeEmptyHar } from '../wire/har.js';
 import { loadBaseline, type Baseline } from './baseline.js';
 import { buildResults, LEDGER_FILE, type CheckInput, type Results, type RunInput, type RunRetries } from './results.js';
@@ -73,28 +70,18 @@ function packageInfo(): { name: string; version: string } {
   }
 }
 
-function errorText(e: { name?: string; message?: string } | undefined): string {
-  if (!e) return 'unknown error';
-  return `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message ?? String(e)}`;
+/** What the checks of a run left for its reports (src/run/checks.ts). */
+export interface ChecksOutcome {
+  checks: CheckInput[];
+  /** Ids (exact digits) of the pets the run created. */
+  created: string[];
+  runTag: string | null;
+  requests: number | null;
+  retries: RunRetries | null;
 }
 
-/** A test without an outcome never finished its check: say why, as an outcome on the scale. */
-function outcomeWithoutMeta(test: TestCase, interrupted: boolean): Pick<CheckInput, 'outcome' | 'message'> {
-  const result = test.result();
-  // Ctrl-C aborts running checks with this error: they were interrupted, not broken.
-  const aborted = result.errors?.[0]?.name === 'TestRunAbortError';
-  if (result.state === 'failed' && !aborted)
-    return { outcome: 'error', message: `the check did not finish: ${errorText(result.errors[0])}` };
-  if (result.state === 'skipped' && !interrupted)
-    return { outcome: 'skipped', message: result.note ?? 'not selected in this run' };
-  if (interrupted)
-    return { outcome: 'error', message: 'not decided: the run was interrupted before this check finished' };
-  return { outcome: 'error', message: 'the check recorded no outcome' };
-}
-
-export class ConformanceReporter implements Reporter {
-  private vitest?: Vitest;
-  private startedAt = new Date();
+/** Writes every report file of a run from its checks' outcomes, and prints the terminal summary. */
+export class ConformanceReporter {
   /** The tree of the last run, for callers (the CLI) that want the verdict. */
   results?: Results;
 
@@ -105,31 +92,27 @@ export class ConformanceReporter implements Reporter {
     if (config.apiKey) registerSecret(config.apiKey);
   }
 
-  onInit(vitest: Vitest): void {
-    this.vitest = vitest;
-  }
-
-  onTestRunStart(): void {
-    this.startedAt = new Date();
-  }
-
-  async onTestRunEnd(
-    modules: ReadonlyArray<TestModule>,
-    unhandled: ReadonlyArray<SerializedError>,
-    reason: TestRunEndReason,
-  ): Promise<void> {
-    this.write(modules, unhandled, reason === 'interrupted');
-  }
-
   /**
-   * For an interrupted run that does not wind down in time: writes the reports from what has
-   * been decided so far (every unfinished check undecided), unless the run's end wrote them.
+   * A run whose checks ran (all, or until it was interrupted): writes the reports and prints the
+   * summary. An interrupted run's reports are written once, by whichever comes first (the run's
+   * end or the grace timeout).
    */
-  writeInterrupted(): void {
-    if (this.results || !this.vitest) return;
+  writeRun(
+    outcome: ChecksOutcome,
+    { runConfig, startedAt, interrupted = false }: { runConfig: RunConfig; startedAt: Date; interrupted?: boolean },
+  ): Results {
+    if (this.results?.run.interrupted) return this.results;
+    // A run stopped at its grace period may still be writing its HAR: the reports name a whole copy.
     const har = this.config.har ? resolve(this.config.har) : undefined;
-    if (har && existsSync(har)) sealHar(har);
-    this.write(this.vitest.state.getTestModules(), [], true);
+    if (interrupted && har && existsSync(har)) sealHar(har);
+    return this.finish(outcome.checks, {
+      ...outcome,
+      errors: [],
+      runConfig,
+      startedAt,
+      interrupted,
+      print: true,
+    });
   }
 
   /**
@@ -165,59 +148,11 @@ export class ConformanceReporter implements Reporter {
       runTag: null,
       requests: null,
       retries: null,
+      startedAt: new Date(),
       interrupted,
       print: false,
       ...(interrupted ? {} : { diagnosis: reason }),
     });
-  }
-
-  private write(
-    modules: ReadonlyArray<TestModule>,
-    unhandled: ReadonlyArray<SerializedError>,
-    interrupted: boolean,
-  ): void {
-    if (this.results?.run.interrupted) return; // an interrupted run's reports are written once, by whichever comes first
-    const runConfig = this.runConfig(modules);
-
-    const checks: CheckInput[] = [];
-    const created: string[] = [];
-    const errors: string[] = unhandled.map((e) => `unhandled error: ${errorText(e)}`);
-    let runTag: string | null = null;
-    let requests: number | null = null;
-    let retries: RunRetries | null = null;
-    for (const module of modules) {
-      errors.push(...module.errors().map((e) => `${module.relativeModuleId}: ${errorText(e)}`));
-      for (const test of module.children.allTests()) {
-        const meta = test.meta();
-        created.push(...(meta.createdPets ?? []));
-        if (!meta.requirement) continue;
-        const outcome = meta.outcome ?? {
-          ...outcomeWithoutMeta(test, interrupted),
-          evidence: [],
-          durationMs: Math.round(test.diagnostic()?.duration ?? 0),
-        };
-        checks.push({
-          requirement: meta.requirement,
-          name: test.name,
-          kind: meta.kind ?? 'requirement',
-          outcome: outcome.outcome,
-          ...(outcome.message === undefined ? {} : { message: outcome.message }),
-          ...(outcome.note === undefined ? {} : { note: outcome.note }),
-          evidence: outcome.evidence,
-          durationMs: outcome.durationMs,
-          ...(meta.retries ? { retries: meta.retries } : {}),
-          ...('causes' in outcome && outcome.causes ? { causes: outcome.causes } : {}),
-        });
-      }
-      const moduleMeta = module.meta();
-      created.push(...(moduleMeta.createdPets ?? []));
-      runTag ??= moduleMeta.runTag ?? null;
-      if (moduleMeta.requests !== undefined) requests = (requests ?? 0) + moduleMeta.requests;
-      // One file runs the catalogue; were there more, the first one's pacing stands for the run.
-      const pacing = moduleMeta.retries?.pacing;
-      if (moduleMeta.retries && pacing) retries = addRetries(retries ?? { ...noRetries(), pacing }, moduleMeta.retries);
-    }
-    this.finish(checks, { created, errors, runTag, requests, retries, runConfig, interrupted, print: true });
   }
 
   /** Builds the results tree, writes every report file and (when `print`) the terminal summary. */
@@ -230,6 +165,7 @@ export class ConformanceReporter implements Reporter {
       requests,
       retries,
       runConfig,
+      startedAt,
       interrupted,
       print,
       diagnosis,
@@ -240,6 +176,7 @@ export class ConformanceReporter implements Reporter {
       requests: number | null;
       retries: RunRetries | null;
       runConfig?: RunConfig | undefined;
+      startedAt: Date;
       interrupted: boolean;
       print: boolean;
       diagnosis?: string;
@@ -267,7 +204,7 @@ export class ConformanceReporter implements Reporter {
         embedded: runConfig?.embedded ?? this.config.baseUrl === undefined,
         ...(this.config.label ? { label: redact(this.config.label) } : {}),
       },
-      startedAt: this.startedAt,
+      startedAt,
       finishedAt,
       seed: runConfig?.seed ?? this.config.seed ?? null,
       node: process.version,
@@ -308,21 +245,7 @@ export class ConformanceReporter implements Reporter {
       width: process.stdout.columns || 120,
       reportDir: shownDir.startsWith('..') ? dir : shownDir,
     });
-    const log = this.vitest ? (s: string) => this.vitest?.logger.log(s) : (s: string) => process.stdout.write(`${s}\n`);
-    log(text);
+    process.stdout.write(`${text}\n`);
     return results;
-  }
-
-  private runConfig(modules: ReadonlyArray<TestModule>): RunConfig | undefined {
-    const projects = [...modules.map((m) => m.project), ...(this.vitest?.projects ?? [])];
-    for (const project of projects) {
-      try {
-        const provided = project.getProvidedContext().runConfig;
-        if (provided) return provided;
-      } catch {
-        // a project without a provided context
-      }
-    }
-    return undefined;
   }
 }

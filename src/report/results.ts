@@ -33,7 +33,7 @@ export const REPORT_FORMAT_VERSION = '1.4.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
-/** One finished (or unfinished) test, as the vitest adapter or the harness reports it. */
+/** One finished (or unfinished) check, as src/run/checks.ts or the harness reports it. */
 export interface CheckInput {
   requirement: { id: string; level: Level; section: string; statement: string };
   /** Test name; starts with the requirement id. */

@@ -1,14 +1,8 @@
-// Runs once in the main vitest process: resolves the target (starting the bundled reference
-// server when none is configured), fixes the seed, and hands the frozen RunConfig to the tests.
-import { randomBytes } from 'node:crypto';
+// Runs once in the main vitest process: opens the target (starting the bundled reference server
+// when none is configured), fixes the seed, and hands the frozen RunConfig to the tests.
 import type { TestProject } from 'vitest/node';
-import { loadConfig, resolveRunConfig, type RunConfig } from '../config/config.js';
-import { createReferenceHandler } from '../reference-server/handler.js';
-import { serve } from '../reference-server/http.js';
-import { writeEmptyHar } from '../wire/har.js';
-import { redact, registerSecret } from '../wire/redact.js';
-import { replayCommand } from '../report/results.js';
-import { runTagOf } from '../checks/run.js';
+import { loadConfig, type RunConfig } from '../config/config.js';
+import { openTarget } from '../run/target.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,34 +11,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const config = loadConfig();
-  let close = async () => {};
-  let target: { baseUrl: string; apiKey: string; embedded: boolean };
-  if (config.baseUrl && config.apiKey) {
-    target = { baseUrl: config.baseUrl, apiKey: config.apiKey, embedded: false };
-  } else {
-    const apiKey = randomBytes(18).toString('base64url');
-    // The embedded server keeps the suite's clock, so PETSTORE_NOW moves getPet's removal date for both.
-    const now = config.now;
-    const server = await serve(createReferenceHandler({ apiKey, ...(now ? { now: () => now } : {}) }));
-    close = server.close;
-    target = { baseUrl: `${server.origin}/v1`, apiKey, embedded: true };
-  }
-  const run = resolveRunConfig(config, target);
-  registerSecret(run.apiKey);
-  const replay = replayCommand(run.seed, { baseUrl: redact(run.baseUrl), embedded: run.embedded });
-  const what = run.embedded
-    ? 'the bundled reference server (set PETSTORE_BASE_URL to test another)'
-    : redact(run.baseUrl);
-  console.log(
-    `petstore-conformance: testing ${what}${run.embedded ? ` at ${redact(run.baseUrl)}` : ''}; seed ${run.seed} (replay: ${replay}); pets this run creates are named "${runTagOf(run.seed)} …"${run.readOnly ? '; read-only: nothing is created' : ''}`,
-  );
-  // Whole from the start: the checks' worker writes it anew, so a run stopped before it leaves a valid, empty HAR.
-  if (run.har)
-    writeEmptyHar(run.har, {
-      title: `petstore-conformance against ${redact(run.baseUrl)}`,
-      note: 'No request was recorded: the run stopped before its checks started.',
-    });
+  const { run, close } = await openTarget(loadConfig());
   project.provide('runConfig', run);
   return close;
 }

@@ -1,11 +1,7 @@
-// The run: vitest's conformance project in-process, Ctrl-C before and during it, not-run reports.
-import { fileURLToPath } from 'node:url';
-import type { Reporter, Vitest } from 'vitest/node';
+// The run: the checks in this process (no test runner), Ctrl-C before and during it, not-run reports.
 import type { Config } from '../../config/config.js';
 import type { Exchange } from '../../wire/evidence.js';
 import { loadCatalogue, selectRequirements } from './args.js';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** How long an interrupted run may take to wind down before its reports are written from what is decided. */
 const INTERRUPT_GRACE_MS = 1_200;
@@ -58,87 +54,70 @@ export class EarlyInterrupts {
 }
 
 /**
- * Ctrl-C (SIGINT) or SIGTERM during a run: stop the checks (running ones have their requests
- * aborted, pending ones do not start), write the reports from what was decided, marked
- * interrupted, and exit 130 (143 for SIGTERM). Vitest's own handler would exit at once with no
- * report, so it is taken off for the run. Should the run not wind down within the grace period,
- * the reports are written from what is decided and the process exits; a second Ctrl-C quits at once.
- */
-class Interrupts implements Reporter {
-  signal: NodeJS.Signals | undefined;
-  private vitest: Vitest | undefined;
-  private readonly before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
-
-  constructor(private readonly writeNow: () => void) {
-    for (const s of SIGNALS) process.on(s, this.handle);
-  }
-
-  onInit(vitest: Vitest): void {
-    this.vitest = vitest;
-    for (const s of SIGNALS)
-      for (const l of process.listeners(s)) if (l !== this.handle && !this.before.get(s)?.has(l)) process.off(s, l);
-    if (this.signal) void vitest.cancelCurrentRun('keyboard-input'); // the signal came while vitest was starting
-  }
-
-  private readonly handle = (signal: NodeJS.Signals): void => {
-    if (this.signal) process.exit(exitCodeFor(this.signal));
-    this.signal = signal;
-    console.error(
-      `petstore-conformance: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}; stopping the checks and writing what was decided (Ctrl-C again quits at once)`,
-    );
-    void this.vitest?.cancelCurrentRun('keyboard-input');
-    setTimeout(() => {
-      this.writeNow();
-      process.exit(exitCodeFor(signal));
-    }, INTERRUPT_GRACE_MS).unref();
-  };
-
-  dispose(): void {
-    for (const s of SIGNALS) process.off(s, this.handle);
-  }
-}
-
-/**
  * How a run ended: stopped by a signal, or finished, failing or not (with a baseline, as its gate
  * says). src/commands/cli.ts turns it into the exit code.
  */
 export type RunEnd = { signal: NodeJS.Signals } | { failed: boolean };
 
+/**
+ * The run: every selected check at once against the target, then the reports. Ctrl-C (SIGINT) or
+ * SIGTERM stops the checks (their requests are aborted), writes the reports from what was
+ * decided, marked interrupted, and ends with 130 (143 for SIGTERM); should the run not wind down
+ * within the grace period, the reports are written from what is decided and the process exits. A
+ * second Ctrl-C quits at once.
+ */
 export async function runSuite(config: Config): Promise<RunEnd> {
-  const { startVitest } = await import('vitest/node');
-  const { conformanceReporters, ConformanceReporter, ProgressReporter } = await import('../../report/index.js');
-  const reporters = conformanceReporters(config);
-  // vitest's line per check and every failure's evidence only with --verbose; by default a
-  // progress line, then the summary (one line per finding; the evidence is in the reports).
-  const progress = config.verbose ? 'default' : new ProgressReporter();
-  const interrupts = new Interrupts(() =>
-    reporters.forEach((r) => r instanceof ConformanceReporter && r.writeInterrupted()),
-  );
-  // Unset, not 0: should a signal slip past the handlers above, vitest's own sets 130.
-  process.exitCode = undefined;
+  const [{ openTarget }, { ChecksRunner }, { checks }, { conformanceReporters, CheckLines, ProgressLine }] =
+    await Promise.all([
+      import('../../run/target.js'),
+      import('../../run/checks.js'),
+      import('../../../tests/catalogue.js'),
+      import('../../report/index.js'),
+    ]);
+  const [reporter] = conformanceReporters(config);
+  if (!reporter) throw new Error('no reporter');
+  // A line per check and every failure's evidence only with --verbose; by default a progress
+  // line, then the summary (one line per finding; the evidence is in the reports).
+  const progress = config.verbose ? new CheckLines() : new ProgressLine();
+  const { run, close } = await openTarget(config);
+  const startedAt = new Date();
+  const fails = (level: string, outcome: string) =>
+    (outcome === 'failed' || outcome === 'error') && (level === 'MUST' || config.strict);
+  const runner = new ChecksRunner(checks, run, {
+    planned: (n) => progress.planned(n),
+    started: (c) => progress.started(c.name),
+    finished: (_c, input) => progress.finished(input, fails(input.requirement.level, input.outcome)),
+    note: (line) => progress.note(line),
+  });
+  let signal: NodeJS.Signals | undefined;
+  const onSignal = (s: NodeJS.Signals): void => {
+    if (signal) process.exit(exitCodeFor(signal));
+    signal = s;
+    console.error(
+      `petstore-conformance: ${s === 'SIGINT' ? 'interrupted' : 'terminated'}; stopping the checks and writing what was decided (Ctrl-C again quits at once)`,
+    );
+    runner.interrupt();
+    setTimeout(() => {
+      progress.end();
+      reporter.writeRun(runner.snapshot(), { runConfig: run, startedAt, interrupted: true });
+      process.exit(exitCodeFor(s));
+    }, INTERRUPT_GRACE_MS).unref();
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
   try {
-    const vitest = await startVitest('test', [], {
-      root,
-      project: ['conformance'],
-      watch: false,
-      run: true,
-      reporters: [progress, ...reporters, interrupts],
-    });
-    await vitest.close();
-    if (interrupts.signal) return { signal: interrupts.signal };
+    const outcome = await runner.run();
+    progress.end();
+    const results = reporter.writeRun(outcome, { runConfig: run, startedAt, interrupted: signal !== undefined });
+    if (signal) return { signal };
     if (config.baseline) {
-      // With a baseline, the gate decides: known deviations fail no test of the release.
+      // With a baseline, the gate decides: known deviations fail no run of the release.
       const { gateOf } = await import('../../report/verdict.js');
-      const results = reporters.find(
-        (r): r is InstanceType<typeof ConformanceReporter> => r instanceof ConformanceReporter,
-      )?.results;
-      if (results) return { failed: !gateOf(results).passed };
+      return { failed: !gateOf(results).passed };
     }
-    const failed =
-      (process.exitCode !== undefined && process.exitCode !== 0) || vitest.state.getCountOfFailedTests() > 0;
-    return { failed };
+    return { failed: outcome.checks.some((c) => fails(c.requirement.level, c.outcome)) };
   } finally {
-    interrupts.dispose();
+    for (const s of SIGNALS) process.off(s, onSignal);
+    await close();
   }
 }
 

@@ -1,0 +1,117 @@
+// The run without a test runner: every selected check started at once in one run context, each
+// outcome as the reports take it. The command line runs this; vitest's adapter
+// (src/vitest/adapter.ts) runs the same checks as tests, and a self-test keeps their verdicts equal.
+import type { RunConfig } from '../config/config.js';
+import { execute, type Check, type Outcome } from '../checks/requirement.js';
+import { RunContext } from '../checks/run.js';
+import { selectChecks } from '../checks/select.js';
+import { describePacing } from '../wire/pacer.js';
+import { addRetries, noRetries, type Retries } from '../wire/wire.js';
+import type { CheckInput, RunRetries } from '../report/results.js';
+
+/** What the checks of a run left for its reports. */
+export interface ChecksRun {
+  /** Every selected check, in the catalogue's order by area. */
+  checks: CheckInput[];
+  /** Ids (exact digits) of the pets the run created, in the order it created them. */
+  created: string[];
+  runTag: string;
+  /** HTTP requests the checks sent (each retry counts). */
+  requests: number;
+  retries: RunRetries;
+}
+
+/** What a runner is told while the checks run (the progress line, --verbose). */
+export interface CheckEvents {
+  planned?(count: number): void;
+  started?(check: Check): void;
+  finished?(check: Check, input: CheckInput): void;
+  /** One of the suite's own lines, e.g. how requests were paced. */
+  note?(line: string): void;
+}
+
+/** A check the run was interrupted before it finished decided nothing. */
+export const INTERRUPTED = 'not decided: the run was interrupted before this check finished';
+
+/** A check's outcome as the reports take it. */
+export function checkInput(check: Check, outcome: Outcome, retries?: Retries): CheckInput {
+  const { check: _check, ...requirement } = check.requirement;
+  return {
+    requirement,
+    name: check.name,
+    kind: check.kind,
+    outcome: outcome.outcome,
+    ...(outcome.message === undefined ? {} : { message: outcome.message }),
+    ...(outcome.note === undefined ? {} : { note: outcome.note }),
+    evidence: outcome.evidence,
+    durationMs: outcome.durationMs,
+    ...(retries ? { retries } : {}),
+    ...('causes' in outcome && outcome.causes ? { causes: outcome.causes } : {}),
+  };
+}
+
+export class ChecksRunner {
+  private readonly ctx: RunContext;
+  private readonly selected: Check[];
+  private readonly decided = new Map<Check, CheckInput>();
+  private readonly startedAt = new Map<Check, number>();
+
+  constructor(
+    all: readonly Check[],
+    config: RunConfig,
+    private readonly events: CheckEvents = {},
+  ) {
+    this.ctx = new RunContext(config);
+    this.selected = selectChecks(all, config);
+  }
+
+  /** Runs every selected check at once (the run-wide rules wait for the others) and closes the client. */
+  async run(): Promise<ChecksRun> {
+    const { ctx, events } = this;
+    events.planned?.(this.selected.length);
+    ctx.planChecks(this.selected.length);
+    try {
+      await Promise.all(
+        this.selected.map(async (check) => {
+          this.startedAt.set(check, performance.now());
+          events.started?.(check);
+          const outcome = await execute(check, ctx);
+          // Once interrupted, a check's requests were aborted under it: it decided nothing.
+          const input = ctx.api.aborted
+            ? this.interrupted(check)
+            : checkInput(check, outcome, ctx.retriesOf(check.name));
+          this.decided.set(check, input);
+          events.finished?.(check, input);
+        }),
+      );
+      const pacing = describePacing(ctx.api.pacing, ctx.api.retried.count);
+      if (pacing) events.note?.(`petstore-conformance: ${pacing}`);
+    } finally {
+      await ctx.close();
+    }
+    return this.snapshot();
+  }
+
+  /** Ctrl-C: every request of the run stops at once, and waiting checks go. */
+  interrupt(): void {
+    this.ctx.interrupt();
+  }
+
+  /** What is decided now; a check that has not finished is undecided (interrupted). */
+  snapshot(): ChecksRun {
+    const { ctx } = this;
+    return {
+      checks: this.selected.map((c) => this.decided.get(c) ?? this.interrupted(c)),
+      created: ctx.ledger.map(String),
+      runTag: ctx.runTag,
+      requests: ctx.api.requestCount,
+      retries: { ...addRetries(noRetries(), ctx.retries), pacing: ctx.api.pacing },
+    };
+  }
+
+  private interrupted(check: Check): CheckInput {
+    const started = this.startedAt.get(check);
+    const durationMs = started === undefined ? 0 : Math.round(performance.now() - started);
+    return checkInput(check, { outcome: 'error', message: INTERRUPTED, evidence: [], durationMs });
+  }
+}
