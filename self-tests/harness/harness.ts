@@ -107,7 +107,7 @@ export async function runCatalogueAgainst(
 
 /** Runs the catalogue (or only some requirements) against a fault's or variant's server. */
 export const runSetup = (
-  { wrap, ...rest }: ServerSetup & Pick<RunOptions, 'alongside'>,
+  { wrap, ...rest }: ServerSetup & Pick<RunOptions, 'alongside' | 'populated'>,
   only?: readonly string[],
 ): Promise<HarnessRun> => runCatalogueAgainst(wrap, { ...rest, ...(only ? { only } : {}) });
 
