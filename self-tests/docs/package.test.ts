@@ -1,8 +1,9 @@
-// `npx petstore-conformance` from the installed package, not only from a clone: npm pack, install
-// the tarball into an empty project (dependencies from the npm cache), and run the bin there. And
-// a clone needs nothing but Node: CI runs the README's test command and installs nothing else.
+// The installed package, not only a clone: npm pack (its JavaScript built by prepack), install the
+// tarball into an empty project (dependencies from the npm cache), run the bin there, and import
+// the programmatic API from TypeScript. And a clone needs nothing but Node: CI runs the README's
+// test command and installs nothing else.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
@@ -18,12 +19,21 @@ const npx = (args: string[], cwd: string) =>
     (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, out: err.stdout + err.stderr }),
   );
 
-/** One `npm pack` for both tests below: its listing is what the tarball holds. */
+/**
+ * One `npm pack` for the tests below: its listing is what the tarball holds. Packed from a copy:
+ * prepack writes JavaScript beside the TypeScript, which the other self-tests, running meanwhile,
+ * must not meet in the clone.
+ */
 let packed: Promise<{ tarball: string; files: string[] }> | undefined;
 const pack = () =>
   (packed ??= (async () => {
     const packDir = tempDir('pack');
-    const { stdout } = await npm(['pack', '--json', '--pack-destination', packDir], root);
+    const copy = tempDir('pack-source');
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
+    for (const entry of [...pkg.files, 'package.json', 'README.md', 'tsconfig.build.json', 'scripts/build.mjs'])
+      if (existsSync(join(root, entry))) cpSync(join(root, entry), join(copy, entry), { recursive: true });
+    symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    const { stdout } = await npm(['pack', '--json', '--pack-destination', packDir], copy);
     const [info] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
     return { tarball: join(packDir, info.filename), files: info.files.map((f) => f.path) };
   })());
@@ -34,6 +44,9 @@ describe('the package', CHILD_TIMEOUT, () => {
     for (const needed of [
       'bin/petstore-conformance.js',
       'src/commands/cli.ts',
+      'src/commands/cli.js',
+      'src/run/api.js',
+      'src/run/api.d.ts',
       'src/vitest/global-setup.ts',
       'tests/catalogue.ts',
       'tests/conformance.test.ts',
@@ -62,6 +75,42 @@ describe('the package', CHILD_TIMEOUT, () => {
     expect(run.out).toContain('testing the bundled reference server');
     expect(run.code, run.out).toBe(EXIT.conformant);
     expect(existsSync(join(project, 'reports', 'conformance.json'))).toBe(true);
+
+    // The API from TypeScript: its types check, and the built JavaScript runs (no tsx).
+    mkdirSync(join(project, 'src'));
+    writeFileSync(
+      join(project, 'src', 'index.ts'),
+      [
+        "import { createServer } from 'node:http';",
+        "import { runConformance, type Results } from 'petstore-conformance';",
+        "const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('[]'));",
+        "const results: Results = await runConformance({ target: server, apiKey: 'k', only: ['service'], seed: 1 });",
+        "const verdict: 'conformant' | 'nonconformant' | 'inconclusive' | 'not-tested' = results.verdict;",
+        'console.log(JSON.stringify({ verdict, ids: results.requirements.map((r) => r.id) }));',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2023',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          outDir: 'out',
+          typeRoots: [join(root, 'node_modules/@types')],
+          types: ['node'],
+        },
+        include: ['src'],
+      }),
+    );
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    await exec(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project });
+    const { stdout } = await exec(process.execPath, [join(project, 'out', 'index.js')], {
+      cwd: project,
+      env: cleanEnv(),
+    });
+    expect(JSON.parse(stdout)).toEqual({ verdict: 'nonconformant', ids: ['service.json-content-type'] });
   });
 
   test("from a clone, npx petstore-conformance is the project's own bin", async () => {

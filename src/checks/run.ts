@@ -85,8 +85,9 @@ export class RunContext {
       readOnly: config.readOnly,
       retries: config.retries,
       ...(config.rate === undefined ? {} : { rate: config.rate }),
-      // The bundled server is on loopback: a proxy from the environment is for the real target.
-      proxy: config.embedded ? 'none' : 'env',
+      // The bundled server, or one served in this process, is on loopback: a proxy from the
+      // environment is for a real target.
+      proxy: config.embedded || config.inProcess ? 'none' : 'env',
       onResponse: (res) => this.record(res),
       onRetried: (retried) => this.recordRetries(retried),
       ...(har ? { onSend: (send: SendRecord) => har.add(send, ...senderOf(sender.getStore())) } : {}),

@@ -61,11 +61,13 @@ export interface RunConfig extends Omit<Config, 'baseUrl' | 'apiKey' | 'seed' | 
   readonly now: string | undefined;
   /** True when the bundled reference server is the target. */
   readonly embedded: boolean;
+  /** The target is served in this process (runConformance): reached directly, never through a proxy. */
+  readonly inProcess?: boolean;
 }
 
 export function resolveRunConfig(
   config: Config,
-  target: { baseUrl: string; apiKey: string; embedded: boolean },
+  target: { baseUrl: string; apiKey: string; embedded: boolean; inProcess?: boolean },
 ): RunConfig {
   return Object.freeze({
     ...config,

@@ -33,6 +33,10 @@ export interface ReporterOptions {
   stepSummary?: string | undefined;
   /** Colour the terminal summary. */
   color?: boolean;
+  /** Write the report files (default); runConformance without a reportDir only builds the tree. */
+  write?: boolean;
+  /** Print the terminal summary of a run whose checks ran (default). */
+  print?: boolean;
 }
 
 /**
@@ -111,7 +115,7 @@ export class ConformanceReporter {
       runConfig,
       startedAt,
       interrupted,
-      print: true,
+      print: this.options.print ?? true,
     });
   }
 
@@ -224,6 +228,7 @@ export class ConformanceReporter {
     };
     const results = buildResults(checks, run);
     this.results = results;
+    if (this.options.write === false) return results;
 
     const dir = resolve(this.config.reportDir);
     mkdirSync(dir, { recursive: true });

@@ -1,0 +1,52 @@
+// The programmatic API where its users work: the two in-process examples in examples/in-process/
+// run as their users would run them (node --test); a broken app is reported by its requirement.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from 'vitest';
+import { runConformance } from '../../src/run/api.js';
+import { createReferenceHandler } from '../../src/reference-server/handler.js';
+import { CHILD_TIMEOUT, cleanEnv, root } from '../net-kit.js';
+
+const exec = promisify(execFile);
+
+test.concurrent.each(['express', 'hono'])(
+  'examples/in-process/%s.test.ts passes under node --test',
+  async (name) => {
+    const file = join(root, 'examples', 'in-process', `${name}.test.ts`);
+    const { stdout } = await exec(process.execPath, ['--import', 'tsx', '--test', file], {
+      cwd: root,
+      env: cleanEnv(),
+    });
+    expect(stdout).toMatch(/^# pass 1$/m);
+    expect(stdout).toMatch(/^# fail 0$/m);
+  },
+  CHILD_TIMEOUT.timeout,
+);
+
+test('a fetch handler that echoes no status is nonconformant, and the results say which requirement', async () => {
+  const apiKey = 'api-test-key';
+  const store = createReferenceHandler({ apiKey });
+  const fetch = async (request: Request) => {
+    const url = new URL(request.url);
+    const answer = await store({
+      method: request.method,
+      url: `${url.pathname}${url.search}`,
+      headers: Object.fromEntries(request.headers),
+      body: request.method === 'GET' ? '' : await request.text(),
+    });
+    const body =
+      answer.status === 201 ? JSON.stringify({ ...JSON.parse(answer.body), status: undefined }) : answer.body;
+    return new Response(body, { status: answer.status, headers: answer.headers });
+  };
+  const results = await runConformance({ target: { fetch }, apiKey, only: ['createPet.status-echo'], seed: 3 });
+  expect(results.verdict).toBe('nonconformant');
+  expect(results.requirements.map((r) => [r.id, r.outcome])).toEqual([['createPet.status-echo', 'failed']]);
+  expect(JSON.stringify(results)).not.toContain(apiKey);
+});
+
+test('options are read as the settings are: a bad one names itself', async () => {
+  await expect(runConformance({ target: 'http://127.0.0.1:9/v1', apiKey: 'k', concurrency: 0 })).rejects.toThrow(
+    /concurrency/,
+  );
+});
