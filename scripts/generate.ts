@@ -121,6 +121,7 @@ function reportSchemaForTypes(): JSONSchema {
   (s.properties.verdict as Node).title = 'Verdict';
   run.title = 'RunRecord';
   (run.properties.baseline as Node).title = 'RunBaseline';
+  (run.properties.server as Node).title = 'RunServer';
   const requirement = s.$defs.RequirementResult as { properties: Record<string, Node & { items?: Node }> };
   (requirement.properties.baseline as Node).title = 'BaselineMark';
   (requirement.properties.checks?.items as Node).title = 'CheckResult';

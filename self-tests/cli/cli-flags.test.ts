@@ -151,6 +151,13 @@ describe(
         ['dotenv-known.json', 'env-known.json', 'flag-known.json'],
       ],
       har: ['dotenv.har', 'env.har', ['--har', 'flag.har'], ['dotenv.har', 'env.har', 'flag.har']],
+      start: [
+        'npm run dotenv',
+        'npm run env',
+        ['--start', 'npm run flag'],
+        ['npm run dotenv', 'npm run env', 'npm run flag'],
+      ],
+      startTimeoutMs: ['1000', '2000', ['--start-timeout', '3000'], ['1000', '2000', '3000']],
       noColor: ['yes', '0', [], ['on', 'on', 'on']], // any non-empty value, 0 too
       stepSummary: [
         'dotenv-summary.md',

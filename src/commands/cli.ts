@@ -3,8 +3,9 @@
 // authenticated preflight request (exit 3, reports "not tested"), then run the checks in this
 // process, no test runner (exit 0 or 1). The steps live in src/commands/cli/: args.ts, help.ts,
 // preflight.ts, run.ts.
+import { resolve } from 'node:path';
 import { ConfigError, loadConfig, SETTINGS } from '../config/config.js';
-import { redactMessage } from '../wire/redact.js';
+import { redactMessage, registerSecret } from '../wire/redact.js';
 import {
   applyFlags,
   checkSelection,
@@ -17,6 +18,7 @@ import {
 import { catalogueListing, helpText, INTERFACE_VERSION, showConfig, SUITE_VERSION } from './cli/help.js';
 import { preflight } from './cli/preflight.js';
 import { EarlyInterrupts, exitCodeFor, reportNotRun, runSuite } from './cli/run.js';
+import type { StartedServer } from './cli/start.js';
 // The client, the catalogue and the reporters are imported when needed, so that --help,
 // --version and bad usage answer at once.
 
@@ -56,11 +58,40 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       const { loadBaseline } = await import('../report/baseline.js');
       loadBaseline(config.baseline, { ids: (await loadCatalogue()).map((r) => r.id), now: config.now ?? new Date() });
     }
+    if (config.start && !config.baseUrl)
+      throw new ConfigError(
+        SETTINGS.start.env,
+        `needs ${SETTINGS.baseUrl.env}: the address the server it starts listens on`,
+      );
     const interrupts = new EarlyInterrupts();
+    let server: StartedServer | undefined;
+    // Before anything prints it: the started server's output, the probe, the reports.
+    if (config.apiKey) registerSecret(config.apiKey);
     // Reports are written synchronously: a signal that came meanwhile is read when the event loop
     // next polls, so the check phase after it is the second one from here.
     const nextTurn = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+    const write = (reason: string, options: Parameters<typeof reportNotRun>[2]) =>
+      reportNotRun(config, reason, options).catch((err: unknown) =>
+        say(`the reports could not be written: ${err instanceof Error ? err.message : String(err)}`),
+      );
     try {
+      if (config.start && config.baseUrl) {
+        const { StartedServer, StartError } = await import('./cli/start.js');
+        try {
+          server = await StartedServer.start(config.start, {
+            baseUrl: config.baseUrl,
+            timeoutMs: config.startTimeoutMs,
+            reportDir: resolve(config.reportDir),
+            env,
+            interrupted: () => interrupts.signal !== undefined,
+          });
+        } catch (err) {
+          if (!(err instanceof StartError)) throw err;
+          say(redactMessage(err.message));
+          await write(err.message, interrupts.signal ? { interrupted: true } : {});
+          return interrupts.signal ? exitCodeFor(interrupts.signal) : EXIT.unreachable;
+        }
+      }
       if (config.baseUrl) {
         // Needed by the run and by the reports of a run that cannot start: loaded while the probe waits.
         const reporting = import('../report/index.js');
@@ -71,10 +102,6 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
           interrupts,
           (line) => say(`warning: ${redactMessage(line)}`),
         );
-        const write = (reason: string, options: Parameters<typeof reportNotRun>[2]) =>
-          reportNotRun(config, reason, options).catch((err: unknown) =>
-            say(`the reports could not be written: ${err instanceof Error ? err.message : String(err)}`),
-          );
         if (interrupts.signal) {
           await write(
             'the run was interrupted before the checks started (during the reachability probe or the preflight)',
@@ -91,12 +118,13 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         }
       }
       interrupts.standBy();
-      const end = await runSuite(config);
+      const end = await runSuite(config, server);
       await nextTurn();
       if (interrupts.signal) return exitCodeFor(interrupts.signal);
       if ('signal' in end) return exitCodeFor(end.signal);
       return end.failed ? EXIT.violations : EXIT.conformant;
     } finally {
+      await server?.stop();
       interrupts.dispose();
     }
   } catch (err) {

@@ -273,6 +273,24 @@ export const SETTINGS = {
     example: '',
     doc: 'Write every request the run sends, with its answer and timings, to FILE as a HAR 1.2 archive (opens in browser developer tools and HAR viewers): each entry names the requirement and check that sent it, bodies are cut at 64 KiB, the API key is written $PETSTORE_API_KEY.',
   } satisfies Setting<string | undefined>,
+  start: {
+    env: 'PETSTORE_START',
+    flag: '--start',
+    arg: 'CMD',
+    parse: text,
+    default: undefined as string | undefined,
+    example: '',
+    doc: 'A shell command that starts the server under test (e.g. "npm start"). Run in its own process group, waited for until PETSTORE_BASE_URL accepts connections, stopped after the run (SIGTERM, then SIGKILL), also on Ctrl-C. Its output goes to server.log in the report folder. Needs PETSTORE_BASE_URL.',
+  } satisfies Setting<string | undefined>,
+  startTimeoutMs: {
+    env: 'PETSTORE_START_TIMEOUT_MS',
+    flag: '--start-timeout',
+    arg: 'MS',
+    parse: integer(1, 600_000),
+    default: 30_000,
+    example: '30000',
+    doc: 'How long --start waits for PETSTORE_BASE_URL to accept connections, in milliseconds; the command exiting first, or the wait running out, ends the run with exit code 3.',
+  } satisfies Setting<number>,
   // Conventions of the surroundings: no flag (see Setting.flag).
   noColor: {
     env: 'NO_COLOR',

@@ -2,7 +2,7 @@
 import { givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
 import { baselineSaid, findingLists, findings, gateOf, VERDICT_TITLE, type FindingList } from './verdict.js';
 import { levelApart, type Shown } from './causes.js';
-import { describeRetries, describeRunRetries, oneLine } from './words.js';
+import { describeRetries, describeRunRetries, describeServerExit, oneLine } from './words.js';
 
 const ICON: Readonly<Record<Verdict, string>> = {
   conformant: '✅',
@@ -161,6 +161,8 @@ export function renderMarkdown(results: Results): string {
   }
   const infrastructure = describeRunRetries(r.retries);
   if (infrastructure) notes.push(`Requests sent again (the infrastructure, not findings): ${md(infrastructure)}.`);
+  const serverExit = describeServerExit(r.server);
+  if (serverExit) notes.push(md(serverExit));
   for (const e of r.errors.slice(0, 5)) notes.push(`Suite error: ${md(oneLine(e, 200))}`);
   if (notes.length) out.push('', ...notes.map((n) => `> ${n}`));
   out.push(

@@ -11,7 +11,15 @@ import { buildManifest, digestFile, suiteCommit } from './manifest.js';
 import { renderMarkdown } from './markdown.js';
 import { sealHar, writeEmptyHar } from '../wire/har.js';
 import { loadBaseline, type Baseline } from './baseline.js';
-import { buildResults, LEDGER_FILE, type CheckInput, type Results, type RunInput, type RunRetries } from './results.js';
+import {
+  buildResults,
+  LEDGER_FILE,
+  type CheckInput,
+  type Results,
+  type RunInput,
+  type RunRetries,
+  type RunServer,
+} from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
 import { renderLedger } from './ledger.js';
 
@@ -103,7 +111,12 @@ export class ConformanceReporter {
    */
   writeRun(
     outcome: ChecksOutcome,
-    { runConfig, startedAt, interrupted = false }: { runConfig: RunConfig; startedAt: Date; interrupted?: boolean },
+    {
+      runConfig,
+      startedAt,
+      interrupted = false,
+      server,
+    }: { runConfig: RunConfig; startedAt: Date; interrupted?: boolean; server?: RunServer | undefined },
   ): Results {
     if (this.results?.run.interrupted) return this.results;
     // A run stopped at its grace period may still be writing its HAR: the reports name a whole copy.
@@ -116,6 +129,7 @@ export class ConformanceReporter {
       startedAt,
       interrupted,
       print: this.options.print ?? true,
+      server,
     });
   }
 
@@ -173,6 +187,7 @@ export class ConformanceReporter {
       interrupted,
       print,
       diagnosis,
+      server,
     }: {
       created: string[];
       errors: string[];
@@ -184,6 +199,7 @@ export class ConformanceReporter {
       interrupted: boolean;
       print: boolean;
       diagnosis?: string;
+      server?: RunServer | undefined;
     },
   ): Results {
     const finishedAt = new Date();
@@ -225,6 +241,7 @@ export class ConformanceReporter {
       retries,
       diagnosis: diagnosis ?? null,
       baseline,
+      server: server ?? null,
     };
     const results = buildResults(checks, run);
     this.results = results;

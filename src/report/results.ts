@@ -8,11 +8,11 @@ import { matches } from '../checks/select.js';
 import { rootCauses } from './causes.js';
 import { tally, verdictOf } from './verdict.js';
 import type { BaselineEntry } from '../data/generated/schema-types.js';
-import type { RequirementResult, Results, RunRetries } from '../data/generated/report-types.js';
+import type { RequirementResult, Results, RunRetries, RunServer } from '../data/generated/report-types.js';
 
 // The tree's types are generated from schemas/conformance-report.schema.json (npm run generate);
 // the schema's descriptions say what each field means and since which format version.
-export type { BaselineEntry, RequirementResult, Results, RunRetries };
+export type { BaselineEntry, RequirementResult, Results, RunRetries, RunServer };
 export type { BaselineMark, CheckResult, RunBaseline, Tally, Verdict } from '../data/generated/report-types.js';
 
 /** A loaded baseline, as a report knows it (src/report/baseline.ts loads one): what the run records and matches requirements against. */
@@ -29,7 +29,7 @@ export interface Baseline {
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
 /** Semantic version of the format: a new optional field is a minor bump, anything else major. */
-export const REPORT_FORMAT_VERSION = '1.4.0';
+export const REPORT_FORMAT_VERSION = '1.5.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
@@ -77,6 +77,8 @@ export interface RunInput {
   retries?: RunRetries | null;
   /** --baseline: the known deviations, when given. */
   baseline?: Baseline | null;
+  /** --start: the command that started the server under test, and how it ended if during the run. */
+  server?: RunServer | null;
 }
 
 export const MAX_EVIDENCE = 10;
@@ -202,6 +204,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
       requests: run.requests ?? null,
       diagnosis: run.diagnosis ?? null,
       retries: run.retries ?? null,
+      ...(run.server ? { server: run.server } : {}),
       ...(run.baseline
         ? {
             baseline: {

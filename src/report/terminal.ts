@@ -10,7 +10,7 @@ import {
   VERDICT_TITLE,
 } from './verdict.js';
 import { levelApart, type Shown } from './causes.js';
-import { oneLine } from './words.js';
+import { describeServerExit, oneLine } from './words.js';
 
 export interface Paint {
   red(s: string): string;
@@ -141,6 +141,8 @@ export function renderTerminal(
         ` - ${skipped.length - SKIPS_SHOWN} more MUST requirements skipped (reasons in ${reportDir}/conformance.md)`,
       ),
     );
+  const serverExit = describeServerExit(r.server);
+  if (serverExit) out.push(paint.red(` ! ${oneLine(serverExit, width * 2)}`));
   if (r.interrupted) out.push(paint.yellow(' ! the run was interrupted: unfinished checks count as undecided'));
   if (isPartial(results)) out.push(paint.yellow(' ! partial run (--only/--skip): the verdict covers only what ran'));
   for (const e of r.errors) out.push(paint.red(` ! suite error: ${oneLine(e, width - 16)}`));

@@ -1,6 +1,6 @@
 // Findings in words: a message's one-line reason, and the retries and pacing of a run.
 import type { Retries } from '../wire/wire.js';
-import type { RunRetries } from '../data/generated/report-types.js';
+import type { RunRetries, RunServer } from '../data/generated/report-types.js';
 
 /**
  * The one-line reason: the first line of a message, cut to `max` characters. A summary line
@@ -43,4 +43,16 @@ export function describeRunRetries(r: RunRetries | null | undefined): string | u
   if (r.pacing.slowestRate !== undefined) parts.push(`the pace slowed to ~${r.pacing.slowestRate} req/s`);
   const said = parts.filter(Boolean);
   return said.length > 0 ? said.join('; ') : undefined;
+}
+
+/** --start's server when it exited while the checks ran: how, the requests it left unanswered, its last lines. */
+export function describeServerExit(server: RunServer | undefined): string | undefined {
+  const exited = server?.exited;
+  if (!server || !exited) return undefined;
+  const how = exited.signal ? `signal ${exited.signal}` : `code ${exited.code ?? '?'}`;
+  const shown = exited.unanswered.slice(0, 3).join(', ');
+  const more = exited.unanswered.length > 3 ? ` and ${exited.unanswered.length - 3} more` : '';
+  const after = exited.unanswered.length ? `, leaving ${shown}${more} unanswered` : '';
+  const last = exited.lastLines.slice(-3).join(' | ');
+  return `the server under test exited with ${how} during the run${after}; every check after that met a server that was gone. Its last lines: ${last || '(none)'} (all its output in ${server.log}; started with --start ${server.command})`;
 }

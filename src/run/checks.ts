@@ -92,6 +92,11 @@ export class ChecksRunner {
     return this.snapshot();
   }
 
+  /** The last requests left without an answer, newest last (e.g. `GET /v1/pets/%ZZ`). */
+  lastUnanswered(): string[] {
+    return [...this.ctx.api.unanswered];
+  }
+
   /** Ctrl-C: every request of the run stops at once, and waiting checks go. */
   interrupt(): void {
     this.ctx.interrupt();

@@ -1,17 +1,14 @@
-// The one HTTP client every check goes through (undici; its connections in client-setup.ts). It never
-// throws on a status code, enforces the timeout, bounds the bytes it reads, parses bodies losslessly;
-// transport failures throw TransportError (the suite could not decide).
-// Network realities: HTTP_PROXY / HTTPS_PROXY / NO_PROXY are honoured, HTTPS trusts the system CAs
-// plus NODE_EXTRA_CA_CERTS, redirects are never followed (a 3xx is an answer like any other), and
-// only 429 or 503 with Retry-After is retried, a bounded number of times, after pausing every
-// request (see Pacer). A GET that meets a reused connection the other side had closed is sent again
-// once on a fresh one; a request that may create is never sent twice, and goes on a connection of
-// its own. An answer sent before the body is all written is read (see earlyAnswerConnector).
+// The one HTTP client every check goes through (undici; its connections in client-setup.ts). It never throws
+// on a status code, enforces the timeout, bounds the bytes it reads, parses bodies losslessly; transport
+// failures throw TransportError (the suite could not decide). Network realities: HTTP_PROXY / HTTPS_PROXY /
+// NO_PROXY are honoured, HTTPS trusts the system CAs plus NODE_EXTRA_CA_CERTS, redirects are never followed
+// (a 3xx is an answer like any other), and only 429 or 503 with Retry-After is retried, a bounded number of
+// times, after pausing every request (see Pacer). A GET that meets a reused connection the other side had
+// closed is sent again once on a fresh one; a request that may create is never sent twice, and goes on a
+// connection of its own. An answer sent before the body is all written is read (see earlyAnswerConnector).
 import type { Dispatcher } from 'undici';
 import { connectionsFor, DEFAULT_MAX_BODY, type ClientOptions, type RetryStats } from './client-setup.js';
 import { Exchange, flattenHeaders } from './exchange.js';
-
-export type { ClientOptions, RetryStats } from './client-setup.js';
 import { stringifyJson } from './json.js';
 import { Pacer, type Pacing } from './pacer.js';
 import { Pool } from './pool.js';
@@ -41,6 +38,8 @@ import {
   type SentRequest,
 } from './wire.js';
 
+export type { ClientOptions, RetryStats } from './client-setup.js';
+
 /**
  * Resolves in the event loop's check phase, after the immediates queued before it, in one of which
  * undici writes a request to a kept-alive connection: an answer read after it lets the requests
@@ -54,12 +53,9 @@ export class Client {
   private readonly dispatcher: Dispatcher;
   /**
    * A connection of its own per request (closed after its answer): for a GET sent again, and for
-   * every request that may create. RFC 9112 §9.3.1 lets a client resend a POST only when the
-   * server cannot have seen it, which a client cannot tell once the bytes are written; so a POST
-   * is never sent twice (never a duplicate create). Nor does it go on a reused connection: a
-   * server may close one at any moment (after an error answer, near its idle timeout, or as it
-   * pleases), and a POST lost that way is a case the run cannot decide. The first request on a
-   * connection is never met by such a close.
+   * every request that may create. A POST is never sent twice (RFC 9112 §9.3.1: once written, the
+   * server may have seen it), nor on a reused connection, which a server may close at any moment
+   * (after an error, near its idle timeout): the first request on a connection meets no such close.
    */
   private readonly fresh: Dispatcher;
   private readonly pool: Pool;
@@ -69,6 +65,8 @@ export class Client {
   /** Origin and path of each request's URL, as undici is handed them. */
   private readonly target: RequestTarget;
   requestCount = 0;
+  /** The last 20 requests (method, path) a dropped connection left unanswered: what a dying server did. */
+  readonly unanswered: string[] = [];
   readonly retried: RetryStats = { count: 0 };
   /** Aborted by abort(): every request in flight, waiting for a retry, or sent later, fails at once. */
   private readonly stopped = new AbortController();
@@ -279,6 +277,8 @@ export class Client {
       const closed = !timedOut && !this.stopped.signal.aborted && !exchange.responded;
       const large = body !== undefined && Buffer.byteLength(body) > REFUSABLE_UPLOAD_BYTES;
       const failure = new ExchangeFailure(err, timedOut, closed && isStaleClose(err), closed && large && isClose(err));
+      const { pathname: p, search: q } = new URL(sent.url);
+      if (closed && isClose(err) && this.unanswered.push(`${method} ${p}${q}`) > 20) this.unanswered.shift();
       if (this.options.onSend)
         this.recordSend(
           sent,

@@ -1,6 +1,8 @@
 // The run: the checks in this process (no test runner), Ctrl-C before and during it, not-run reports.
 import type { Config } from '../../config/config.js';
 import type { Exchange } from '../../wire/evidence.js';
+import { redactMessage } from '../../wire/redact.js';
+import type { StartedServer } from './start.js';
 import { loadCatalogue, selectRequirements } from './args.js';
 
 /** How long an interrupted run may take to wind down before its reports are written from what is decided. */
@@ -66,7 +68,7 @@ export type RunEnd = { signal: NodeJS.Signals } | { failed: boolean };
  * within the grace period, the reports are written from what is decided and the process exits. A
  * second Ctrl-C quits at once.
  */
-export async function runSuite(config: Config): Promise<RunEnd> {
+export async function runSuite(config: Config, server?: StartedServer): Promise<RunEnd> {
   const [{ openTarget }, { ChecksRunner }, { checks }, { conformanceReporters, CheckLines, ProgressLine }] =
     await Promise.all([
       import('../../run/target.js'),
@@ -89,6 +91,28 @@ export async function runSuite(config: Config): Promise<RunEnd> {
     finished: (_c, input) => progress.finished(input, fails(input.requirement.level, input.outcome)),
     note: (line) => progress.note(line),
   });
+  // The server under test (--start) exiting while the checks run is said at once; the reports
+  // name the requests it left unanswered, known once the checks have ended.
+  let running = true;
+  let exitedDuringRun = false;
+  server?.onExit(() => {
+    if (!running) return;
+    exitedDuringRun = true;
+    const lines = server.lastLines().map((l) => `  ${l}`);
+    progress.note(
+      redactMessage(
+        `petstore-conformance: the server exited with ${server.how()} during the run; its last lines:\n${lines.join('\n')}`,
+      ),
+    );
+  });
+  const serverRecord = () => {
+    if (!server) return undefined;
+    if (exitedDuringRun) {
+      const { code = null, signal = null } = server.ended ?? {};
+      server.duringRun = { code, signal, lastLines: server.lastLines(), unanswered: runner.lastUnanswered() };
+    }
+    return server.record();
+  };
   let signal: NodeJS.Signals | undefined;
   const onSignal = (s: NodeJS.Signals): void => {
     if (signal) process.exit(exitCodeFor(signal));
@@ -99,15 +123,21 @@ export async function runSuite(config: Config): Promise<RunEnd> {
     runner.interrupt();
     setTimeout(() => {
       progress.end();
-      reporter.writeRun(runner.snapshot(), { runConfig: run, startedAt, interrupted: true });
+      reporter.writeRun(runner.snapshot(), { runConfig: run, startedAt, interrupted: true, server: serverRecord() });
       process.exit(exitCodeFor(s));
     }, INTERRUPT_GRACE_MS).unref();
   };
   for (const s of SIGNALS) process.on(s, onSignal);
   try {
     const outcome = await runner.run();
+    running = false;
     progress.end();
-    const results = reporter.writeRun(outcome, { runConfig: run, startedAt, interrupted: signal !== undefined });
+    const results = reporter.writeRun(outcome, {
+      runConfig: run,
+      startedAt,
+      interrupted: signal !== undefined,
+      server: serverRecord(),
+    });
     if (signal) return { signal };
     if (config.baseline) {
       // With a baseline, the gate decides: known deviations fail no run of the release.
