@@ -120,13 +120,14 @@ function eachError(ctx: RunContext, cases: readonly Case[], judge: (res: ApiResp
   });
 }
 
+/** An Error rule's own cases: errors provoked on purpose, judged with every other error answer. */
+const provoke = (ctx: RunContext) => eachError(ctx, PROVOKED, () => {});
+
 /**
- * An Error rule over the whole run: its own provoked cases, then every error answer any other
- * check received (each judged as it arrived), once all of them have finished.
+ * An Error rule over the whole run: every error answer any check received, its own provoked ones
+ * among them (each judged as it arrived); the runner calls it once every check has ended.
  */
-async function wholeRun(ctx: RunContext, rule: ErrorRule): Promise<void> {
-  await eachError(ctx, PROVOKED, () => {});
-  await ctx.afterOtherChecks();
+function everyError(ctx: RunContext, rule: ErrorRule): void {
   ctx.errorAnswers.verdict(rule);
   const { infrastructure } = ctx.errorAnswers;
   if (infrastructure > 0)
@@ -265,21 +266,24 @@ export const errors: Requirement[] = [
     section: SECTION,
     statement:
       'Every error response carries a JSON Error body: a non-empty string code, a string message and an integer status',
-    check: (ctx) => wholeRun(ctx, 'errors.body'),
+    check: provoke,
+    judgeRun: (ctx) => everyError(ctx, 'errors.body'),
   },
   {
     id: 'errors.status-field',
     level: 'MUST',
     section: SECTION,
     statement: 'The status field of an Error body equals the HTTP status code',
-    check: (ctx) => wholeRun(ctx, 'errors.status-field'),
+    check: provoke,
+    judgeRun: (ctx) => everyError(ctx, 'errors.status-field'),
   },
   {
     id: 'errors.content-type',
     level: 'MUST',
     section: SECTION,
     statement: 'Error responses are application/json',
-    check: (ctx) => wholeRun(ctx, 'errors.content-type'),
+    check: provoke,
+    judgeRun: (ctx) => everyError(ctx, 'errors.content-type'),
   },
   {
     id: 'errors.no-server-error',

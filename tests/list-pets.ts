@@ -80,14 +80,13 @@ function expectExactly(res: ApiResponse, n: number, what: string): Pet[] {
 }
 
 /**
- * A list rule over the whole run: its own cases, then every list answer the other checks received
- * (each judged as it arrived, src/checks/list-answers.ts), once all of them have finished.
+ * A list rule over the whole run: after its own cases, every list answer any check received (each
+ * judged as it arrived, src/checks/list-answers.ts); the runner calls it once every check has ended.
  */
-async function andEveryList(ctx: RunContext, rule: ListRule, own: () => Promise<void>): Promise<void> {
-  await own();
-  await ctx.afterOtherChecks();
-  ctx.listAnswers.verdict(rule);
-}
+const everyList =
+  (rule: ListRule) =>
+  (ctx: RunContext): void =>
+    ctx.listAnswers.verdict(rule);
 
 /**
  * Where the interface leaves the answer open (listPets documents no 4xx but 401): a 4xx Error, 400
@@ -130,12 +129,12 @@ export const listPets: Requirement[] = [
     level: 'MUST',
     section: SECTION,
     statement: 'GET /pets answers 200 with a JSON array of valid Pets',
-    check: (ctx) =>
-      andEveryList(ctx, 'listPets.ok', async () => {
-        const res = await ctx.api.listPets();
-        expectStatus(res, 200);
-        expectPetList(res);
-      }),
+    check: async (ctx) => {
+      const res = await ctx.api.listPets();
+      expectStatus(res, 200);
+      expectPetList(res);
+    },
+    judgeRun: everyList('listPets.ok'),
   },
   acceptsEnd('listPets.limit.min', 1, 'minimum'),
   acceptsEnd('listPets.limit.max', 100, 'maximum'),
@@ -145,14 +144,13 @@ export const listPets: Requirement[] = [
     section: LIMITS,
     statement: 'limit=N never yields more than N Pets',
     check: (ctx) =>
-      andEveryList(ctx, 'listPets.limit.respected', () =>
-        onFullStore(ctx, async () => {
-          const limits = [...new Set([1, 2, 19, 20, 21, 50, 99, 100, ...seededLimits(ctx, 3)])];
-          await eachCase(limits, async (n) => {
-            expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n}`);
-          });
-        }),
-      ),
+      onFullStore(ctx, async () => {
+        const limits = [...new Set([1, 2, 19, 20, 21, 50, 99, 100, ...seededLimits(ctx, 3)])];
+        await eachCase(limits, async (n) => {
+          expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n}`);
+        });
+      }),
+    judgeRun: everyList('listPets.limit.respected'),
   },
   {
     id: 'listPets.limit.default',
@@ -160,14 +158,13 @@ export const listPets: Requirement[] = [
     section: LIMITS,
     statement: 'Without limit at most 20 Pets come back, with or without a status filter',
     check: (ctx) =>
-      andEveryList(ctx, 'listPets.limit.default', () =>
-        onFullStore(ctx, async () => {
-          const queries: [string, string][][] = [[], ...STATUSES.map((s): [string, string][] => [['status', s]])];
-          await eachCase(queries, async (query) => {
-            expectListOf(await ctx.api.listPets(query), 20, 'the default limit is 20');
-          });
-        }),
-      ),
+      onFullStore(ctx, async () => {
+        const queries: [string, string][][] = [[], ...STATUSES.map((s): [string, string][] => [['status', s]])];
+        await eachCase(queries, async (query) => {
+          expectListOf(await ctx.api.listPets(query), 20, 'the default limit is 20');
+        });
+      }),
+    judgeRun: everyList('listPets.limit.default'),
   },
   {
     id: 'listPets.limit.exact',
@@ -225,24 +222,23 @@ export const listPets: Requirement[] = [
     statement: 'status=S yields only pets whose status is S, for each of the three values',
     // Pets of every status, so a filter that lets others through shows.
     check: (ctx) =>
-      andEveryList(ctx, 'listPets.status.filter', () =>
-        onFullStore(ctx, async () => {
-          const queries = STATUSES.flatMap((s): [PetStatus, [string, string][]][] => [
-            [s, [['status', s]]],
+      onFullStore(ctx, async () => {
+        const queries = STATUSES.flatMap((s): [PetStatus, [string, string][]][] => [
+          [s, [['status', s]]],
+          [
+            s,
             [
-              s,
-              [
-                ['status', s],
-                ['limit', '100'],
-              ],
+              ['status', s],
+              ['limit', '100'],
             ],
-          ]);
-          await eachCase(queries, async ([status, query]) => {
-            const res = await ctx.api.listPets(query);
-            expectAllOfStatus(res, expectListOf(res, 100, `filtered by status ${status}`), status);
-          });
-        }),
-      ),
+          ],
+        ]);
+        await eachCase(queries, async ([status, query]) => {
+          const res = await ctx.api.listPets(query);
+          expectAllOfStatus(res, expectListOf(res, 100, `filtered by status ${status}`), status);
+        });
+      }),
+    judgeRun: everyList('listPets.status.filter'),
   },
   {
     id: 'listPets.distinct-ids',
@@ -250,15 +246,14 @@ export const listPets: Requirement[] = [
     section: 'Resources and their fields',
     statement: 'No list answer holds the same id twice: an id identifies one pet',
     check: (ctx) =>
-      andEveryList(ctx, 'listPets.distinct-ids', () =>
-        onFullStore(ctx, async () => {
-          // Full lists of every status too: a repeated pet shows wherever there are two to list.
-          await eachCase(FULL_LISTS, async (query) => {
-            const res = await ctx.api.listPets(query);
-            expectDistinctIds(res, expectListOf(res, 100, 'limit=100'));
-          });
-        }),
-      ),
+      onFullStore(ctx, async () => {
+        // Full lists of every status too: a repeated pet shows wherever there are two to list.
+        await eachCase(FULL_LISTS, async (query) => {
+          const res = await ctx.api.listPets(query);
+          expectDistinctIds(res, expectListOf(res, 100, 'limit=100'));
+        });
+      }),
+    judgeRun: everyList('listPets.distinct-ids'),
   },
   {
     id: 'listPets.status.with-limit',

@@ -6,8 +6,8 @@ import { createReferenceHandler, type Handler } from '../../src/reference-server
 import { serve } from '../../src/reference-server/http.js';
 import { POPULATION_PLAN } from '../../src/checks/budget.js';
 import { stringifyJson } from '../../src/wire/json.js';
-import { execute, worse, type CheckKind, type Outcome } from '../../src/checks/requirement.js';
-import { RunContext } from '../../src/checks/run.js';
+import { worse, type CheckKind, type Outcome } from '../../src/checks/requirement.js';
+import { ChecksRunner, type ChecksRun } from '../../src/run/checks.js';
 import { checks } from '../../tests/catalogue.js';
 import type { ServerSetup, Wrap } from './faults-kit.js';
 
@@ -80,29 +80,32 @@ export async function runCatalogueAgainst(
     embedded: true,
   });
   const runConfig: RunConfig = Object.freeze({ ...target, seed: HARNESS_SEED, timeoutMs: 10_000, ...config });
-  const ctx = new RunContext(runConfig);
   const started = performance.now();
-  const outcomes = new Map<string, Outcome>();
-  const selected = checks.filter(
-    (c) => !only || only.includes(c.requirement.id) || alongside.includes(c.requirement.id),
+  // The command line's runner: the same order of checks, the run-wide rules last.
+  const runner = new ChecksRunner(checks, runConfig, {}, (c) =>
+    only ? only.includes(c.requirement.id) || alongside.includes(c.requirement.id) : true,
   );
-  // All start at once, so the run-wide Error rules can wait for the others.
-  ctx.planChecks(selected.length);
-  let ran: HarnessRun['checks'] = [];
+  let run: ChecksRun;
   try {
-    ran = await Promise.all(
-      selected.map(async (c) => {
-        const outcome = await execute(c, ctx);
-        const prior = outcomes.get(c.requirement.id);
-        if (!prior || worse(outcome.outcome, prior.outcome) !== prior.outcome) outcomes.set(c.requirement.id, outcome);
-        return { id: c.requirement.id, name: c.name, kind: c.kind, outcome };
-      }),
-    );
+    run = await runner.run();
   } finally {
-    await ctx.close();
     await server.close();
   }
-  return { outcomes, checks: ran, requests: ctx.api.requestCount, ms: Math.round(performance.now() - started) };
+  const outcomes = new Map<string, Outcome>();
+  const ran = run.checks.map((c) => {
+    const outcome: Outcome = {
+      outcome: c.outcome,
+      ...(c.message === undefined ? {} : { message: c.message }),
+      ...(c.note === undefined ? {} : { note: c.note }),
+      evidence: [...c.evidence],
+      durationMs: c.durationMs,
+      ...(c.causes ? { causes: [...c.causes] } : {}),
+    };
+    const prior = outcomes.get(c.requirement.id);
+    if (!prior || worse(outcome.outcome, prior.outcome) !== prior.outcome) outcomes.set(c.requirement.id, outcome);
+    return { id: c.requirement.id, name: c.name, kind: c.kind, outcome };
+  });
+  return { outcomes, checks: ran, requests: run.requests, ms: Math.round(performance.now() - started) };
 }
 
 /** Runs the catalogue (or only some requirements) against a fault's or variant's server. */

@@ -1,17 +1,16 @@
 // The Error rules judge every error answer of the run, not a fixed list of provoked requests: a
 // spoiled answer that only another requirement's case or a property provokes fails them, grouped
-// by shape with the check that sent it. The wait for the other checks never deadlocks.
+// by shape with the check that sent it. The run-wide rules judge after every other check.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { ApiResponse } from '../../src/wire/wire.js';
 import { loadConfig, resolveRunConfig } from '../../src/config/config.js';
 import { ErrorAnswers } from '../../src/checks/error-answers.js';
 import { exchangeOf, requestOnly } from '../../src/wire/evidence.js';
-import { Violation } from '../../src/checks/requirement.js';
+import { Violation, type Check, type Requirement } from '../../src/checks/requirement.js';
+import { ChecksRunner } from '../../src/run/checks.js';
 import { RunContext } from '../../src/checks/run.js';
-import { checks } from '../../tests/catalogue.js';
 import { faults } from '../harness/faults/index.js';
 import type { Variant, Wrap } from '../harness/faults-kit.js';
 import { cleanEnv, root } from '../net-kit.js';
@@ -188,34 +187,53 @@ describe('findings', () => {
   );
 });
 
-describe('waiting for the other checks', () => {
-  const settledSoon = (p: Promise<unknown>) =>
-    Promise.race([p.then(() => 'settled'), new Promise((r) => setTimeout(() => r('waiting'), 50))]);
-
-  test('judges waiting for each other go once every other check has settled', async () => {
-    const ctx = context();
-    ctx.planChecks(4);
-    let finish!: () => void;
-    const other = ctx.runCheck('other', () => new Promise<void>((r) => (finish = r)));
-    const judges = [1, 2, 3].map((i) => ctx.runCheck(`judge ${i}`, () => ctx.afterOtherChecks()));
-    expect(await settledSoon(Promise.all(judges))).toBe('waiting');
-    finish();
-    await other;
-    expect(await settledSoon(Promise.all(judges))).toBe('settled');
-    await ctx.close();
+describe('the run-wide rules judge after every other check', () => {
+  const config = resolveRunConfig(loadConfig({}, { dotenv: false }), {
+    baseUrl: 'http://127.0.0.1:9/v1',
+    apiKey: 'k',
+    embedded: true,
   });
+  const requirement = (id: string) =>
+    ({ id, level: 'MUST', section: 'Errors', statement: id, check: async () => {} }) as unknown as Requirement;
 
-  test('without a plan (a runner that does not say), or once interrupted, nobody waits', async () => {
-    const unplanned = context();
-    expect(await settledSoon(unplanned.afterOtherChecks())).toBe('settled');
-    await unplanned.close();
-    const ctx = context();
-    ctx.planChecks(2);
-    const judge = ctx.afterOtherChecks();
-    expect(await settledSoon(judge)).toBe('waiting');
-    ctx.interrupt();
-    expect(await settledSoon(judge)).toBe('settled');
-    await ctx.close();
+  test('in order: the other checks, then the run-wide rules own cases, then their verdicts; none after a failed own case', async () => {
+    const order: string[] = [];
+    const step =
+      (what: string, ms = 0) =>
+      async () => {
+        await new Promise((r) => setTimeout(r, ms));
+        order.push(what);
+      };
+    const rule = (id: string, own: () => Promise<void>, verdict: () => void): Check => ({
+      requirement: requirement(id),
+      kind: 'requirement',
+      name: `${id} rule`,
+      check: own,
+      judgeRun: verdict,
+    });
+    const checks: Check[] = [
+      rule('errors.body', step('own errors.body'), () => {
+        order.push('verdict errors.body');
+        throw new Violation('an error answer without the Error body', []);
+      }),
+      { requirement: requirement('auth.valid-key'), kind: 'requirement', name: 'slow', check: step('slow', 30) },
+      rule(
+        'errors.content-type',
+        async () => {
+          throw new Violation('its own case failed', []);
+        },
+        () => void order.push('verdict errors.content-type'),
+      ),
+      { requirement: requirement('auth.wrong-key'), kind: 'requirement', name: 'quick', check: step('quick') },
+    ];
+    const run = await new ChecksRunner(checks, config, {}, () => true).run();
+    expect(order).toEqual(['quick', 'slow', 'own errors.body', 'verdict errors.body']);
+    expect(run.checks.map((c) => [c.requirement.id, c.outcome, c.message])).toEqual([
+      ['errors.body', 'failed', 'an error answer without the Error body'],
+      ['auth.valid-key', 'passed', undefined],
+      ['errors.content-type', 'failed', 'its own case failed'],
+      ['auth.wrong-key', 'passed', undefined],
+    ]);
   });
 
   test('a vitest name filter (-t) that leaves errors.status-field with one other check ends, the rule judging that check', async () => {
@@ -234,10 +252,4 @@ describe('waiting for the other checks', () => {
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/Tests +2 passed \| \d+ skipped/);
   }, 70_000);
-
-  test("vitest can start every check at once (maxConcurrency above the catalogue's checks), so the wait cannot starve", () => {
-    const config = readFileSync(new URL('../../vitest.config.ts', import.meta.url), 'utf8');
-    const maxConcurrency = Number(/name: 'conformance'[\s\S]*?maxConcurrency: (\d+)/.exec(config)?.[1]);
-    expect(checks.length).toBeLessThan(maxConcurrency);
-  });
 });

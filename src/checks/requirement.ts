@@ -34,6 +34,11 @@ export interface Requirement {
   /** One line, in our own words, of what a conforming server does. */
   statement: string;
   check: (ctx: RunContext) => Promise<void>;
+  /**
+   * A rule over every answer of the run (the Error rules, the list rules): the runner calls it
+   * after every check, its own included, has ended, and only when its own check passed.
+   */
+  judgeRun?: (ctx: RunContext) => void;
 }
 
 /** A further check of a catalogue requirement, e.g. a property over generated inputs. */
@@ -55,6 +60,8 @@ export interface Check {
   /** Test name; always starts with the requirement id. */
   name: string;
   check: (ctx: RunContext) => Promise<void>;
+  /** The requirement's judgeRun, on its own check (not on its properties). */
+  judgeRun?: (ctx: RunContext) => void;
 }
 
 /** Flattens requirements and their properties into tests; a property naming an unknown id is an error. */
@@ -65,6 +72,7 @@ export function checksOf(requirements: readonly Requirement[], properties: reado
     kind: 'requirement',
     name: `${r.id} ${r.statement}`,
     check: r.check,
+    ...(r.judgeRun ? { judgeRun: r.judgeRun } : {}),
   }));
   for (const p of properties) {
     const requirement = byId.get(p.requirement);
@@ -129,6 +137,18 @@ export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx
       evidence: [],
     });
   }
+}
+
+/**
+ * A run-wide rule's verdict (Check.judgeRun), after its own check ended with `own`: the verdict's
+ * outcome when the own cases passed, else theirs (a rule whose own cases failed judges nothing more).
+ */
+export async function judgeRun(check: Check, ctx: RunContext, own: Outcome): Promise<Outcome> {
+  const verdict = check.judgeRun;
+  if (!verdict || own.outcome !== 'passed') return own;
+  const judged = await execute({ name: check.name, check: async (c) => verdict(c) }, ctx);
+  const note = [own.note, judged.note].filter(Boolean).join('; ');
+  return { ...judged, ...(note ? { note } : {}), durationMs: own.durationMs + judged.durationMs };
 }
 
 /**

@@ -62,11 +62,6 @@ export class RunContext {
   /** Requests of the run sent again or given up on (429/503 with Retry-After, stale connections), in all and per check. */
   readonly retries: Retries = noRetries();
   private readonly retriesByCheck = new Map<string, Retries>();
-  /** Checks the runner said will run (undefined: not said, so nobody waits), those settled, those waiting. */
-  private planned?: number;
-  private settled = 0;
-  private waiting = 0;
-  private wake: (() => void)[] = [];
 
   constructor(readonly config: RunConfig) {
     this.runTag = runTagOf(config.seed);
@@ -135,23 +130,9 @@ export class RunContext {
     return this.creators.get(id);
   }
 
-  /**
-   * The runner says how many checks run (those it will start), so that afterOtherChecks knows
-   * when they are done. Runners that do not say get no waiting.
-   */
-  planChecks(count: number): void {
-    this.planned = count;
-    this.release();
-  }
-
-  /** Runs one check: its requests are attributed to it, and it counts as settled when it ends. */
-  async runCheck<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await sender.run({ check: name }, fn);
-    } finally {
-      this.settled++;
-      this.release();
-    }
+  /** Runs one check: its requests are attributed to it. */
+  runCheck<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return sender.run({ check: name }, fn);
   }
 
   /** Runs `fn` with its error answers kept out of the run-wide Error rules (a SHOULD judges them). */
@@ -159,35 +140,9 @@ export class RunContext {
     return sender.run({ check: sender.getStore()?.check ?? 'the run', exempt: true }, fn);
   }
 
-  /**
-   * Resolves once every planned check has settled or waits here too (several run-wide judges
-   * wait for each other without deadlock), or the run was interrupted. The runner must start
-   * all planned checks at once: vitest runs the area blocks of the file concurrently, and its
-   * maxConcurrency (256) exceeds the number of checks (a self-test keeps it so).
-   */
-  async afterOtherChecks(): Promise<void> {
-    this.waiting++;
-    this.release();
-    try {
-      if (!this.othersDone()) await new Promise<void>((resolve) => this.wake.push(resolve));
-    } finally {
-      this.waiting--;
-    }
-  }
-
-  private othersDone(): boolean {
-    return this.planned === undefined || this.api.aborted || this.settled + this.waiting >= this.planned;
-  }
-
-  private release(): void {
-    if (!this.othersDone()) return;
-    for (const resolve of this.wake.splice(0)) resolve();
-  }
-
-  /** Stops every request of the run at once (Ctrl-C) and lets waiting checks go. */
+  /** Stops every request of the run at once (Ctrl-C). */
   interrupt(): void {
     this.api.abort();
-    this.release();
   }
 
   /** The suite's clock (PETSTORE_NOW or the real time). */

@@ -2,7 +2,7 @@
 // outcome as the reports take it. The command line runs this; vitest's adapter
 // (src/vitest/adapter.ts) runs the same checks as tests, and a self-test keeps their verdicts equal.
 import type { RunConfig } from '../config/config.js';
-import { execute, type Check, type Outcome } from '../checks/requirement.js';
+import { execute, judgeRun, type Check, type Outcome } from '../checks/requirement.js';
 import { RunContext } from '../checks/run.js';
 import { selectChecks } from '../checks/select.js';
 import { describePacing } from '../wire/pacer.js';
@@ -56,40 +56,51 @@ export class ChecksRunner {
   private readonly decided = new Map<Check, CheckInput>();
   private readonly startedAt = new Map<Check, number>();
 
+  /** `select`: the checks to run, in the catalogue's order, instead of the configuration's --only and --skip. */
   constructor(
     all: readonly Check[],
     config: RunConfig,
     private readonly events: CheckEvents = {},
+    select?: (check: Check) => boolean,
   ) {
     this.ctx = new RunContext(config);
-    this.selected = selectChecks(all, config);
+    this.selected = select ? all.filter(select) : selectChecks(all, config);
   }
 
-  /** Runs every selected check at once (the run-wide rules wait for the others) and closes the client. */
+  /**
+   * Runs the selected checks and closes the client: every check at once but the run-wide rules;
+   * once they have all ended, the run-wide rules' own cases, at once; then their verdicts over
+   * every answer of the run. (src/vitest/adapter.ts keeps the same order.)
+   */
   async run(): Promise<ChecksRun> {
     const { ctx, events } = this;
     events.planned?.(this.selected.length);
-    ctx.planChecks(this.selected.length);
+    const runWide = this.selected.filter((c) => c.judgeRun);
     try {
-      await Promise.all(
-        this.selected.map(async (check) => {
-          this.startedAt.set(check, performance.now());
-          events.started?.(check);
-          const outcome = await execute(check, ctx);
-          // Once interrupted, a check's requests were aborted under it: it decided nothing.
-          const input = ctx.api.aborted
-            ? this.interrupted(check)
-            : checkInput(check, outcome, ctx.retriesOf(check.name));
-          this.decided.set(check, input);
-          events.finished?.(check, input);
-        }),
-      );
+      await Promise.all(this.selected.filter((c) => !c.judgeRun).map((c) => this.end(c, this.begin(c))));
+      const own = await Promise.all(runWide.map((c) => this.begin(c)));
+      await Promise.all(runWide.map((c, i) => this.end(c, judgeRun(c, ctx, own[i] as Outcome))));
       const pacing = describePacing(ctx.api.pacing, ctx.api.retried.count);
       if (pacing) events.note?.(`petstore-conformance: ${pacing}`);
     } finally {
       await ctx.close();
     }
     return this.snapshot();
+  }
+
+  private begin(check: Check): Promise<Outcome> {
+    this.startedAt.set(check, performance.now());
+    this.events.started?.(check);
+    return execute(check, this.ctx);
+  }
+
+  private async end(check: Check, outcome: Promise<Outcome>): Promise<void> {
+    const { ctx } = this;
+    const settled = await outcome;
+    // Once interrupted, a check's requests were aborted under it: it decided nothing.
+    const input = ctx.api.aborted ? this.interrupted(check) : checkInput(check, settled, ctx.retriesOf(check.name));
+    this.decided.set(check, input);
+    this.events.finished?.(check, input);
   }
 
   /** The last requests left without an answer, newest last (e.g. `GET /v1/pets/%ZZ`). */
