@@ -15,6 +15,7 @@ import { requirementOf, Skip, Violation } from './outcomes.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
 import { expectCreated, expectPetList, expectStatus } from './assert.js';
 import type { NewPet, Pet, PetStatus } from '../data/generated/schema-types.js';
+import { TargetWatch } from './target-watch.js';
 import { CreateAllowance, POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, type Population } from './budget.js';
 
 export { CreateAllowance, POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, type Population } from './budget.js';
@@ -62,6 +63,8 @@ export class RunContext {
   /** Requests of the run sent again or given up on (429/503 with Retry-After, stale connections), in all and per check. */
   readonly retries: Retries = noRetries();
   private readonly retriesByCheck = new Map<string, Retries>();
+  /** Whether the target is still answering (see TargetWatch). */
+  readonly watch: TargetWatch;
 
   constructor(readonly config: RunConfig) {
     this.runTag = runTagOf(config.seed);
@@ -72,6 +75,7 @@ export class RunContext {
         })
       : undefined;
     this.har = har;
+    this.watch = new TargetWatch(config.timeoutMs);
     this.api = new Client({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
@@ -84,6 +88,7 @@ export class RunContext {
       // environment is for a real target.
       proxy: config.embedded || config.inProcess ? 'none' : 'env',
       onResponse: (res) => this.record(res),
+      onNoAnswer: (sent, err) => this.watch.noAnswer(sent, err),
       onRetried: (retried) => this.recordRetries(retried),
       ...(har ? { onSend: (send: SendRecord) => har.add(send, ...senderOf(sender.getStore())) } : {}),
     });
@@ -103,6 +108,7 @@ export class RunContext {
   }
 
   private record(res: ApiResponse): void {
+    this.watch.answered(res);
     const from = sender.getStore();
     this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt);
     this.listAnswers.record(res, from?.shared ? 'the population' : (from?.check ?? 'the run'));

@@ -19,6 +19,7 @@ import {
   type RunInput,
   type RunRetries,
   type RunServer,
+  type TargetLost,
 } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
 import { renderLedger } from './ledger.js';
@@ -90,6 +91,8 @@ export interface ChecksOutcome {
   runTag: string | null;
   requests: number | null;
   retries: RunRetries | null;
+  /** The target stopped answering during the run (see TargetWatch). */
+  targetLost?: TargetLost | null;
 }
 
 /** Writes every report file of a run from its checks' outcomes, and prints the terminal summary. */
@@ -188,6 +191,7 @@ export class ConformanceReporter {
       print,
       diagnosis,
       server,
+      targetLost,
     }: {
       created: string[];
       errors: string[];
@@ -200,6 +204,7 @@ export class ConformanceReporter {
       print: boolean;
       diagnosis?: string;
       server?: RunServer | undefined;
+      targetLost?: TargetLost | null | undefined;
     },
   ): Results {
     const finishedAt = new Date();
@@ -242,6 +247,7 @@ export class ConformanceReporter {
       diagnosis: diagnosis ?? null,
       baseline,
       server: server ?? null,
+      targetLost: targetLost ?? null,
     };
     const results = buildResults(checks, run);
     this.results = results;

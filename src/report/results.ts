@@ -8,11 +8,11 @@ import { matches } from '../checks/select.js';
 import { rootCauses } from './causes.js';
 import { tally, verdictOf } from './verdict.js';
 import type { BaselineEntry } from '../data/generated/schema-types.js';
-import type { RequirementResult, Results, RunRetries, RunServer } from '../data/generated/report-types.js';
+import type { RequirementResult, Results, RunRetries, RunServer, TargetLost } from '../data/generated/report-types.js';
 
 // The tree's types are generated from schemas/conformance-report.schema.json (npm run generate);
 // the schema's descriptions say what each field means and since which format version.
-export type { BaselineEntry, RequirementResult, Results, RunRetries, RunServer };
+export type { BaselineEntry, RequirementResult, Results, RunRetries, RunServer, TargetLost };
 export type { BaselineMark, CheckResult, RunBaseline, Tally, Verdict } from '../data/generated/report-types.js';
 
 /** A loaded baseline, as a report knows it (src/report/baseline.ts loads one): what the run records and matches requirements against. */
@@ -79,6 +79,8 @@ export interface RunInput {
   baseline?: Baseline | null;
   /** --start: the command that started the server under test, and how it ended if during the run. */
   server?: RunServer | null;
+  /** The target stopped answering during the run. */
+  targetLost?: TargetLost | null;
 }
 
 export const MAX_EVIDENCE = 10;
@@ -204,6 +206,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
       requests: run.requests ?? null,
       diagnosis: run.diagnosis ?? null,
       retries: run.retries ?? null,
+      ...(run.targetLost ? { targetLost: run.targetLost } : {}),
       ...(run.server ? { server: run.server } : {}),
       ...(run.baseline
         ? {

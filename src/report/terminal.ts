@@ -6,6 +6,8 @@ import {
   findings,
   gateOf,
   gatewayFailed,
+  lostWith,
+  targetLostSaid,
   TARGET_FAILED,
   VERDICT_TITLE,
 } from './verdict.js';
@@ -101,11 +103,15 @@ export function renderTerminal(
   };
   for (const s of violations.shown) finding(paint.red('✘'), s, s.entry.level === 'SHOULD' ? ' (SHOULD, strict)' : '');
   // A backend that fell over mid-run is said once (the verdict says it for MUSTs), not once per requirement it left undecided.
-  const fellOver = gatewayFailed([...undecided.entries, ...warnings.entries]);
+  // So is a target that stopped answering: one line for all it left undecided, not one each.
+  const gateway = gatewayFailed([...undecided.entries, ...warnings.entries]);
+  const lost = lostWith([...undecided.entries, ...warnings.entries], gateway.length ? null : r.targetLost);
+  const fellOver = [...gateway, ...lost];
+  const gone = gateway.length ? TARGET_FAILED : r.targetLost ? targetLostSaid(r.targetLost) : '';
   for (const s of undecided.shown)
     if (!fellOver.includes(s.entry)) finding(paint.yellow('?'), s, ' (could not decide)');
-  if (fellOver.length && !results.verdictReason.includes(TARGET_FAILED))
-    out.push(` ${paint.yellow('?')} ${TARGET_FAILED}: ${fellOver.length} requirement(s) could not be decided`);
+  if (fellOver.length && !results.verdictReason.includes(gone))
+    out.push(` ${paint.yellow('?')} ${gone}: ${fellOver.length} requirement(s) could not be decided`);
   for (const s of warnings.shown) {
     if (!fellOver.includes(s.entry))
       finding(paint.yellow('⚠'), s, ` (SHOULD, warning${s.entry.outcome === 'error' ? ', could not check' : ''})`);

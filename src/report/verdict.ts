@@ -1,7 +1,7 @@
 // What a run's requirement entries add up to: the verdict and its one-line reason, the findings
 // that kept it from a clean result, and the release gate of a run with a baseline.
 import { GATEWAY_FAILING } from '../wire/wire.js';
-import type { RequirementResult, Results, Tally, Verdict } from '../data/generated/report-types.js';
+import type { RequirementResult, Results, TargetLost, Tally, Verdict } from '../data/generated/report-types.js';
 import type { Level } from '../checks/requirement.js';
 import { inCauseOrder, shownFindings, type Shown } from './causes.js';
 import { oneLine, plural } from './words.js';
@@ -37,6 +37,20 @@ export function gatewayFailed(entries: readonly RequirementResult[]): Requiremen
 /** Said once for every requirement the failing gateway left undecided, instead of once per requirement. */
 export const TARGET_FAILED = `the target failed during the run (${GATEWAY_FAILING})`;
 
+/** The target stopped answering (TargetLost), in words: said once, first, for all it left undecided. */
+export function targetLostSaid(t: TargetLost): string {
+  const last = t.lastAnswered ? `; the last answer was to ${t.lastAnswered}` : '; it never answered';
+  return `the target stopped answering during the run (from ${t.from} on: ${t.why}, ${plural(t.requests, 'request')} without an answer${last})`;
+}
+
+/** The requirements a lost target left undecided: those that could not decide for want of an answer. */
+export function lostWith(
+  entries: readonly RequirementResult[],
+  lost: TargetLost | null | undefined,
+): RequirementResult[] {
+  return lost ? entries.filter((e) => e.outcome === 'error' && (e.message ?? '').startsWith('could not decide')) : [];
+}
+
 /**
  * - conformant: no MUST requirement failed, and every MUST requirement that ran was decided.
  * - nonconformant: at least one MUST requirement failed (with PETSTORE_STRICT=1, a SHOULD one
@@ -49,7 +63,13 @@ export const TARGET_FAILED = `the target failed during the run (${GATEWAY_FAILIN
  */
 export function verdictOf(
   entries: readonly RequirementResult[],
-  run: { strict: boolean; interrupted: boolean; errors: readonly string[]; diagnosis?: string | null | undefined },
+  run: {
+    strict: boolean;
+    interrupted: boolean;
+    errors: readonly string[];
+    diagnosis?: string | null | undefined;
+    targetLost?: TargetLost | null | undefined;
+  },
 ): { verdict: Verdict; reason: string } {
   if (run.diagnosis) return { verdict: 'not-tested', reason: run.diagnosis };
   const deciding = entries.filter((e) => blocks(e.level, run.strict));
@@ -61,17 +81,19 @@ export function verdictOf(
   );
   const undecided = deciding.filter((e) => e.outcome === 'error');
   const fellOver = gatewayFailed(undecided);
+  const lost = fellOver.length ? [] : lostWith(undecided, run.targetLost);
+  const gone = fellOver.length ? TARGET_FAILED : run.targetLost && lost.length ? targetLostSaid(run.targetLost) : '';
   if (failed.length > 0) {
-    const also = fellOver.length > 0 ? `; ${TARGET_FAILED}, ${fellOver.length} more could not be decided` : '';
+    const also = gone ? `; ${gone}, ${fellOver.length + lost.length} more could not be decided` : '';
     return {
       verdict: 'nonconformant',
       reason: `${plural(failed.length, `${levels} requirement`)} violated: ${ids(failed)}${also}`,
     };
   }
-  if (fellOver.length > 0) {
+  if (gone) {
     return {
       verdict: 'inconclusive',
-      reason: `${TARGET_FAILED}: ${plural(undecided.length, `${levels} requirement`)} could not be decided`,
+      reason: `${gone}: ${plural(undecided.length, `${levels} requirement`)} could not be decided`,
     };
   }
   if (undecided.length > 0) {

@@ -7,7 +7,7 @@ import { RunContext } from '../checks/run.js';
 import { selectChecks } from '../checks/select.js';
 import { describePacing } from '../wire/pacer.js';
 import { addRetries, noRetries, type Retries } from '../wire/wire.js';
-import type { CheckInput, RunRetries } from '../report/results.js';
+import type { CheckInput, RunRetries, TargetLost } from '../report/results.js';
 
 /** What the checks of a run left for its reports. */
 export interface ChecksRun {
@@ -19,6 +19,8 @@ export interface ChecksRun {
   /** HTTP requests the checks sent (each retry counts). */
   requests: number;
   retries: RunRetries;
+  /** The target stopped answering during the run (see TargetWatch), else null. */
+  targetLost: TargetLost | null;
 }
 
 /** What a runner is told while the checks run (the progress line, --verbose). */
@@ -105,7 +107,7 @@ export class ChecksRunner {
 
   /** The last requests left without an answer, newest last (e.g. `GET /v1/pets/%ZZ`). */
   lastUnanswered(): string[] {
-    return [...this.ctx.api.unanswered];
+    return [...this.ctx.watch.unanswered];
   }
 
   /** Ctrl-C: every request of the run stops at once, and waiting checks go. */
@@ -122,6 +124,7 @@ export class ChecksRunner {
       runTag: ctx.runTag,
       requests: ctx.api.requestCount,
       retries: { ...addRetries(noRetries(), ctx.retries), pacing: ctx.api.pacing },
+      targetLost: ctx.watch.lost() ?? null,
     };
   }
 

@@ -3,7 +3,7 @@
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { proxyEnv } from '../config/config.js';
 import { earlyAnswerConnector, envProxy, namesProxy, type EnvProxy } from './transport.js';
-import type { ApiResponse, Retries, SendRecord } from './wire.js';
+import type { ApiResponse, SentRequest, Retries, SendRecord } from './wire.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -16,6 +16,8 @@ export interface ClientOptions {
   readOnly?: boolean;
   /** Called once per request that received a response (for counting and ledgers). */
   onResponse?: (res: ApiResponse) => void;
+  /** Called once per send that got no answer (closed, reset, refused, timed out; not on Ctrl-C), with the error. */
+  onNoAnswer?: (sent: SentRequest, err: unknown) => void;
   /**
    * Called once per request that was sent more than once or given up on after a 429 or 503 with
    * Retry-After, when it ends, in the caller's async context (so the run can tell which check sent it).

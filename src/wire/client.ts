@@ -65,8 +65,6 @@ export class Client {
   /** Origin and path of each request's URL, as undici is handed them. */
   private readonly target: RequestTarget;
   requestCount = 0;
-  /** The last 20 requests (method, path) a dropped connection left unanswered: what a dying server did. */
-  readonly unanswered: string[] = [];
   readonly retried: RetryStats = { count: 0 };
   /** Aborted by abort(): every request in flight, waiting for a retry, or sent later, fails at once. */
   private readonly stopped = new AbortController();
@@ -277,8 +275,7 @@ export class Client {
       const closed = !timedOut && !this.stopped.signal.aborted && !exchange.responded;
       const large = body !== undefined && Buffer.byteLength(body) > REFUSABLE_UPLOAD_BYTES;
       const failure = new ExchangeFailure(err, timedOut, closed && isStaleClose(err), closed && large && isClose(err));
-      const { pathname: p, search: q } = new URL(sent.url);
-      if (closed && isClose(err) && this.unanswered.push(`${method} ${p}${q}`) > 20) this.unanswered.shift();
+      if (!this.stopped.signal.aborted) this.options.onNoAnswer?.(sent, err);
       if (this.options.onSend)
         this.recordSend(
           sent,

@@ -1,0 +1,54 @@
+// A target that dies during the run (a crash on one request, a host gone) is named once, first:
+// the verdict says from which request on nothing was answered and why, and the requirements it
+// left undecided are counted under that line, not listed one "connection refused" at a time.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { EXIT } from '../../src/commands/cli.js';
+import type { Results } from '../../src/report/results.js';
+import { CHILD_TIMEOUT, referenceServer, runBin, targetEnv, type TestServer } from '../net-kit.js';
+
+const servers: TestServer[] = [];
+afterAll(() => Promise.all(servers.map((s) => s.close())));
+
+test(
+  'a server gone after its 60th request: the verdict names the request nothing answered from, once',
+  async () => {
+    let seen = 0;
+    let server: TestServer | undefined;
+    server = await referenceServer({
+      wrap: (inner) => (req) => {
+        // The probe and the preflight come first; the 60th request takes the server down with it.
+        if (++seen === 60) void server?.close();
+        return inner(req);
+      },
+    });
+    servers.push(server);
+    const run = await runBin(['--seed', '5'], { env: targetEnv(server) });
+    expect(run.code, run.out).toBe(EXIT.violations);
+    const results = JSON.parse(readFileSync(join(run.cwd, 'reports', 'conformance.json'), 'utf8')) as Results;
+    expect(results.verdict).toBe('inconclusive');
+    expect(results.run.targetLost?.requests).toBeGreaterThan(3);
+    expect(results.run.targetLost?.lastAnswered).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/v1\//);
+    expect(results.verdictReason).toMatch(
+      /^the target stopped answering during the run \(from (GET|POST|PUT|PATCH|DELETE) \/v1\/\S* on: connection (refused|reset|closed)/,
+    );
+    // Said once: the terminal lists no requirement that could not decide for want of an answer.
+    expect(run.stdout).not.toMatch(/^ \? \S+ \(could not decide\) could not decide: connection/m);
+    expect(run.stdout.match(/stopped answering/g)).toHaveLength(1);
+  },
+  CHILD_TIMEOUT.timeout,
+);
+
+test(
+  'a server that answers to the end is not lost, whatever failed on the way',
+  async () => {
+    const server = await referenceServer();
+    servers.push(server);
+    const run = await runBin(['--seed', '5', '--only', 'errors,listPets.ok'], { env: targetEnv(server) });
+    expect(run.code, run.out).toBe(EXIT.conformant);
+    const results = JSON.parse(readFileSync(join(run.cwd, 'reports', 'conformance.json'), 'utf8')) as Results;
+    expect(results.run.targetLost).toBeUndefined();
+  },
+  CHILD_TIMEOUT.timeout,
+);
