@@ -123,6 +123,7 @@ function reportSchemaForTypes(): JSONSchema {
   (run.properties.baseline as Node).title = 'RunBaseline';
   (run.properties.server as Node).title = 'RunServer';
   (run.properties.targetLost as Node).title = 'TargetLost';
+  (run.properties.targetPoisoned as Node).title = 'TargetPoisoned';
   const requirement = s.$defs.RequirementResult as { properties: Record<string, Node & { items?: Node }> };
   (requirement.properties.baseline as Node).title = 'BaselineMark';
   (requirement.properties.checks?.items as Node).title = 'CheckResult';

@@ -75,7 +75,7 @@ export class RunContext {
         })
       : undefined;
     this.har = har;
-    this.watch = new TargetWatch(config.timeoutMs);
+    this.watch = new TargetWatch(config.timeoutMs, `${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);
     this.api = new Client({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
@@ -108,8 +108,8 @@ export class RunContext {
   }
 
   private record(res: ApiResponse): void {
-    this.watch.answered(res);
     const from = sender.getStore();
+    this.watch.answered(res, from ? requirementOf(from.check) : 'the run');
     this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt);
     this.listAnswers.record(res, from?.shared ? 'the population' : (from?.check ?? 'the run'));
     if (res.request.method !== 'POST' || res.status !== 201 || res.json === null || typeof res.json !== 'object')

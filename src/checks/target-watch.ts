@@ -1,7 +1,11 @@
-// Whether the target is still there: the requests it left without an answer lately (what a server
-// that died was doing), and, since its last answer, the first request that got none, why, and how
-// many followed. A run whose last requests all went unanswered lost its target: said once.
-import type { TargetLost } from '../data/generated/report-types.js';
+// Whether the target is still there, and still itself: the requests it left without an answer
+// lately (what a server that died was doing); since its last answer, the first request that got
+// none, why, and how many followed (a run whose last requests all went unanswered lost its
+// target); and whether it broke on the suite's own input (it accepted a createPet body the
+// interface rejects, and every list answered a 5xx from then on). Each is said once, first.
+import type { TargetLost, TargetPoisoned } from '../data/generated/report-types.js';
+import { validate } from '../data/schemas.js';
+import { parseJson } from '../wire/json.js';
 import { describeTransportError, isClose } from '../wire/transport.js';
 import type { ApiResponse, SentRequest } from '../wire/wire.js';
 
@@ -9,6 +13,15 @@ import type { ApiResponse, SentRequest } from '../wire/wire.js';
 const LOST_AFTER = 3;
 /** Requests kept in `unanswered`. */
 const KEPT = 20;
+
+/** A createPet body the interface accepts: a JSON NewPet (anything else must be refused). */
+function acceptable(body: string | undefined): boolean {
+  try {
+    return body !== undefined && validate('NewPet', parseJson(body)).valid;
+  } catch {
+    return false;
+  }
+}
 
 const line = (sent: SentRequest) => {
   const { pathname, search } = new URL(sent.url);
@@ -20,12 +33,41 @@ export class TargetWatch {
   readonly unanswered: string[] = [];
   private lastAnswered: SentRequest | undefined;
   private silence: { first: SentRequest; why: string; count: number } | undefined;
+  /** Answers in order; the createPet bodies the interface rejects that were accepted, and every list's status. */
+  private seq = 0;
+  private readonly accepted: { seq: number; sent: SentRequest; by: string }[] = [];
+  private readonly lists: { seq: number; status: number }[] = [];
 
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly timeoutMs: number,
+    /** The path of listPets, e.g. /v1/pets. */
+    private readonly listPath: string,
+  ) {}
 
-  answered(res: ApiResponse): void {
+  /** An answer, to a request the requirement `by` sent. */
+  answered(res: ApiResponse, by: string): void {
     this.lastAnswered = res.request;
     this.silence = undefined;
+    this.seq++;
+    const { method, url } = res.request;
+    if (method === 'POST' && res.status === 201 && !acceptable(res.request.body))
+      this.accepted.push({ seq: this.seq, sent: res.request, by });
+    else if (method === 'GET' && url.split('?', 1)[0]?.endsWith(this.listPath))
+      this.lists.push({ seq: this.seq, status: res.status });
+  }
+
+  /** The suite's own input broke the target: the first accepted invalid body after which every list answered a 5xx. */
+  poisoned(): TargetPoisoned | undefined {
+    for (const a of this.accepted) {
+      const before = this.lists.filter((l) => l.seq < a.seq);
+      const after = this.lists.filter((l) => l.seq > a.seq);
+      if (before.some((l) => l.status === 200) && after.length >= LOST_AFTER && after.every((l) => l.status >= 500)) {
+        const body = a.sent.body ?? '';
+        const shown = body.length > 120 ? `${body.slice(0, 119)}…` : body;
+        return { accepted: `${line(a.sent)} ${shown}`, by: a.by, status: after[0]?.status ?? 500, lists: after.length };
+      }
+    }
+    return undefined;
   }
 
   noAnswer(sent: SentRequest, err: unknown): void {

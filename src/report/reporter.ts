@@ -20,6 +20,7 @@ import {
   type RunRetries,
   type RunServer,
   type TargetLost,
+  type TargetPoisoned,
 } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
 import { renderLedger } from './ledger.js';
@@ -93,6 +94,8 @@ export interface ChecksOutcome {
   retries: RunRetries | null;
   /** The target stopped answering during the run (see TargetWatch). */
   targetLost?: TargetLost | null;
+  /** The suite's own input broke the target (see TargetWatch). */
+  targetPoisoned?: TargetPoisoned | null;
 }
 
 /** Writes every report file of a run from its checks' outcomes, and prints the terminal summary. */
@@ -192,6 +195,7 @@ export class ConformanceReporter {
       diagnosis,
       server,
       targetLost,
+      targetPoisoned,
     }: {
       created: string[];
       errors: string[];
@@ -205,6 +209,7 @@ export class ConformanceReporter {
       diagnosis?: string;
       server?: RunServer | undefined;
       targetLost?: TargetLost | null | undefined;
+      targetPoisoned?: TargetPoisoned | null | undefined;
     },
   ): Results {
     const finishedAt = new Date();
@@ -248,6 +253,7 @@ export class ConformanceReporter {
       baseline,
       server: server ?? null,
       targetLost: targetLost ?? null,
+      targetPoisoned: targetPoisoned ?? null,
     };
     const results = buildResults(checks, run);
     this.results = results;

@@ -8,11 +8,18 @@ import { matches } from '../checks/select.js';
 import { rootCauses } from './causes.js';
 import { tally, verdictOf } from './verdict.js';
 import type { BaselineEntry } from '../data/generated/schema-types.js';
-import type { RequirementResult, Results, RunRetries, RunServer, TargetLost } from '../data/generated/report-types.js';
+import type {
+  RequirementResult,
+  Results,
+  RunRetries,
+  RunServer,
+  TargetLost,
+  TargetPoisoned,
+} from '../data/generated/report-types.js';
 
 // The tree's types are generated from schemas/conformance-report.schema.json (npm run generate);
 // the schema's descriptions say what each field means and since which format version.
-export type { BaselineEntry, RequirementResult, Results, RunRetries, RunServer, TargetLost };
+export type { BaselineEntry, RequirementResult, Results, RunRetries, RunServer, TargetLost, TargetPoisoned };
 export type { BaselineMark, CheckResult, RunBaseline, Tally, Verdict } from '../data/generated/report-types.js';
 
 /** A loaded baseline, as a report knows it (src/report/baseline.ts loads one): what the run records and matches requirements against. */
@@ -81,6 +88,8 @@ export interface RunInput {
   server?: RunServer | null;
   /** The target stopped answering during the run. */
   targetLost?: TargetLost | null;
+  /** The suite's own input broke the target. */
+  targetPoisoned?: TargetPoisoned | null;
 }
 
 export const MAX_EVIDENCE = 10;
@@ -207,6 +216,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
       diagnosis: run.diagnosis ?? null,
       retries: run.retries ?? null,
       ...(run.targetLost ? { targetLost: run.targetLost } : {}),
+      ...(run.targetPoisoned ? { targetPoisoned: run.targetPoisoned } : {}),
       ...(run.server ? { server: run.server } : {}),
       ...(run.baseline
         ? {

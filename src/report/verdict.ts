@@ -1,7 +1,14 @@
 // What a run's requirement entries add up to: the verdict and its one-line reason, the findings
 // that kept it from a clean result, and the release gate of a run with a baseline.
 import { GATEWAY_FAILING } from '../wire/wire.js';
-import type { RequirementResult, Results, TargetLost, Tally, Verdict } from '../data/generated/report-types.js';
+import type {
+  RequirementResult,
+  Results,
+  TargetLost,
+  TargetPoisoned,
+  Tally,
+  Verdict,
+} from '../data/generated/report-types.js';
 import type { Level } from '../checks/requirement.js';
 import { inCauseOrder, shownFindings, type Shown } from './causes.js';
 import { oneLine, plural } from './words.js';
@@ -43,6 +50,11 @@ export function targetLostSaid(t: TargetLost): string {
   return `the target stopped answering during the run (from ${t.from} on: ${t.why}, ${plural(t.requests, 'request')} without an answer${last})`;
 }
 
+/** The suite's own input broke the target (TargetPoisoned), in words: said first, before what followed from it. */
+export function targetPoisonedSaid(p: TargetPoisoned): string {
+  return `the suite's own input broke the target: it accepted ${p.accepted} (201), a body the interface rejects (${p.by}), and every list answered ${p.status} from then on (${plural(p.lists, 'list')})`;
+}
+
 /** The requirements a lost target left undecided: those that could not decide for want of an answer. */
 export function lostWith(
   entries: readonly RequirementResult[],
@@ -69,16 +81,29 @@ export function verdictOf(
     errors: readonly string[];
     diagnosis?: string | null | undefined;
     targetLost?: TargetLost | null | undefined;
+    targetPoisoned?: TargetPoisoned | null | undefined;
   },
+): { verdict: Verdict; reason: string } {
+  const { verdict, reason } = verdictAlone(entries, run);
+  // A target the suite's own input broke: that first, before all that followed from it.
+  const p = run.targetPoisoned;
+  if (!p || verdict === 'conformant' || verdict === 'not-tested') return { verdict, reason };
+  return { verdict, reason: `${targetPoisonedSaid(p)}; ${reason}` };
+}
+
+function verdictAlone(
+  entries: readonly RequirementResult[],
+  run: Parameters<typeof verdictOf>[1],
 ): { verdict: Verdict; reason: string } {
   if (run.diagnosis) return { verdict: 'not-tested', reason: run.diagnosis };
   const deciding = entries.filter((e) => blocks(e.level, run.strict));
   const levels = run.strict ? 'MUST or SHOULD' : 'MUST';
   // Named root cause first, like every list of findings.
+  const by = run.targetPoisoned?.by;
   const failed = inCauseOrder(
     deciding.filter((e) => e.outcome === 'failed'),
     entries,
-  );
+  ).sort((a, b) => Number(b.id === by) - Number(a.id === by));
   const undecided = deciding.filter((e) => e.outcome === 'error');
   const fellOver = gatewayFailed(undecided);
   const lost = fellOver.length ? [] : lostWith(undecided, run.targetLost);
@@ -131,7 +156,10 @@ export function findings(results: Results): {
   const strict = results.run.strict;
   const bad = (e: RequirementResult) => e.outcome === 'failed' || e.outcome === 'error';
   const open = results.requirements.filter((e) => e.baseline?.status !== 'known');
-  const ordered = (list: RequirementResult[]) => inCauseOrder(list, results.requirements);
+  // The requirement whose input broke the target (run.targetPoisoned) first: the rest followed from it.
+  const by = results.run.targetPoisoned?.by;
+  const ordered = (list: RequirementResult[]) =>
+    inCauseOrder(list, results.requirements).sort((a, b) => Number(b.id === by) - Number(a.id === by));
   return {
     violations: ordered(open.filter((e) => e.outcome === 'failed' && blocks(e.level, strict))),
     undecided: ordered(open.filter((e) => e.outcome === 'error' && blocks(e.level, strict))),

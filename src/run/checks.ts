@@ -7,7 +7,7 @@ import { RunContext } from '../checks/run.js';
 import { selectChecks } from '../checks/select.js';
 import { describePacing } from '../wire/pacer.js';
 import { addRetries, noRetries, type Retries } from '../wire/wire.js';
-import type { CheckInput, RunRetries, TargetLost } from '../report/results.js';
+import type { CheckInput, RunRetries, TargetLost, TargetPoisoned } from '../report/results.js';
 
 /** What the checks of a run left for its reports. */
 export interface ChecksRun {
@@ -21,6 +21,8 @@ export interface ChecksRun {
   retries: RunRetries;
   /** The target stopped answering during the run (see TargetWatch), else null. */
   targetLost: TargetLost | null;
+  /** The suite's own input broke the target (see TargetWatch), else null. */
+  targetPoisoned: TargetPoisoned | null;
 }
 
 /** What a runner is told while the checks run (the progress line, --verbose). */
@@ -125,6 +127,7 @@ export class ChecksRunner {
       requests: ctx.api.requestCount,
       retries: { ...addRetries(noRetries(), ctx.retries), pacing: ctx.api.pacing },
       targetLost: ctx.watch.lost() ?? null,
+      targetPoisoned: ctx.watch.poisoned() ?? null,
     };
   }
 

@@ -80,7 +80,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start) and run.targetLost.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost and run.targetPoisoned.
    */
   formatVersion: string;
   /**
@@ -202,6 +202,7 @@ export interface RunRecord {
    */
   diagnosis?: string | null;
   targetLost?: TargetLost;
+  targetPoisoned?: TargetPoisoned;
   server?: RunServer;
   baseline?: RunBaseline;
   /**
@@ -229,6 +230,27 @@ export interface TargetLost {
    * The last request that got an answer before that; null when none did.
    */
   lastAnswered: string | null;
+}
+/**
+ * Since 1.5.0. Present when the suite's own input broke the target: it accepted (201) a createPet body the interface rejects, and from then on every list answered a 5xx, where lists had answered 200 before. The failures that follow are knock-ons of that one.
+ */
+export interface TargetPoisoned {
+  /**
+   * The request it accepted, with its body cut short, e.g. POST /v1/pets {"name":"x","categoryId":"7"}.
+   */
+  accepted: string;
+  /**
+   * The requirement whose check sent it.
+   */
+  by: string;
+  /**
+   * The status every list answered after it (the first of them).
+   */
+  status: number;
+  /**
+   * List answers after it, every one a 5xx.
+   */
+  lists: number;
 }
 /**
  * Since 1.5.0. --start (PETSTORE_START): the command that started the server under test for the run; absent without it.

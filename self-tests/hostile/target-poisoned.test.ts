@@ -1,0 +1,59 @@
+// A target the suite's own input broke is named first: a backend that accepts a body the interface
+// rejects (categoryId as a string), stores it, and from then on fails every list with a 500. The
+// knock-ons are real violations, but the verdict says first which input did it and what followed.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { EXIT } from '../../src/commands/cli.js';
+import { errorResponse } from '../../src/reference-server/handler.js';
+import type { Results } from '../../src/report/results.js';
+import { isObject, operationOf } from '../harness/faults-kit.js';
+import { parseJson, stringifyJson } from '../../src/wire/json.js';
+import { CHILD_TIMEOUT, referenceServer, runBin, targetEnv, type TestServer } from '../net-kit.js';
+
+const servers: TestServer[] = [];
+afterAll(() => Promise.all(servers.map((s) => s.close())));
+
+test(
+  'a body accepted that breaks every list from then on: the verdict names the input and what followed, first',
+  async () => {
+    let poisoned = false;
+    const server = await referenceServer({
+      wrap: (inner) => async (req) => {
+        const op = operationOf(req);
+        if (op === 'createPet') {
+          let body: unknown;
+          try {
+            body = parseJson(req.body);
+          } catch {
+            return inner(req);
+          }
+          if (isObject(body) && typeof body.categoryId === 'string' && typeof body.name === 'string') {
+            poisoned = true;
+            return inner({ ...req, body: stringifyJson({ name: body.name, categoryId: 0 }) });
+          }
+        }
+        if (poisoned && op === 'listPets')
+          return errorResponse(500, 'internal_error', 'RangeError: Invalid time value');
+        return inner(req);
+      },
+    });
+    servers.push(server);
+    const run = await runBin(['--seed', '5'], { env: targetEnv(server) });
+    expect(run.code, run.out).toBe(EXIT.violations);
+    const results = JSON.parse(readFileSync(join(run.cwd, 'reports', 'conformance.json'), 'utf8')) as Results;
+    const p = results.run.targetPoisoned;
+    expect(p?.accepted).toMatch(/^POST \/v1\/pets \{.*"categoryId":"/);
+    expect(p?.status).toBe(500);
+    expect(p?.lists).toBeGreaterThan(3);
+    expect(results.verdictReason).toMatch(
+      new RegExp(
+        `^the suite's own input broke the target: it accepted POST /v1/pets .* \\(201\\), a body the interface rejects \\(${p?.by.replace('.', '\\.')}\\), and every list answered 500 from then on`,
+      ),
+    );
+    // The requirement that sent it is the first violation named, when it failed.
+    const violated = /violated: ([\w.-]+)/.exec(results.verdictReason)?.[1];
+    if (results.requirements.find((r) => r.id === p?.by)?.outcome === 'failed') expect(violated).toBe(p?.by);
+  },
+  CHILD_TIMEOUT.timeout,
+);
