@@ -1,12 +1,14 @@
 // The programmatic API where its users work: the two in-process examples in examples/in-process/
 // run as their users would run them (node --test); a broken app is reported by its requirement.
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
 import { runConformance } from '../../src/run/api.js';
 import { createReferenceHandler } from '../../src/reference-server/handler.js';
-import { CHILD_TIMEOUT, cleanEnv, root } from '../net-kit.js';
+import { MANIFEST_FILE, REPORT_FILES } from '../../src/report/reporter.js';
+import { CHILD_TIMEOUT, cleanEnv, root, tempDir } from '../net-kit.js';
 
 const exec = promisify(execFile);
 
@@ -43,6 +45,31 @@ test('a fetch handler that echoes no status is nonconformant, and the results sa
   expect(results.verdict).toBe('nonconformant');
   expect(results.requirements.map((r) => [r.id, r.outcome])).toEqual([['createPet.status-echo', 'failed']]);
   expect(JSON.stringify(results)).not.toContain(apiKey);
+});
+
+test('report files only with reportDir: the results either way', async () => {
+  const apiKey = 'api-files-key';
+  const store = createReferenceHandler({ apiKey });
+  const fetch = async (request: Request) => {
+    const url = new URL(request.url);
+    const answer = await store({
+      method: request.method,
+      url: `${url.pathname}${url.search}`,
+      headers: Object.fromEntries(request.headers),
+      body: request.method === 'GET' ? '' : await request.text(),
+    });
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  };
+  const dir = tempDir('api-files');
+  // Without reportDir nothing is written where a run would write by default (the folder `reports`).
+  const where = join(root, 'reports', 'conformance.json');
+  const mtime = () => (existsSync(where) ? statSync(where).mtimeMs : null);
+  const before = mtime();
+  const quiet = await runConformance({ target: fetch, apiKey, only: ['service'], seed: 1 });
+  expect(mtime()).toBe(before);
+  const written = await runConformance({ target: fetch, apiKey, only: ['service'], seed: 1, reportDir: dir });
+  expect([quiet.verdict, written.verdict]).toEqual(['conformant', 'conformant']);
+  expect(readdirSync(dir).sort()).toEqual([...REPORT_FILES, MANIFEST_FILE].sort());
 });
 
 test('options are read as the settings are: a bad one names itself', async () => {

@@ -12,6 +12,7 @@ const { values } = parseArgs({
     'exit-after': { type: 'string' },
     'ignore-term': { type: 'boolean', default: false },
     'never-listen': { type: 'boolean', default: false },
+    'slow-ms': { type: 'string', default: '0' },
   },
 });
 console.log(`starting with key ${values.key}`);
@@ -21,11 +22,13 @@ if (values['never-listen']) {
 } else {
   const reference = createReferenceHandler({ apiKey: values.key ?? '' });
   let left = Number(values['exit-after'] ?? Infinity);
-  const handler: Handler = (req) => {
+  const slow = Number(values['slow-ms']);
+  const handler: Handler = async (req) => {
     if (--left < 0) {
       console.error(`crashed on ${req.method} ${req.url}: out of memory (on purpose)`);
       process.exit(1);
     }
+    if (slow) await new Promise((r) => setTimeout(r, slow));
     return reference(req);
   };
   await serve(handler, { port: Number(values.port) });

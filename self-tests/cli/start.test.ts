@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { EXIT } from '../../src/commands/cli.js';
-import { CHILD_TIMEOUT, closedPort, root, runBin, type BinRun } from '../net-kit.js';
+import { CHILD_TIMEOUT, closedPort, root, runBin, startBin, type BinRun } from '../net-kit.js';
 
 const KEY = 'start-test-key-4f1c';
 const script = fileURLToPath(new URL('start-server.ts', import.meta.url));
@@ -43,7 +43,7 @@ const report = (run: BinRun) =>
     };
   };
 
-describe('--start', CHILD_TIMEOUT, () => {
+describe.concurrent('--start', CHILD_TIMEOUT, () => {
   test('a server that listens: the run passes, then its process group is gone; server.log has its output, redacted', async () => {
     const run = await runWith('');
     expect(run.code, run.out).toBe(EXIT.conformant);
@@ -85,6 +85,20 @@ describe('--start', CHILD_TIMEOUT, () => {
     expect(run.code, run.out).toBe(EXIT.conformant);
     expect(await accepts(run.port)).toBe(false);
     expect(readFileSync(join(run.cwd, 'reports', 'server.log'), 'utf8')).toContain('SIGTERM ignored');
+  });
+
+  test('Ctrl-C during the run: exit 130, and the started server is stopped all the same', async () => {
+    const port = await closedPort();
+    const started = startBin(['--start', server(port, '--slow-ms 300'), '--base-url', `http://127.0.0.1:${port}/v1`], {
+      env: { PETSTORE_API_KEY: KEY },
+    });
+    await started.waitFor(/testing http/);
+    expect(await accepts(port)).toBe(true);
+    started.child.kill('SIGINT');
+    const run = await started.done;
+    expect(run.code, run.out).toBe(130);
+    expect(await accepts(port)).toBe(false);
+    expect(existsSync(join(run.cwd, 'reports', 'server.log'))).toBe(true);
   });
 
   test('--start without a base URL: a configuration error, nothing started', async () => {
