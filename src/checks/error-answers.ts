@@ -4,7 +4,8 @@
 // grouped by status and body shape, so that a framework's default page makes one finding with a
 // few examples (and the check that sent each), however many answers it spoiled.
 import { errorAnswerRoot, isJsonMediaType } from './assert.js';
-import type { ApiResponse } from '../wire/wire.js';
+import { answeredByFront, type ApiResponse } from '../wire/wire.js';
+import type { DeploymentFinding } from '../data/generated/report-types.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
 import { exchangeOf, type Exchange } from '../wire/evidence.js';
 import { detach, exactInteger, show } from '../wire/json.js';
@@ -121,15 +122,33 @@ export class ErrorAnswers {
   judged = 0;
   /** Error answers attributed to infrastructure in front of the service: not the service's, not judged. */
   infrastructure = 0;
+  /** What the gateway in front answered itself (its 4xx pages), in the order first seen. */
+  deployment(): DeploymentFinding[] {
+    return [...this.front.values()].map((d) => ({ ...d }));
+  }
+
   /** Error answers whose body only a SHOULD judges (the HTTP layer's answer to a malformed URI). */
   exempt = 0;
   private readonly failures = new Map<ErrorRule, Map<string, Group>>(ERROR_RULES.map((r) => [r, new Map()]));
+
+  /** The deployment's own answers (a gateway's 4xx page), by what answered: findings about the deployment. */
+  private readonly front = new Map<string, DeploymentFinding>();
 
   /** `sentBy`: the check whose request it answers. */
   record(res: ApiResponse, sentBy: string, exempt = false): void {
     if (res.status < 400) return;
     if (res.infrastructure !== undefined) {
       this.infrastructure++;
+      const seen = this.front.get(res.infrastructure);
+      if (seen) seen.answers++;
+      else if (answeredByFront(res)) {
+        const { pathname, search } = new URL(res.request.url);
+        this.front.set(res.infrastructure, {
+          answer: res.infrastructure,
+          request: `${res.request.method} ${pathname}${search}`,
+          answers: 1,
+        });
+      }
       return;
     }
     if (exempt) {

@@ -2,7 +2,7 @@
 import { givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
 import { baselineSaid, findingLists, findings, gateOf, VERDICT_TITLE, type FindingList } from './verdict.js';
 import { levelApart, type Shown } from './causes.js';
-import { describeRetries, describeRunRetries, describeServerExit, oneLine } from './words.js';
+import { describeDeployment, describeRetries, describeRunRetries, describeServerExit, oneLine } from './words.js';
 
 const ICON: Readonly<Record<Verdict, string>> = {
   conformant: '✅',
@@ -90,6 +90,12 @@ export function renderMarkdown(results: Results): string {
       `No check ran: each of the ${results.requirements.length} requirements is not tested, for the reason above (\`conformance.json\` lists them).`,
     );
   out.push(...section('### Warnings (SHOULD, do not fail the run)', causeList(warnings)));
+  out.push(
+    ...section(
+      '### The deployment, not the implementation (no requirement judged on these)',
+      (r.deployment ?? []).map((d) => `- ${md(describeDeployment(d))}`),
+    ),
+  );
   if (r.baseline) {
     const gate = gateOf(results);
     out.push(

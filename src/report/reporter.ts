@@ -21,6 +21,7 @@ import {
   type RunServer,
   type TargetLost,
   type TargetPoisoned,
+  type DeploymentFinding,
 } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
 import { renderLedger } from './ledger.js';
@@ -96,6 +97,8 @@ export interface ChecksOutcome {
   targetLost?: TargetLost | null;
   /** The suite's own input broke the target (see TargetWatch). */
   targetPoisoned?: TargetPoisoned | null;
+  /** What a gateway in front answered itself. */
+  deployment?: DeploymentFinding[];
 }
 
 /** Writes every report file of a run from its checks' outcomes, and prints the terminal summary. */
@@ -196,6 +199,7 @@ export class ConformanceReporter {
       server,
       targetLost,
       targetPoisoned,
+      deployment,
     }: {
       created: string[];
       errors: string[];
@@ -210,6 +214,7 @@ export class ConformanceReporter {
       server?: RunServer | undefined;
       targetLost?: TargetLost | null | undefined;
       targetPoisoned?: TargetPoisoned | null | undefined;
+      deployment?: DeploymentFinding[] | undefined;
     },
   ): Results {
     const finishedAt = new Date();
@@ -254,6 +259,7 @@ export class ConformanceReporter {
       server: server ?? null,
       targetLost: targetLost ?? null,
       targetPoisoned: targetPoisoned ?? null,
+      deployment: deployment ?? [],
     };
     const results = buildResults(checks, run);
     this.results = results;

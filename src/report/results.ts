@@ -9,6 +9,7 @@ import { rootCauses } from './causes.js';
 import { tally, verdictOf } from './verdict.js';
 import type { BaselineEntry } from '../data/generated/schema-types.js';
 import type {
+  DeploymentFinding,
   RequirementResult,
   Results,
   RunRetries,
@@ -19,7 +20,16 @@ import type {
 
 // The tree's types are generated from schemas/conformance-report.schema.json (npm run generate);
 // the schema's descriptions say what each field means and since which format version.
-export type { BaselineEntry, RequirementResult, Results, RunRetries, RunServer, TargetLost, TargetPoisoned };
+export type {
+  BaselineEntry,
+  DeploymentFinding,
+  RequirementResult,
+  Results,
+  RunRetries,
+  RunServer,
+  TargetLost,
+  TargetPoisoned,
+};
 export type { BaselineMark, CheckResult, RunBaseline, Tally, Verdict } from '../data/generated/report-types.js';
 
 /** A loaded baseline, as a report knows it (src/report/baseline.ts loads one): what the run records and matches requirements against. */
@@ -90,6 +100,8 @@ export interface RunInput {
   targetLost?: TargetLost | null;
   /** The suite's own input broke the target. */
   targetPoisoned?: TargetPoisoned | null;
+  /** What a gateway in front answered itself. */
+  deployment?: readonly DeploymentFinding[];
 }
 
 export const MAX_EVIDENCE = 10;
@@ -217,6 +229,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
       retries: run.retries ?? null,
       ...(run.targetLost ? { targetLost: run.targetLost } : {}),
       ...(run.targetPoisoned ? { targetPoisoned: run.targetPoisoned } : {}),
+      ...(run.deployment?.length ? { deployment: [...run.deployment] } : {}),
       ...(run.server ? { server: run.server } : {}),
       ...(run.baseline
         ? {

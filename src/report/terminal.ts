@@ -12,7 +12,7 @@ import {
   VERDICT_TITLE,
 } from './verdict.js';
 import { levelApart, type Shown } from './causes.js';
-import { describeServerExit, oneLine } from './words.js';
+import { describeDeployment, describeServerExit, oneLine } from './words.js';
 
 export interface Paint {
   red(s: string): string;
@@ -152,6 +152,8 @@ export function renderTerminal(
   if (r.interrupted) out.push(paint.yellow(' ! the run was interrupted: unfinished checks count as undecided'));
   if (isPartial(results)) out.push(paint.yellow(' ! partial run (--only/--skip): the verdict covers only what ran'));
   for (const e of r.errors) out.push(paint.red(` ! suite error: ${oneLine(e, width - 16)}`));
+  // Findings about the deployment, not the implementation: no requirement is judged on them.
+  for (const d of r.deployment ?? []) out.push(line('deployment', oneLine(describeDeployment(d), width * 2)));
   out.push(line('created', `${results.createdPets.count} pets (ids in ${reportDir}/${results.createdPets.ledger})`));
   out.push(
     line('reports', `${reportDir}/conformance.html, conformance.md, conformance.json, junit.xml, manifest.json`),

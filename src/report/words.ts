@@ -1,6 +1,6 @@
 // Findings in words: a message's one-line reason, and the retries and pacing of a run.
 import type { Retries } from '../wire/wire.js';
-import type { RunRetries, RunServer } from '../data/generated/report-types.js';
+import type { DeploymentFinding, RunRetries, RunServer } from '../data/generated/report-types.js';
 
 /**
  * The one-line reason: the first line of a message, cut to `max` characters. A summary line
@@ -55,4 +55,9 @@ export function describeServerExit(server: RunServer | undefined): string | unde
   const after = exited.unanswered.length ? `, leaving ${shown}${more} unanswered` : '';
   const last = exited.lastLines.slice(-3).join(' | ');
   return `the server under test exited with ${how} during the run${after}; every check after that met a server that was gone. Its last lines: ${last || '(none)'} (all its output in ${server.log}; started with --start ${server.command})`;
+}
+
+/** A deployment finding in words: what the gateway in front answered itself, and what that means for its clients. */
+export function describeDeployment(d: DeploymentFinding): string {
+  return `the gateway in front answers ${d.request} itself (${d.answer}, its own page, ${plural(d.answers, 'answer')}): clients of this deployment see it, not the service's Error body`;
 }

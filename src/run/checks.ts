@@ -7,7 +7,7 @@ import { RunContext } from '../checks/run.js';
 import { selectChecks } from '../checks/select.js';
 import { describePacing } from '../wire/pacer.js';
 import { addRetries, noRetries, type Retries } from '../wire/wire.js';
-import type { CheckInput, RunRetries, TargetLost, TargetPoisoned } from '../report/results.js';
+import type { CheckInput, DeploymentFinding, RunRetries, TargetLost, TargetPoisoned } from '../report/results.js';
 
 /** What the checks of a run left for its reports. */
 export interface ChecksRun {
@@ -23,6 +23,8 @@ export interface ChecksRun {
   targetLost: TargetLost | null;
   /** The suite's own input broke the target (see TargetWatch), else null. */
   targetPoisoned: TargetPoisoned | null;
+  /** What a gateway in front answered itself: findings about the deployment. */
+  deployment: DeploymentFinding[];
 }
 
 /** What a runner is told while the checks run (the progress line, --verbose). */
@@ -128,6 +130,7 @@ export class ChecksRunner {
       retries: { ...addRetries(noRetries(), ctx.retries), pacing: ctx.api.pacing },
       targetLost: ctx.watch.lost() ?? null,
       targetPoisoned: ctx.watch.poisoned() ?? null,
+      deployment: ctx.errorAnswers.deployment(),
     };
   }
 

@@ -80,7 +80,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost and run.targetPoisoned.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned and run.deployment.
    */
   formatVersion: string;
   /**
@@ -201,6 +201,10 @@ export interface RunRecord {
    * Why the target was not tested (verdict not-tested), in the one line the command printed before exit 3: unreachable, the key refused, a base URL without its version segment, a page that is not JSON, a failing service or gateway; null when the checks ran. Since 1.2.0.
    */
   diagnosis?: string | null;
+  /**
+   * Since 1.5.0. Findings about the deployment, not the implementation: answers a gateway or proxy in front of the service gave itself (its own page for a URI it will not pass on, a body over its limit), by kind. Clients of this deployment see them; no requirement is judged on them.
+   */
+  deployment?: DeploymentFinding[];
   targetLost?: TargetLost;
   targetPoisoned?: TargetPoisoned;
   server?: RunServer;
@@ -209,6 +213,17 @@ export interface RunRecord {
    * Since 1.2.0. The run's requests sent again or given up on, evidence of the infrastructure rather than of the service (every check's, and those outside any check), with how the client paced its requests; null when the run never started its checks.
    */
   retries?: null | RunRetries;
+}
+export interface DeploymentFinding {
+  /**
+   * What answered, e.g. 413 Payload Too Large from nginx/1.27.0.
+   */
+  answer: string;
+  /**
+   * The first request it answered so, e.g. POST /v1/pets.
+   */
+  request: string;
+  answers: number;
 }
 /**
  * Since 1.5.0. Present when the target stopped answering during the run: from a request on, every request to the end of the run went without an answer. The requirements left undecided after that are this one fact, said once.
