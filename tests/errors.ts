@@ -287,6 +287,7 @@ export const errors: Requirement[] = [
   },
   {
     id: 'errors.no-server-error',
+    fragile: true,
     level: 'MUST',
     section: SECTION,
     statement: 'Malformed input of every kind (bad JSON, wrong types, odd query and path values) never gets a 5xx',
@@ -314,6 +315,7 @@ export const errors: Requirement[] = [
   },
   {
     id: 'errors.refused-body',
+    fragile: true,
     level: 'MUST',
     section: SECTION,
     statement: `A createPet body sent as text/plain, form-encoded or ${LARGE_BODY_BYTES / 1024 / 1024} MiB long is accepted, or refused with the JSON Error body`,
@@ -326,6 +328,7 @@ export const errors: Requirement[] = [
   },
   {
     id: 'errors.malformed-uri',
+    fragile: true,
     level: 'SHOULD',
     section: SECTION,
     statement:

@@ -41,6 +41,41 @@ test(
 );
 
 test(
+  'a server that dies on /pets/%ZZ: the fragile checks come last, so everything else was decided first',
+  async () => {
+    let server: TestServer | undefined;
+    server = await referenceServer({
+      wrap: (inner) => (req) => {
+        // A crash: no answer to this request, every connection gone, nothing listening.
+        if (!req.url.includes('%ZZ')) return inner(req);
+        void server?.close();
+        return new Promise(() => {});
+      },
+    });
+    servers.push(server);
+    const run = await runBin(['--seed', '5'], { env: targetEnv(server) });
+    const results = JSON.parse(readFileSync(join(run.cwd, 'reports', 'conformance.json'), 'utf8')) as Results;
+    // The request it fell on is among those it dropped as it stopped, and the verdict says so first.
+    expect(
+      results.run.targetLost?.dropped.some((d) => d.includes('%ZZ')),
+      run.out,
+    ).toBe(true);
+    expect(results.verdictReason).toMatch(/^the target stopped answering during the run \(from .* it dropped /);
+    // Only the fragile checks and what they share the moment with are left undecided.
+    const undecided = results.requirements.filter((r) => r.outcome === 'error').map((r) => r.id);
+    const fragile = [
+      'errors.no-server-error',
+      'errors.refused-body',
+      'errors.malformed-uri',
+      'createPet.category-range',
+    ];
+    expect(undecided.filter((id) => !fragile.includes(id))).toEqual([]);
+    expect(results.counts.MUST.passed).toBeGreaterThanOrEqual(results.counts.MUST.requirements - 3);
+  },
+  CHILD_TIMEOUT.timeout,
+);
+
+test(
   'a server that answers to the end is not lost, whatever failed on the way',
   async () => {
     const server = await referenceServer();

@@ -39,6 +39,12 @@ export interface Requirement {
    * after every check, its own included, has ended, and only when its own check passed.
    */
   judgeRun?: (ctx: RunContext) => void;
+  /**
+   * It sends what may crash or poison a fragile server (malformed URIs, huge or deeply nested
+   * bodies, numbers beyond int64): the runner starts it, and its properties, after every ordinary
+   * check and the run-wide rules' own cases, so a target that falls on it was judged on the rest.
+   */
+  fragile?: true;
 }
 
 /** A further check of a catalogue requirement, e.g. a property over generated inputs. */
@@ -62,6 +68,8 @@ export interface Check {
   check: (ctx: RunContext) => Promise<void>;
   /** The requirement's judgeRun, on its own check (not on its properties). */
   judgeRun?: (ctx: RunContext) => void;
+  /** The requirement's fragile, on its own check and its properties. */
+  fragile?: true;
 }
 
 /** Flattens requirements and their properties into tests; a property naming an unknown id is an error. */
@@ -73,11 +81,19 @@ export function checksOf(requirements: readonly Requirement[], properties: reado
     name: `${r.id} ${r.statement}`,
     check: r.check,
     ...(r.judgeRun ? { judgeRun: r.judgeRun } : {}),
+    ...(r.fragile ? { fragile: r.fragile } : {}),
   }));
   for (const p of properties) {
     const requirement = byId.get(p.requirement);
     if (!requirement) throw new Error(`property "${p.title}" names unknown requirement ${p.requirement}`);
-    checks.push({ requirement, kind: 'property', name: `${p.requirement} (property) ${p.title}`, check: p.check });
+    const name = `${p.requirement} (property) ${p.title}`;
+    checks.push({
+      requirement,
+      kind: 'property',
+      name,
+      check: p.check,
+      ...(requirement.fragile ? { fragile: true } : {}),
+    });
   }
   return checks;
 }

@@ -32,7 +32,7 @@ export class TargetWatch {
   /** The last requests a dropped connection left unanswered (method, path), newest last. */
   readonly unanswered: string[] = [];
   private lastAnswered: SentRequest | undefined;
-  private silence: { first: SentRequest; why: string; count: number } | undefined;
+  private silence: { first: SentRequest; why: string; count: number; dropped: string[] } | undefined;
   /** Answers in order; the createPet bodies the interface rejects that were accepted, and every list's status. */
   private seq = 0;
   private readonly accepted: { seq: number; sent: SentRequest; by: string }[] = [];
@@ -71,9 +71,11 @@ export class TargetWatch {
   }
 
   noAnswer(sent: SentRequest, err: unknown): void {
-    this.silence ??= { first: sent, why: describeTransportError(err, this.timeoutMs), count: 0 };
+    this.silence ??= { first: sent, why: describeTransportError(err, this.timeoutMs), count: 0, dropped: [] };
     this.silence.count++;
-    if (isClose(err) && this.unanswered.push(line(sent)) > KEPT) this.unanswered.shift();
+    if (!isClose(err)) return;
+    if (this.unanswered.push(line(sent)) > KEPT) this.unanswered.shift();
+    if (this.silence.dropped.length < 10) this.silence.dropped.push(line(sent));
   }
 
   /** The target stopped answering: every request since `from` went unanswered, to the end. */
@@ -85,6 +87,7 @@ export class TargetWatch {
       why: s.why,
       requests: s.count,
       lastAnswered: this.lastAnswered ? line(this.lastAnswered) : null,
+      dropped: [...s.dropped],
     };
   }
 }

@@ -47,7 +47,9 @@ export const TARGET_FAILED = `the target failed during the run (${GATEWAY_FAILIN
 /** The target stopped answering (TargetLost), in words: said once, first, for all it left undecided. */
 export function targetLostSaid(t: TargetLost): string {
   const last = t.lastAnswered ? `; the last answer was to ${t.lastAnswered}` : '; it never answered';
-  return `the target stopped answering during the run (from ${t.from} on: ${t.why}, ${plural(t.requests, 'request')} without an answer${last})`;
+  const shown = t.dropped.slice(0, 3).join(', ') + (t.dropped.length > 3 ? ` and ${t.dropped.length - 3} more` : '');
+  const dropped = t.dropped.length ? `; it dropped ${shown} as it stopped` : '';
+  return `the target stopped answering during the run (from ${t.from} on: ${t.why}, ${plural(t.requests, 'request')} without an answer${last}${dropped})`;
 }
 
 /** The suite's own input broke the target (TargetPoisoned), in words: said first, before what followed from it. */

@@ -74,17 +74,20 @@ export class ChecksRunner {
   }
 
   /**
-   * Runs the selected checks and closes the client: every check at once but the run-wide rules;
-   * once they have all ended, the run-wide rules' own cases, at once; then their verdicts over
-   * every answer of the run. (src/vitest/adapter.ts keeps the same order.)
+   * Runs the selected checks and closes the client, in four steps, each once the one before has
+   * ended: every ordinary check at once; the run-wide rules' own cases; the fragile checks (what
+   * may crash a fragile target, so it is judged on the rest first); the run-wide rules' verdicts
+   * over every answer of the run. (src/vitest/adapter.ts keeps the same order.)
    */
   async run(): Promise<ChecksRun> {
     const { ctx, events } = this;
     events.planned?.(this.selected.length);
     const runWide = this.selected.filter((c) => c.judgeRun);
+    const all = (checks: Check[]) => Promise.all(checks.map((c) => this.end(c, this.begin(c))));
     try {
-      await Promise.all(this.selected.filter((c) => !c.judgeRun).map((c) => this.end(c, this.begin(c))));
+      await all(this.selected.filter((c) => !c.judgeRun && !c.fragile));
       const own = await Promise.all(runWide.map((c) => this.begin(c)));
+      await all(this.selected.filter((c) => c.fragile));
       await Promise.all(runWide.map((c, i) => this.end(c, judgeRun(c, ctx, own[i] as Outcome))));
       const pacing = describePacing(ctx.api.pacing, ctx.api.retried.count);
       if (pacing) events.note?.(`petstore-conformance: ${pacing}`);

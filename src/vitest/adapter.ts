@@ -2,8 +2,8 @@
 // conformance` (the command line runs the same checks without a test runner: src/run/checks.ts).
 // Test names start with the id, so `-t listPets.limit` filters; a MUST not met fails its test, a
 // SHOULD not met is an annotation (a failure with PETSTORE_STRICT). The order is the runner's:
-// every check at once in its area's block but the run-wide rules, which come in a last block
-// after those have ended: their own cases at once (its beforeAll), then each verdict.
+// every ordinary check at once in its area's block; once those have ended, a last block for the
+// run-wide rules and the fragile checks (see ChecksRunner.run).
 import { afterAll, beforeAll, describe, test, type RunnerTestSuite, type TestContext } from 'vitest';
 import { describePacing } from '../wire/pacer.js';
 import type { RunConfig } from '../config/config.js';
@@ -19,21 +19,32 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
     await ctx.close();
   });
   const selected = selectChecks(checks, config);
-  const others = selected.filter((c) => !c.judgeRun);
-  for (const area of new Set(others.map((c) => areaOf(c.requirement.id))))
+  const ordinary = selected.filter((c) => !c.judgeRun && !c.fragile);
+  for (const area of new Set(ordinary.map((c) => areaOf(c.requirement.id))))
     describe.concurrent(area, () => {
-      for (const c of others.filter((x) => areaOf(x.requirement.id) === area))
+      for (const c of ordinary.filter((x) => areaOf(x.requirement.id) === area))
         test(c.name, (t) => report(c, t, () => execute(c, ctx)));
     });
-  // Not concurrent: vitest starts this block once the concurrent ones before it have ended.
-  describe('run-wide rules', () => {
-    const own = new Map<Check, Promise<Outcome>>();
-    beforeAll(({}, suite) => {
+  // Not concurrent: vitest starts this block once the concurrent ones before it have ended. Its
+  // hook runs the rest as the runner does: the run-wide rules' own cases, then the fragile checks;
+  // each test then reports its outcome, a run-wide rule's being its verdict over the whole run.
+  describe('after the other checks: the run-wide rules, the fragile checks', () => {
+    const later = selected.filter((c) => c.judgeRun || c.fragile);
+    const outcomes = new Map<Check, Promise<Outcome>>();
+    beforeAll(async ({}, suite) => {
       const running = new Set(namesToRun(suite));
-      for (const c of selected.filter((x) => x.judgeRun && running.has(x.name))) own.set(c, execute(c, ctx));
+      const own = later.filter((c) => c.judgeRun && running.has(c.name)).map((c) => [c, execute(c, ctx)] as const);
+      await Promise.all(own.map(([, o]) => o));
+      const fragile = later.filter((c) => c.fragile && running.has(c.name));
+      for (const c of fragile) outcomes.set(c, execute(c, ctx));
+      await Promise.all(outcomes.values());
+      for (const [c, o] of own)
+        outcomes.set(
+          c,
+          o.then((settled) => judgeRun(c, ctx, settled)),
+        );
     });
-    for (const c of selected.filter((x) => x.judgeRun))
-      test(c.name, (t) => report(c, t, async () => judgeRun(c, ctx, await (own.get(c) ?? execute(c, ctx)))));
+    for (const c of later) test(c.name, (t) => report(c, t, () => outcomes.get(c) ?? execute(c, ctx)));
   });
 
   async function report(c: Check, { skip, annotate, signal }: TestContext, outcomeOf: () => Promise<Outcome>) {

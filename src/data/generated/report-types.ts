@@ -245,6 +245,10 @@ export interface TargetLost {
    * The last request that got an answer before that; null when none did.
    */
   lastAnswered: string | null;
+  /**
+   * The requests whose connection it dropped as it stopped (sent, then closed or reset without an answer), the one it fell on likely among them; at most 10.
+   */
+  dropped: string[];
 }
 /**
  * Since 1.5.0. Present when the suite's own input broke the target: it accepted (201) a createPet body the interface rejects, and from then on every list answered a 5xx, where lists had answered 200 before. The failures that follow are knock-ons of that one.
