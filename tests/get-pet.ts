@@ -4,13 +4,13 @@
 import { expectError, expectHeader, expectNoHeader, expectPet, expectStatus, fail } from '../src/checks/assert.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import { parseImfFixdate, parseLinks, parseSfDate } from '../src/wire/headers.js';
-import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/wire/json.js';
+import { exactInteger, INT64_MAX, INT64_MIN, show } from '../src/wire/json.js';
 import type { Requirement } from '../src/checks/requirement.js';
 import { because, eachCase, Skip } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { validate } from '../src/data/schemas.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
-import { expectSuccess, GETPET_REMOVAL, getPetGone, getPetStage, operations } from './operations.js';
+import { anExistingPetId, expectSuccess, GETPET_REMOVAL, getPetGone, getPetStage, operations } from './operations.js';
 import { blockIfTwin, samePet, unknownPetIds } from './pets.js';
 
 const SECTION = 'Endpoints › Get an animal (deprecated)';
@@ -20,18 +20,6 @@ const VERSIONING = 'Versioning';
 function requireLive(ctx: RunContext): void {
   const gone = getPetGone(ctx);
   if (gone) throw new Skip(gone);
-}
-
-/**
- * The id of a pet that exists: the first one listed (the shared store is rarely empty), else
- * one created; undefined when neither is possible (an empty store in read-only mode).
- */
-async function anExistingPetId(ctx: RunContext): Promise<Int64 | undefined> {
-  const res = await ctx.api.listPets([['limit', '1']]);
-  const first: unknown = res.status === 200 && Array.isArray(res.json) ? res.json[0] : undefined;
-  if (first !== undefined && validate('Pet', first).valid) return (first as Pet).id;
-  if (ctx.createsLeft === 0) return undefined;
-  return (await ctx.createPet()).pet.id;
 }
 
 /** A pet this check creates is read back unchanged. */

@@ -4,6 +4,9 @@ import type { ApiRequest, ApiResponse } from '../src/wire/wire.js';
 import { because, Skip } from '../src/checks/requirement.js';
 import { successRules } from '../src/checks/blame.js';
 import type { RunContext } from '../src/checks/run.js';
+import { validate } from '../src/data/schemas.js';
+import type { Pet } from '../src/data/generated/schema-types.js';
+import type { Int64 } from '../src/wire/json.js';
 
 export interface Operation {
   name: 'listPets' | 'createPet' | 'getPet';
@@ -14,15 +17,22 @@ export interface Operation {
 }
 
 /**
- * A pet that exists: one created for the check, or in read-only mode the first one listed (only
- * the status of the answer is judged, so anyone's pet will do).
+ * The id of a pet that exists: the first one listed (the shared store is rarely empty), else one
+ * created for the check; undefined when neither is possible (an empty store in read-only mode).
  */
-async function petToFetch(ctx: RunContext): Promise<unknown> {
-  if (!ctx.config.readOnly) return (await ctx.createPet()).pet.id;
+export async function anExistingPetId(ctx: RunContext): Promise<Int64 | undefined> {
   const res = await ctx.api.listPets([['limit', '1']]);
   const first: unknown = res.status === 200 && Array.isArray(res.json) ? res.json[0] : undefined;
-  if (first !== null && typeof first === 'object' && 'id' in first) return first.id;
-  throw new Skip('read-only mode: getPet needs a pet to fetch, and the store lists none');
+  if (first !== undefined && validate('Pet', first).valid) return (first as Pet).id;
+  if (ctx.createsLeft === 0) return undefined;
+  return (await ctx.createPet()).pet.id;
+}
+
+/** A pet to fetch with getPet: anyone's will do, as only the status of the answer is judged. */
+async function petToFetch(ctx: RunContext): Promise<Int64> {
+  const id = await anExistingPetId(ctx);
+  if (id === undefined) throw new Skip('read-only mode: getPet needs a pet to fetch, and the store lists none');
+  return id;
 }
 
 export const operations: readonly Operation[] = [

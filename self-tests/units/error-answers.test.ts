@@ -10,7 +10,6 @@ import { ErrorAnswers } from '../../src/checks/error-answers.js';
 import { exchangeOf, requestOnly } from '../../src/wire/evidence.js';
 import { Violation, type Check, type Requirement } from '../../src/checks/requirement.js';
 import { ChecksRunner } from '../../src/run/checks.js';
-import { RunContext } from '../../src/checks/run.js';
 import { faults } from '../harness/faults/index.js';
 import type { Variant, Wrap } from '../harness/faults-kit.js';
 import { cleanEnv, root } from '../net-kit.js';
@@ -51,15 +50,6 @@ const answerOf = (
 };
 
 /** A context for a server that is not there: nothing here may send a request that is not refused. */
-const context = () =>
-  new RunContext(
-    resolveRunConfig(loadConfig({}, { dotenv: false }), {
-      baseUrl: 'http://127.0.0.1:9/v1',
-      apiKey: 'k',
-      embedded: true,
-    }),
-  );
-
 const violationOf = (fn: () => void): Violation => {
   try {
     fn();

@@ -7,7 +7,7 @@ import { ConformanceReporter } from '../report/reporter.js';
 import type { Results } from '../report/results.js';
 import { checks } from '../../tests/catalogue.js';
 import { ChecksRunner } from './checks.js';
-import { serveInProcess, type FetchHandler, type InProcessTarget } from './serve.js';
+import { serveInProcess, type InProcessTarget } from './serve.js';
 
 export type { FetchHandler, InProcessTarget } from './serve.js';
 export type {
