@@ -34,7 +34,7 @@
 // latency and concurrency (see docs/performance.md); `npm run bench -- --har` measures only the
 // cost of the HAR (steps 1 and 2 with and without it, no plain loop, no latency);
 // `npm run bench -- --stopping` only the stopping figures (5.).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -60,6 +60,8 @@ const MAX_CONCURRENCY = 256;
 /** Every run draws the same inputs, so every run does the same work. */
 const SEED = 20261121;
 const SAMPLE_MS = 10;
+/** The requirement a developer runs again and again: `--only` one. */
+const ONE = 'service.json-content-type';
 const STOP_RUNS = 3;
 const STOP_LATENCY_MS = 300;
 /** Mid-run: past the probe and preflight, the population being created, most checks waiting. */
@@ -69,8 +71,11 @@ const TARGETS = {
   wallMs: 5_000,
   requests: 1_500,
   throughputRatio: 0.5,
-  latencyFactor: 2,
-  peakRssMb: 300,
+  /** Issue 28: a full run at most 1.5 times the floor for its requests; one requirement at most 2 times. */
+  fullVsFloor: 1.5,
+  oneVsFloor: 2,
+  latencyFactor: 1.25,
+  peakRssMb: 160,
   harOverhead: 0.1,
   stopMs: 2_000,
   afterProbeMs: 2_000,
@@ -136,20 +141,13 @@ interface CliRun {
   har?: { entries: number; bytes: number } | null;
 }
 
-/** The real CLI as a child process, with a clean PETSTORE_* environment and no .env (cwd is a temporary folder). */
-async function runCli(env: Record<string, string>, label: string, { har = false } = {}): Promise<CliRun> {
-  const dir = mkdtempSync(join(tmpdir(), `petstore-bench-${label}-`));
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PETSTORE_')));
+/** A child process from spawn to exit: wall time, and the peak RSS and processor time of its process tree. */
+async function measured(
+  args: string[],
+  { cwd, env }: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ wallMs: number; peakRssMb: number; cpuMs: number; exitCode: number | null; stderr: string }> {
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [BIN, '--report-dir', join(dir, 'reports'), ...(har ? ['--har', join(dir, 'run.har')] : [])],
-    {
-      cwd: dir,
-      env: { ...clean, PETSTORE_SEED: String(SEED), NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   let peak = 0;
@@ -163,6 +161,17 @@ async function runCli(env: Record<string, string>, label: string, { har = false 
   const exitCode = await new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   const wallMs = performance.now() - started;
   clearInterval(sampler);
+  return { wallMs, peakRssMb: peak / 1e6, cpuMs, exitCode, stderr };
+}
+
+/** The real CLI as a child process, with a clean PETSTORE_* environment and no .env (cwd is a temporary folder). */
+async function runCli(env: Record<string, string>, label: string, { har = false } = {}): Promise<CliRun> {
+  const dir = mkdtempSync(join(tmpdir(), `petstore-bench-${label}-`));
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PETSTORE_')));
+  const { wallMs, peakRssMb, cpuMs, exitCode, stderr } = await measured(
+    [BIN, '--report-dir', join(dir, 'reports'), ...(har ? ['--har', join(dir, 'run.har')] : [])],
+    { cwd: dir, env: { ...clean, PETSTORE_SEED: String(SEED), NO_COLOR: '1', ...env } },
+  );
   let requests: number | null = null;
   let verdict: string | null = null;
   try {
@@ -189,7 +198,7 @@ async function runCli(env: Record<string, string>, label: string, { har = false 
   rmSync(dir, { recursive: true, force: true });
   return {
     wallMs,
-    peakRssMb: peak / 1e6,
+    peakRssMb,
     cpuMs,
     exitCode,
     requests,
@@ -274,6 +283,41 @@ async function loopMain(baseUrl: string, apiKey: string, n: number, concurrency:
   console.log(JSON.stringify({ n, ms: performance.now() - started }));
   await agent.close();
 }
+
+/**
+ * The floor (`bench.ts --floor N C`, a child process): what any run of the suite must do at least.
+ * It loads the libraries the checks need (undici, ajv with the interface's schemas compiled,
+ * fast-check) through tsx as the CLI does, starts the bundled server, and sends N requests, C at a time.
+ */
+async function floorMain(n: number, concurrency: number): Promise<void> {
+  await import('fast-check');
+  const { validate } = await import('../src/data/schemas.js');
+  for (const schema of ['Pet', 'NewPet', 'Error', 'PetList'] as const) validate(schema, {});
+  const apiKey = 'floor-key';
+  const server = await serve(createReferenceHandler({ apiKey }));
+  const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000, pipelining: 1 });
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, n) }, async () => {
+      while (next++ < n) {
+        const res = await request(`${server.origin}/v1/pets`, {
+          dispatcher: agent,
+          headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
+        });
+        await res.body.text();
+      }
+    }),
+  );
+  await agent.close();
+  await server.close();
+}
+
+/** The floor for `n` requests, measured as the CLI is (spawn to exit). */
+const runFloor = (n: number, concurrency: number) =>
+  measured(['--import', 'tsx', fileURLToPath(import.meta.url), '--floor', String(n), String(concurrency)], {
+    cwd: ROOT,
+    env: process.env,
+  });
 
 async function runLoop(server: BenchServer, n: number, concurrency: number): Promise<{ rps: number }> {
   const child = spawn(
@@ -573,6 +617,32 @@ async function bench(harOnly = false): Promise<void> {
   }
 
   say(
+    `1b/4 one requirement (--only ${ONE}), and the floor for a full run's and for its requests (libraries loaded, the bundled server started, the requests sent), ${RUNS} times each`,
+  );
+  const fullRequests = median(embedded.map((r) => r.requests ?? 0));
+  const one: CliRun[] = [];
+  const floorFull: Awaited<ReturnType<typeof runFloor>>[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const run = await runCli({ PETSTORE_ONLY: ONE }, 'one');
+    check(run, 'the run of one requirement');
+    one.push(run);
+    floorFull.push(await runFloor(fullRequests, concurrency));
+  }
+  const oneRequests = median(one.map((r) => r.requests ?? 0));
+  const floorOne: Awaited<ReturnType<typeof runFloor>>[] = [];
+  for (let i = 0; i < RUNS; i++) floorOne.push(await runFloor(oneRequests, concurrency));
+  const floor = {
+    fullMs: round(median(floorFull.map((r) => r.wallMs))),
+    oneMs: round(median(floorOne.map((r) => r.wallMs))),
+    oneRunMs: round(median(one.map((r) => r.wallMs))),
+    oneRequests,
+    fullRequests,
+  };
+  say(
+    `  floor ${floor.fullMs} ms for ${fullRequests} requests, ${floor.oneMs} ms for ${oneRequests}; one requirement ${floor.oneRunMs} ms`,
+  );
+
+  say(
     `2/4 request throughput against a reference server, ${harOnly ? 'with and without --har' : `and a plain undici loop against it (median of ${LOOPS}); then with --har`}, ${THROUGHPUT_RUNS} times`,
   );
   const rounds: { suiteRps: number; suiteSpanMs: number; loopRps: number; requests: number; harRps: number }[] = [];
@@ -676,8 +746,15 @@ async function bench(harOnly = false): Promise<void> {
       factor: round(median(latency.map((r) => r.wallMs)) / bound, 2),
     },
     stopping,
+    floor: {
+      ...floor,
+      fullRatio: round(median(embedded.map((r) => r.wallMs)) / floor.fullMs, 2),
+      oneRatio: round(floor.oneRunMs / floor.oneMs, 2),
+    },
   };
   const met = {
+    fullVsFloor: figures.floor.fullRatio <= TARGETS.fullVsFloor,
+    oneVsFloor: figures.floor.oneRatio <= TARGETS.oneVsFloor,
     wall: figures.embedded.medianWallMs <= TARGETS.wallMs,
     requests: requests >= TARGETS.requests,
     throughput: figures.throughput.medianRatio >= TARGETS.throughputRatio,
@@ -700,6 +777,19 @@ async function bench(harOnly = false): Promise<void> {
       mark(met.wall),
     ],
     ['Requests sent', `${requests}`, `>= ${TARGETS.requests}`, mark(met.requests)],
+    [
+      `  / the floor for ${requests} requests`,
+      `${(figures.floor.fullMs / 1000).toFixed(2)} s: ${figures.floor.fullRatio}x`,
+      `<= ${TARGETS.fullVsFloor}x`,
+      mark(met.fullVsFloor),
+    ],
+    [`One requirement (--only ${ONE}, median of ${RUNS})`, `${(figures.floor.oneRunMs / 1000).toFixed(2)} s`, '', ''],
+    [
+      `  / the floor for its ${oneRequests} requests`,
+      `${(figures.floor.oneMs / 1000).toFixed(2)} s: ${figures.floor.oneRatio}x`,
+      `<= ${TARGETS.oneVsFloor}x`,
+      mark(met.oneVsFloor),
+    ],
     ['Requests per second (whole run)', `${figures.embedded.requestsPerSecond}`, '', ''],
     [
       'Peak RSS, process tree (median; max)',
@@ -729,11 +819,34 @@ async function bench(harOnly = false): Promise<void> {
     ...harRows(har),
     ...stoppingRows(stopping),
   ];
-  printRows(
-    `Pet Store conformance suite: bench (${cpus().length} cores, load ${load[0]?.toFixed(2)}, seed ${SEED}, concurrency ${concurrency})`,
-    rows,
-    join(dir, 'bench.json'),
-  );
+  const title = `Pet Store conformance suite: bench (${cpus().length} cores, load ${load[0]?.toFixed(2)}, seed ${SEED}, concurrency ${concurrency})`;
+  printRows(title, rows, join(dir, 'bench.json'));
+  writeDocsTable(title, rows);
+}
+
+/** The performance doc's table, between its markers: written by the bench, never by hand. */
+const DOCS_TABLE = {
+  file: join(ROOT, 'docs', 'performance.md'),
+  start: '<!-- npm run bench writes this table; do not edit it by hand -->',
+  end: '<!-- end of the table npm run bench writes -->',
+};
+
+function writeDocsTable(title: string, rows: string[][]): void {
+  const doc = readFileSync(DOCS_TABLE.file, 'utf8');
+  const [before, rest] = doc.split(DOCS_TABLE.start);
+  const after = rest?.split(DOCS_TABLE.end)[1];
+  if (before === undefined || after === undefined)
+    throw new Error(`${DOCS_TABLE.file}: the table's markers are missing`);
+  const cell = (c: string | undefined) => (c ?? '').replace(/\|/g, '\\|').trim();
+  const table = [
+    `${title}, ${new Date().toISOString().slice(0, 10)}, at ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim()}:`,
+    '',
+    '| Measure | Measured | Goal | |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${cell(r[0])} | ${cell(r[1])} | ${cell(r[2])} | ${cell(r[3])} |`),
+  ].join('\n');
+  writeFileSync(DOCS_TABLE.file, `${before}${DOCS_TABLE.start}\n${table}\n${DOCS_TABLE.end}${after}`);
+  console.log(`  and into ${DOCS_TABLE.file}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -792,6 +905,7 @@ async function costModel(): Promise<void> {
 
 const args = process.argv.slice(2);
 if (args[0] === '--loop') await loopMain(args[1] as string, args[2] as string, Number(args[3]), Number(args[4]));
+else if (args[0] === '--floor') await floorMain(Number(args[1]), Number(args[2]));
 else if (args[0] === '--cost-model') await costModel();
 else if (args[0] === '--stopping') await stoppingOnly();
 else await bench(args[0] === '--har');
