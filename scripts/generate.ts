@@ -124,6 +124,7 @@ function reportSchemaForTypes(): JSONSchema {
   (run.properties.server as Node).title = 'RunServer';
   (run.properties.targetLost as Node).title = 'TargetLost';
   (run.properties.targetPoisoned as Node).title = 'TargetPoisoned';
+  ((s.properties.suite as Node & { properties: Record<string, Node> }).properties.score as Node).title = 'SuiteScore';
   ((run.properties.deployment as Node & { items: Node }).items as Node).title = 'DeploymentFinding';
   const requirement = s.$defs.RequirementResult as { properties: Record<string, Node & { items?: Node }> };
   (requirement.properties.baseline as Node).title = 'BaselineMark';

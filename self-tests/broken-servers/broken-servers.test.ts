@@ -9,6 +9,8 @@
 // verdict that changes with the seed or the scheduling. All servers run in beforeAll, in child
 // processes (one per core, one server at a time in each); the tests read the kill matrix, which is
 // printed and written to the report folder, and the runs with other seeds.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
@@ -31,6 +33,8 @@ import {
   type VariantRow,
 } from '../harness/kill-matrix.js';
 import { variants } from '../harness/variants.js';
+import type { SuiteScore } from '../../src/report/results.js';
+import { root } from '../net-kit.js';
 
 const runner = fileURLToPath(new URL('../harness/kill-matrix-runs.ts', import.meta.url));
 
@@ -52,6 +56,13 @@ const reusesRow = (f: { breaks: RequirementId }) => levels.get(f.breaks) === 'MU
 const seedOf = (i: number) => Math.imul(i + 1, 0x9e3779b1) | 0 || 1;
 
 let matrix: KillMatrix;
+/**
+ * The suite's own score, which every report carries (suite.score): written by this file after each
+ * matrix, and shipped in the package. The one committed must be the one measured.
+ */
+const SCORE_FILE = join(root, 'suite-score.json');
+let committedScore: SuiteScore | null = null;
+let measuredScore: SuiteScore;
 /** Every whole-catalogue run per server: the matrix's, then those with other seeds. */
 const verdicts = new Map<string, VariantRow[]>();
 /** Every fault's whole-catalogue runs with SEEDS seeds. */
@@ -99,6 +110,15 @@ beforeAll(async () => {
     if ('variant' in row) verdicts.set(row.variant, [...(verdicts.get(row.variant) ?? []), row]);
     else bySeed.set(row.fault, [...(bySeed.get(row.fault) ?? []), row]);
   }
+  committedScore = existsSync(SCORE_FILE) ? (JSON.parse(readFileSync(SCORE_FILE, 'utf8')) as SuiteScore) : null;
+  measuredScore = {
+    faults: matrix.faults.length,
+    caught: matrix.faults.filter((f) => f.caughtBy && (bySeed.get(f.fault) ?? []).every((r) => r.caught)).length,
+    variants: variants.length,
+    passing: variants.filter((v) => (verdicts.get(v.name) ?? []).every((r) => r.pass)).length,
+    seeds: SEEDS,
+  };
+  writeFileSync(SCORE_FILE, `${JSON.stringify(measuredScore, null, 2)}\n`);
   const written = await writeKillMatrix(matrix, loadConfig().reportDir);
   const requests = rows.reduce((n, r) => n + r.requests, 0);
   console.log(
@@ -222,4 +242,12 @@ describe('every fault, whatever the seed', () => {
   test('only a fault modelling a race is exempt from the same MUST requirements', () => {
     expect(faults.filter((f) => f.racy).map((f) => f.name)).toEqual(['ids-collide', 'fail-under-load']);
   });
+});
+
+test('suite-score.json, shipped and carried by every report, is the score this matrix measured (commit it when it changes)', () => {
+  expect(measuredScore.caught).toBe(measuredScore.faults);
+  expect(measuredScore.passing).toBe(measuredScore.variants);
+  expect(committedScore, 'suite-score.json was stale: the one this run measured is written; commit it').toEqual(
+    measuredScore,
+  );
 });

@@ -1,7 +1,7 @@
 // The programmatic API where its users work: the two in-process examples in examples/in-process/
 // run as their users would run them (node --test); a broken app is reported by its requirement.
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
@@ -70,6 +70,12 @@ test('report files only with reportDir: the results either way', async () => {
   const written = await runConformance({ target: fetch, apiKey, only: ['service'], seed: 1, reportDir: dir });
   expect([quiet.verdict, written.verdict]).toEqual(['conformant', 'conformant']);
   expect(readdirSync(dir).sort()).toEqual([...REPORT_FILES, MANIFEST_FILE].sort());
+  // The suite's own score (suite-score.json, measured by the kill matrix) rides on every report.
+  const score = JSON.parse(readFileSync(join(root, 'suite-score.json'), 'utf8')) as unknown;
+  expect(written.suite.score).toEqual(score);
+  expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toMatch(
+    /this suite catches \d+ of its \d+ seeded faults/,
+  );
 });
 
 test('options are read as the settings are: a bad one names itself', async () => {

@@ -47,6 +47,7 @@ describe('the package', CHILD_TIMEOUT, () => {
       'src/commands/cli.js',
       'src/run/api.js',
       'src/run/api.d.ts',
+      'suite-score.json',
       'src/vitest/global-setup.ts',
       'tests/catalogue.ts',
       'tests/conformance.test.ts',

@@ -7,7 +7,14 @@ import { h, htmlPage } from './page.js';
 import { byArea, givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
 import { baselineSaid, blocks, findingLists, findings, gateOf, VERDICT_TITLE, type FindingList } from './verdict.js';
 import type { Shown as ShownFinding } from './causes.js';
-import { describeDeployment, describeRetries, describeRunRetries, describeServerExit, oneLine } from './words.js';
+import {
+  describeDeployment,
+  describeRetries,
+  describeRunRetries,
+  describeScore,
+  describeServerExit,
+  oneLine,
+} from './words.js';
 
 type Shown = 'passed' | 'skipped' | 'failed' | 'error' | 'warning' | 'known';
 
@@ -218,7 +225,7 @@ ${entries.map((e) => row(e, strict, har)).join('\n')}
     <div><dt>Target</dt><dd>${label ? `<strong>${h(label)}</strong> ` : ''}<code>${h(results.target.baseUrl)}</code>${results.target.embedded ? ' <span class="muted">(bundled reference server)</span>' : ''}</dd></div>
     <div><dt>Finished</dt><dd>${h(when(r.finishedAt))} <span class="muted">after ${h(duration(r.durationMs))}</span></dd></div>
     <div><dt>Seed</dt><dd><code>${h(r.seed ?? 'none')}</code></dd></div>${r.server ? `\n    <div><dt>Server</dt><dd><code>${h(r.server.command)}</code> <span class="muted">(--start; output in <a href="${h(r.server.log)}">${h(r.server.log)}</a>)</span>${r.server.exited ? `<br><span class="c-failed">${h(describeServerExit(r.server) ?? '')}</span>` : ''}</dd></div>` : ''}
-    <div><dt>Suite</dt><dd>${h(results.suite.name)} ${h(results.suite.version)}${commit} <span class="muted">· Node ${h(r.node)}</span></dd></div>
+    <div><dt>Suite</dt><dd>${h(results.suite.name)} ${h(results.suite.version)}${commit} <span class="muted">· Node ${h(r.node)}</span>${results.suite.score ? `<br><span class="muted">${h(describeScore(results.suite.score))}</span>` : ''}</dd></div>
     <div><dt>Mode</dt><dd>${strict ? 'strict: SHOULD findings fail the run' : 'SHOULD findings are warnings'}${r.readOnly ? ' · read-only' : ''}${r.clock ? ` · clock ${h(r.clock)}` : ''}</dd></div>
 ${(r.deployment ?? []).map((d) => `\n    <div><dt>Deployment</dt><dd>${h(describeDeployment(d))}</dd></div>`).join('')}
     <div><dt>Pets created</dt><dd>${results.createdPets.count} <span class="muted">(ids in ${h(results.createdPets.ledger)}${results.createdPets.runTag ? `, names tagged <code>${h(results.createdPets.runTag)}</code>` : ''})</span></dd></div>

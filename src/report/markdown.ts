@@ -2,7 +2,14 @@
 import { givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
 import { baselineSaid, findingLists, findings, gateOf, VERDICT_TITLE, type FindingList } from './verdict.js';
 import { levelApart, type Shown } from './causes.js';
-import { describeDeployment, describeRetries, describeRunRetries, describeServerExit, oneLine } from './words.js';
+import {
+  describeDeployment,
+  describeRetries,
+  describeRunRetries,
+  describeScore,
+  describeServerExit,
+  oneLine,
+} from './words.js';
 
 const ICON: Readonly<Record<Verdict, string>> = {
   conformant: '✅',
@@ -165,6 +172,7 @@ export function renderMarkdown(results: Results): string {
       `Partial run (${md(sel.filter(Boolean).join('; '))}): the verdict covers only the requirements that ran.`,
     );
   }
+  if (results.suite.score) notes.push(`About the suite: ${md(describeScore(results.suite.score))}.`);
   const infrastructure = describeRunRetries(r.retries);
   if (infrastructure) notes.push(`Requests sent again (the infrastructure, not findings): ${md(infrastructure)}.`);
   const serverExit = describeServerExit(r.server);

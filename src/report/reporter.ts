@@ -19,6 +19,7 @@ import {
   type RunInput,
   type RunRetries,
   type RunServer,
+  type SuiteScore,
   type TargetLost,
   type TargetPoisoned,
   type DeploymentFinding,
@@ -74,6 +75,15 @@ function writeAtomic(path: string, content: string): void {
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, content);
   renameSync(tmp, path);
+}
+
+/** What the suite itself can see (suite-score.json, written by its kill matrix), when the package has it. */
+function suiteScore(): { score: SuiteScore } | Record<string, never> {
+  try {
+    return { score: JSON.parse(readFileSync(join(root, 'suite-score.json'), 'utf8')) as SuiteScore };
+  } catch {
+    return {};
+  }
 }
 
 function packageInfo(): { name: string; version: string } {
@@ -233,7 +243,7 @@ export class ConformanceReporter {
       }
     }
     const run: RunInput = {
-      suite: { ...pkg, commit: commit.commit },
+      suite: { ...pkg, commit: commit.commit, ...suiteScore() },
       target: {
         baseUrl: redact(runConfig?.baseUrl ?? this.config.baseUrl ?? '(bundled reference server, not started)'),
         embedded: runConfig?.embedded ?? this.config.baseUrl === undefined,

@@ -14,6 +14,7 @@ import type {
   Results,
   RunRetries,
   RunServer,
+  SuiteScore,
   TargetLost,
   TargetPoisoned,
 } from '../data/generated/report-types.js';
@@ -27,6 +28,7 @@ export type {
   Results,
   RunRetries,
   RunServer,
+  SuiteScore,
   TargetLost,
   TargetPoisoned,
 };
@@ -69,7 +71,7 @@ export interface CheckInput {
 }
 
 export interface RunInput {
-  suite: { name: string; version: string; commit: string | null };
+  suite: { name: string; version: string; commit: string | null; score?: SuiteScore };
   target: { baseUrl: string; embedded: boolean; label?: string };
   startedAt: Date;
   finishedAt: Date;

@@ -1,6 +1,6 @@
 // Findings in words: a message's one-line reason, and the retries and pacing of a run.
 import type { Retries } from '../wire/wire.js';
-import type { DeploymentFinding, RunRetries, RunServer } from '../data/generated/report-types.js';
+import type { DeploymentFinding, RunRetries, RunServer, SuiteScore } from '../data/generated/report-types.js';
 
 /**
  * The one-line reason: the first line of a message, cut to `max` characters. A summary line
@@ -60,4 +60,9 @@ export function describeServerExit(server: RunServer | undefined): string | unde
 /** A deployment finding in words: what the gateway in front answered itself, and what that means for its clients. */
 export function describeDeployment(d: DeploymentFinding): string {
   return `the gateway in front answers ${d.request} itself (${d.answer}, its own page, ${plural(d.answers, 'answer')}): clients of this deployment see it, not the service's Error body`;
+}
+
+/** What the suite itself can see, in words: its own score against its broken and conforming servers. */
+export function describeScore(s: SuiteScore): string {
+  return `this suite catches ${s.caught} of its ${s.faults} seeded faults and passes ${s.passing} of its ${s.variants} conforming variants, the same with each of ${s.seeds} seeds`;
 }

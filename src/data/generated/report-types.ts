@@ -80,7 +80,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned and run.deployment.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score.
    */
   formatVersion: string;
   /**
@@ -96,6 +96,7 @@ export interface Results {
      * Git commit of the suite, or null outside a git checkout. manifest.json says whether its files differed from it.
      */
     commit: string | null;
+    score?: SuiteScore;
   };
   interface: {
     name: "Pet Store Service Interface";
@@ -149,6 +150,19 @@ export interface Results {
    * One entry per requirement that ran, in catalogue order.
    */
   requirements: RequirementResult[];
+}
+/**
+ * Since 1.5.0. What the suite itself can see, from suite-score.json, which its own tests (the kill matrix) write and check: of its deliberately broken servers, how many the requirement each breaks catches, with every seed; of its conforming variants, how many pass.
+ */
+export interface SuiteScore {
+  faults: number;
+  caught: number;
+  variants: number;
+  passing: number;
+  /**
+   * Seeds each fault and variant ran with, the same verdict every time.
+   */
+  seeds: number;
 }
 export interface RunRecord {
   startedAt: string;
