@@ -1,5 +1,6 @@
-// The run without a test runner: every selected check started at once in one run context, each
-// outcome as the reports take it. The command line runs this; vitest's adapter
+// The run without a test runner: the selected checks in one run context, in the order of run()
+// (ordinary checks at once, then the run-wide rules and the fragile checks), each outcome as the
+// reports take it. The command line, runConformance and the kill matrix run this; vitest's adapter
 // (src/vitest/adapter.ts) runs the same checks as tests, and a self-test keeps their verdicts equal.
 import type { RunConfig } from '../config/config.js';
 import { execute, judgeRun, type Check, type Outcome } from '../checks/requirement.js';
@@ -117,7 +118,7 @@ export class ChecksRunner {
     return [...this.ctx.watch.unanswered];
   }
 
-  /** Ctrl-C: every request of the run stops at once, and waiting checks go. */
+  /** Ctrl-C: every request of the run stops at once, so every check ends in moments. */
   interrupt(): void {
     this.ctx.interrupt();
   }
