@@ -26,10 +26,10 @@ test.concurrent.each(['express', 'hono'])(
   CHILD_TIMEOUT.timeout,
 );
 
-test('a fetch handler that echoes no status is nonconformant, and the results say which requirement', async () => {
-  const apiKey = 'api-test-key';
+/** The reference store as a fetch handler (Hono-style), its 201 bodies edited by `edit`. */
+function fetchStore(apiKey: string, edit: (body: string) => string = (b) => b) {
   const store = createReferenceHandler({ apiKey });
-  const fetch = async (request: Request) => {
+  return async (request: Request) => {
     const url = new URL(request.url);
     const answer = await store({
       method: request.method,
@@ -37,10 +37,14 @@ test('a fetch handler that echoes no status is nonconformant, and the results sa
       headers: Object.fromEntries(request.headers),
       body: request.method === 'GET' ? '' : await request.text(),
     });
-    const body =
-      answer.status === 201 ? JSON.stringify({ ...JSON.parse(answer.body), status: undefined }) : answer.body;
+    const body = answer.status === 201 ? edit(answer.body) : answer.body;
     return new Response(body, { status: answer.status, headers: answer.headers });
   };
+}
+
+test('a fetch handler that echoes no status is nonconformant, and the results say which requirement', async () => {
+  const apiKey = 'api-test-key';
+  const fetch = fetchStore(apiKey, (b) => JSON.stringify({ ...JSON.parse(b), status: undefined }));
   const results = await runConformance({ target: { fetch }, apiKey, only: ['createPet.status-echo'], seed: 3 });
   expect(results.verdict).toBe('nonconformant');
   expect(results.requirements.map((r) => [r.id, r.outcome])).toEqual([['createPet.status-echo', 'failed']]);
@@ -49,17 +53,7 @@ test('a fetch handler that echoes no status is nonconformant, and the results sa
 
 test('report files only with reportDir: the results either way', async () => {
   const apiKey = 'api-files-key';
-  const store = createReferenceHandler({ apiKey });
-  const fetch = async (request: Request) => {
-    const url = new URL(request.url);
-    const answer = await store({
-      method: request.method,
-      url: `${url.pathname}${url.search}`,
-      headers: Object.fromEntries(request.headers),
-      body: request.method === 'GET' ? '' : await request.text(),
-    });
-    return new Response(answer.body, { status: answer.status, headers: answer.headers });
-  };
+  const fetch = fetchStore(apiKey);
   const dir = tempDir('api-files');
   // Without reportDir nothing is written where a run would write by default (the folder `reports`).
   const where = join(root, 'reports', 'conformance.json');
