@@ -1,6 +1,6 @@
 // How the client is set up: its options, and its connections (keep-alive ones for GET and HEAD,
 // one of its own for every request that may create), direct or through the environment's proxy.
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Agent, Client, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { proxyEnv } from '../config/config.js';
 import { earlyAnswerConnector, envProxy, namesProxy, type EnvProxy } from './transport.js';
 import type { ApiResponse, SentRequest, Retries, SendRecord } from './wire.js';
@@ -75,7 +75,56 @@ export function connectionsFor(
       : new Agent({ ...opts, connect: earlyAnswerConnector() });
   return {
     pooled: agentOf(agent),
-    fresh: agentOf(fresh),
+    fresh: viaEnv ? agentOf(fresh) : new OwnConnections({ connect: earlyAnswerConnector() }),
     proxy: direct ? undefined : envProxy(new URL(baseUrl).protocol, proxyEnv()),
   };
+}
+
+/**
+ * A connection of its own for every request, which we close once its answer is read. undici's
+ * `pipelining: 0` does the same by asking the server to close (Connection: close), and costs more
+ * than twice as much processor time per request (0.59 ms against 0.25 ms on loopback, measured):
+ * the run sends some 200 POSTs, the kill matrix some 150,000.
+ */
+class OwnConnections extends Dispatcher {
+  /** Each connection still open, and its close, which ends once its answer is read. */
+  private readonly open = new Map<Client, Promise<void>>();
+
+  constructor(private readonly options: Client.Options) {
+    super();
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const client = new Client(opts.origin ?? '', this.options);
+    const accepted = client.dispatch(opts, handler);
+    // Closes once the answer is read (or the request failed): the connection carries nothing else.
+    const closed = client.close().then(
+      () => void this.open.delete(client),
+      () => void this.open.delete(client),
+    );
+    this.open.set(client, closed);
+    return accepted;
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const done = Promise.all(this.open.values()).then(() => undefined);
+    if (!callback) return done;
+    void done.then(callback);
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(err: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(err: Error | null, callback: () => void): void;
+  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
+    const err = typeof a === 'function' ? null : (a ?? null);
+    const callback = typeof a === 'function' ? a : b;
+    const done = Promise.all([...this.open.keys()].map((c) => c.destroy(err).catch(() => undefined))).then(
+      () => undefined,
+    );
+    if (!callback) return done;
+    void done.then(callback);
+  }
 }
