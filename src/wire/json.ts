@@ -92,8 +92,10 @@ function checkDepth(text: string): void {
   }
 }
 
-/** Integer literals long enough to be unsafe (also as 1234567890123456789.0), where compact JSON has numbers. */
-const LONG_INTEGER = /(^|[[:,])(-?\d{16,}(?:\.0+)?)(?=$|[,\]}])/g;
+/** Integer literals long enough to be unsafe (also as 1234567890123456789.0), where JSON has numbers. */
+const LONG_INTEGER = /(^\s*|[[:,]\s*)(-?\d{16,}(?:\.0+)?)(?=\s*(?:$|[,\]}]))/g;
+/** JSON's white space between tokens, and the strings, kept as they are (see parseFast). */
+const SPACE_OUTSIDE_STRINGS = /("(?:[^"\\]|\\.)*")|[ \t\n\r]+/g;
 const MARKED = /^\u0001-?\d+(?:\.0+)?$/;
 const NOT_FAST = Symbol('not fast');
 
@@ -169,10 +171,11 @@ function restoreAt(value: unknown, restored: readonly Restored[]): unknown {
 
 /**
  * The native parser, where it can vouch for the exact value: long integers are first quoted with a
- * marker, and the text must come back character for character from JSON.stringify, so no number
+ * marker, and the text must come back character for character from JSON.stringify (white space
+ * between tokens aside), so no number
  * lost a digit, no key was repeated and every marked string is a literal that was marked (a text
  * that escapes U+0001 itself, the marker's first character, takes the exact parser).
- * Answers are mostly compact JSON; anything else (white space, escapes) takes the exact parser.
+ * Answers are mostly compact or indented JSON; anything else (escapes, exponents) takes the exact parser.
  */
 function parseFast(text: string): unknown {
   const known = vouched.get(text);
@@ -185,7 +188,10 @@ function parseFast(text: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(marked);
-    if ((mayNestDeeper(text) && deeperThan(value, MAX_JSON_DEPTH)) || JSON.stringify(value) !== marked) return NOT_FAST;
+    if (mayNestDeeper(text) && deeperThan(value, MAX_JSON_DEPTH)) return NOT_FAST;
+    const written = JSON.stringify(value);
+    // Indented JSON is vouched for once its white space between tokens is gone.
+    if (written !== marked && written !== marked.replace(SPACE_OUTSIDE_STRINGS, '$1')) return NOT_FAST;
   } catch {
     return NOT_FAST;
   }
