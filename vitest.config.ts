@@ -45,7 +45,6 @@ export default defineConfig({
           // each keeps its own process.env (vi.stubEnv) and no self-test changes directory.
           pool: 'threads',
           maxWorkers: 1,
-          isolate: false,
           // Every check of an area's block at once, as the command line starts them; the client's
           // pool bounds the requests in flight.
           maxConcurrency: 256,
@@ -60,6 +59,7 @@ export default defineConfig({
         test: {
           name: 'self',
           include: ['self-tests/**/*.test.ts'],
+          globalSetup: ['self-tests/global-setup.ts'],
           // Threads start faster than forked processes (some 20 s of processor time over a run);
           // each keeps its own process.env (vi.stubEnv) and no self-test changes directory.
           pool: 'threads',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point for `npx petstore-conformance` and `npm run conformance`. An installed package runs
-// the JavaScript npm pack built (scripts/build.mjs); a clone runs its TypeScript through tsx.
-// `--help` says it all.
+// the JavaScript npm pack built (scripts/build.mjs); a clone runs its TypeScript bundled into one
+// file (scripts/bundle.mjs), or through tsx when it cannot be bundled. `--help` says it all.
 import { existsSync } from 'node:fs';
 
 const compiled = new URL('../src/commands/cli.js', import.meta.url);
@@ -10,8 +10,9 @@ process.stdout.on('error', (err) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw err;
 });
-let cli = compiled.href;
-if (!existsSync(compiled)) {
+let cli = existsSync(compiled) ? compiled.href : undefined;
+if (!cli) cli = await (await import('../scripts/bundle.mjs')).bundledCli();
+if (!cli) {
   (await import('tsx/esm/api')).register();
   cli = new URL('../src/commands/cli.ts', import.meta.url).href;
 }

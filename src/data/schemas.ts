@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { isInt64 } from '../wire/json.js';
+import { packageRoot } from '../config/package-root.js';
 
 // ajv-formats is CommonJS; under NodeNext its function is the module's default export.
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
@@ -10,7 +11,7 @@ const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.de
 export const SCHEMA_NAMES = ['PetStatus', 'NewPet', 'Pet', 'Error'] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
-export const schemaDir = new URL('../../schemas/', import.meta.url);
+export const schemaDir = new URL('schemas/', packageRoot);
 
 export function readSchemaFile(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8')) as Record<string, unknown>;

@@ -2,8 +2,8 @@
 // every report file written from it, and the terminal summary.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Config, RunConfig } from '../config/config.js';
+import { packageRootPath } from '../config/package-root.js';
 import { redact, redactMessage, registerSecret } from '../wire/redact.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
@@ -37,8 +37,6 @@ export const REPORT_FILES = [
   LEDGER_FILE,
 ] as const;
 export const MANIFEST_FILE = 'manifest.json';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface ReporterOptions {
   /** $GITHUB_STEP_SUMMARY: conformance.md is appended to this file when set. */
@@ -80,7 +78,7 @@ function writeAtomic(path: string, content: string): void {
 /** What the suite itself can see (suite-score.json, written by its kill matrix), when the package has it. */
 function suiteScore(): { score: SuiteScore } | Record<string, never> {
   try {
-    return { score: JSON.parse(readFileSync(join(root, 'suite-score.json'), 'utf8')) as SuiteScore };
+    return { score: JSON.parse(readFileSync(join(packageRootPath, 'suite-score.json'), 'utf8')) as SuiteScore };
   } catch {
     return {};
   }
@@ -88,7 +86,10 @@ function suiteScore(): { score: SuiteScore } | Record<string, never> {
 
 function packageInfo(): { name: string; version: string } {
   try {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name?: string; version?: string };
+    const pkg = JSON.parse(readFileSync(join(packageRootPath, 'package.json'), 'utf8')) as {
+      name?: string;
+      version?: string;
+    };
     return { name: pkg.name ?? 'petstore-conformance', version: pkg.version ?? '0.0.0' };
   } catch {
     return { name: 'petstore-conformance', version: '0.0.0' };
@@ -230,7 +231,7 @@ export class ConformanceReporter {
     const finishedAt = new Date();
     if (runConfig?.apiKey) registerSecret(runConfig.apiKey);
     const pkg = packageInfo();
-    const commit = suiteCommit(root);
+    const commit = suiteCommit(packageRootPath);
     // The CLI validated it before the run (exit 2 when bad); read again here, as it stands now.
     let baseline: Baseline | null = null;
     if (this.config.baseline) {
@@ -283,7 +284,7 @@ export class ConformanceReporter {
     const files = renderReports(results, created, harFile ? { har: harFile } : {});
     for (const { file, content } of files) writeAtomic(join(dir, file), content);
     const digested = har && harFile && existsSync(har) ? [{ file: harFile, ...digestFile(har) }] : [];
-    const manifest = `${JSON.stringify(buildManifest(results, root, files, commit, digested), null, 2)}\n`;
+    const manifest = `${JSON.stringify(buildManifest(results, packageRootPath, files, commit, digested), null, 2)}\n`;
     writeAtomic(join(dir, MANIFEST_FILE), manifest);
     if (this.options.stepSummary)
       appendFileSync(this.options.stepSummary, `${files.find((f) => f.file === 'conformance.md')?.content ?? ''}\n`);

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { REFUSABLE_UPLOAD_BYTES, type ApiResponse, type SendRecord } from './wire.js';
 import type { HarCut, HarError, HarSender } from '../data/generated/report-types.js';
 import { redact } from './redact.js';
+import { readPackageJson } from '../config/package-root.js';
 
 /** Each body, request and response, is kept up to this many bytes; a cut is noted in the entry. */
 export const HAR_BODY_CAP = 64 * 1024;
@@ -19,10 +20,7 @@ const PAGE = 'run';
 
 const CREATOR = (() => {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      name?: string;
-      version?: string;
-    };
+    const pkg = readPackageJson('package.json') as { name?: string; version?: string };
     return { name: pkg.name ?? 'petstore-conformance', version: pkg.version ?? '0.0.0' };
   } catch {
     return { name: 'petstore-conformance', version: '0.0.0' };

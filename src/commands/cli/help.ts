@@ -1,13 +1,11 @@
 // What the command line prints and exits on: --help, --version's figures, --show-config, --list.
-import { readFileSync } from 'node:fs';
+import { readPackageJson } from '../../config/package-root.js';
 import type { Config } from '../../config/config.js';
 import type { Requirement } from '../../checks/requirement.js';
 import { COMMANDS, flagged, isSwitch, settings, type AnySetting, type Key } from './args.js';
 
-const readJson = (path: string) =>
-  JSON.parse(readFileSync(new URL(path, new URL('../../..', import.meta.url)), 'utf8')) as Record<string, unknown>;
-export const SUITE_VERSION = String(readJson('package.json').version);
-export const INTERFACE_VERSION = String((readJson('schemas/openapi.json').info as { version: string }).version);
+export const SUITE_VERSION = String(readPackageJson('package.json').version);
+export const INTERFACE_VERSION = String((readPackageJson('schemas/openapi.json').info as { version: string }).version);
 
 const WIDTH = 100;
 
