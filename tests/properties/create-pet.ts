@@ -170,7 +170,7 @@ const invalid: Property[] = INVALID.map(({ requirement, rules: keys, label, titl
         const status = (body.json as { status?: unknown }).status;
         const filter: [string, string][] =
           typeof status === 'string' && PET_STATUSES.includes(status) ? [['status', status]] : [];
-        await expectNothingCreated(ctx, res, { name }, [[...filter, ['limit', '100']]]);
+        await expectNothingCreated(ctx, [{ res, marker: { name } }], [[...filter, ['limit', '100']]]);
       },
     }),
 }));
