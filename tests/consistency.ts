@@ -8,6 +8,7 @@ import { because, Skip, type Requirement } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
 import { blockIfTwin, samePet } from './pets.js';
+import { repeatsAnId } from '../src/checks/list-answers.js';
 import { echoRules, shortListRules } from '../src/checks/blame.js';
 import { checkModel } from './properties/model.js';
 
@@ -22,7 +23,8 @@ async function listed(ctx: RunContext, query: [string, string][]): Promise<{ res
 
 /** When the list is complete (fewer items than `limit`), it holds `pet` unchanged; returns whether it was complete. */
 function expectListedIfComplete(ctx: RunContext, res: ApiResponse, pets: Pet[], limit: number, pet: Pet): boolean {
-  if (pets.length >= limit) return false;
+  // A list that repeats a pet is listPets.distinct-ids' violation, and proves no list complete.
+  if (pets.length >= limit || repeatsAnId(pets)) return false;
   const item = pets.find((p) => exactInteger(p.id) === exactInteger(pet.id));
   if (!item)
     return because(shortListRules(res), () =>
@@ -78,7 +80,9 @@ export const consistency: Requirement[] = [
       const complete = lists.filter(({ res, pets, limit }) => expectListedIfComplete(ctx, res, pets, limit, pet));
       if (complete.length === 0)
         throw new Skip(
-          `the lists of status "${status}" filled up to their limit meanwhile; none could be proven complete`,
+          lists.some(({ pets }) => repeatsAnId(pets))
+            ? `no list could be proven complete: they repeat a pet (listPets.distinct-ids) or filled up to their limit`
+            : `the lists of status "${status}" filled up to their limit meanwhile; none could be proven complete`,
         );
     },
   },

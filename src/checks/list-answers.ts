@@ -23,6 +23,10 @@ export type ListRule = (typeof LIST_RULES)[number];
 /** A `limit` the interface allows, as a client writes it; others (out of range, malformed) have rules of their own. */
 const ALLOWED_LIMIT = /^[1-9]\d{0,2}$/;
 
+/** True when two items of the list share an id: listPets.distinct-ids' to judge, and no proof of anything else. */
+export const repeatsAnId = (pets: readonly Pet[]): boolean =>
+  new Set(pets.map((p) => exactInteger(p.id) ?? String(p.id))).size !== pets.length;
+
 /** Throws a Violation when two items of the list share an id: an id identifies one pet. */
 export function expectDistinctIds(res: ApiResponse, pets: readonly Pet[]): void {
   const at = new Map<string, number>();
