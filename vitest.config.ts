@@ -60,6 +60,9 @@ export default defineConfig({
           name: 'self',
           include: ['self-tests/**/*.test.ts'],
           globalSetup: ['self-tests/global-setup.ts'],
+          // Files of a worker share their modules (loaded and compiled once, ajv's validators too):
+          // some 10 s of processor time. No self-test mocks a module; env stubs are undone by each.
+          isolate: false,
           // Threads start faster than forked processes (some 20 s of processor time over a run);
           // each keeps its own process.env (vi.stubEnv) and no self-test changes directory.
           pool: 'threads',
