@@ -61,8 +61,10 @@ export default defineConfig({
           include: ['self-tests/**/*.test.ts'],
           globalSetup: ['self-tests/global-setup.ts'],
           // Files of a worker share their modules (loaded and compiled once, ajv's validators too):
-          // some 10 s of processor time. No self-test mocks a module; env stubs are undone by each.
+          // some 10 s of processor time. No self-test mocks a module; env stubs are undone by each, and
+          // self-tests/setup.ts forgets the keys registered for redaction before each file.
           isolate: false,
+          setupFiles: ['self-tests/setup.ts'],
           // Threads start faster than forked processes (some 20 s of processor time over a run);
           // each keeps its own process.env (vi.stubEnv) and no self-test changes directory.
           pool: 'threads',
