@@ -83,7 +83,10 @@ export function checksOf(requirements: readonly Requirement[], properties: reado
     ...(r.judgeRun ? { judgeRun: r.judgeRun } : {}),
     ...(r.fragile ? { fragile: r.fragile } : {}),
   }));
-  for (const p of properties) {
+  // In catalogue order: a property starts after those of the requirements listed before its own.
+  const order = new Map(requirements.map((r, i) => [r.id, i]));
+  const byCatalogue = [...properties].sort((a, b) => (order.get(a.requirement) ?? 0) - (order.get(b.requirement) ?? 0));
+  for (const p of byCatalogue) {
     const requirement = byId.get(p.requirement);
     if (!requirement) throw new Error(`property "${p.title}" names unknown requirement ${p.requirement}`);
     const name = `${p.requirement} (property) ${p.title}`;
