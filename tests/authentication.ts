@@ -10,6 +10,7 @@ import type { RunContext } from '../src/checks/run.js';
 import { expectSuccess, getPetStage, liveOperations, type Operation } from './operations.js';
 import { successRules } from '../src/checks/blame.js';
 import { unknownPetIds } from './pets.js';
+import { wrongKeyProperty } from './properties/authentication.js';
 
 const SECTION = 'Authentication';
 
@@ -124,6 +125,7 @@ export const authentication: Requirement[] = [
   },
   {
     id: 'auth.wrong-key',
+    properties: [wrongKeyProperty],
     level: 'MUST',
     section: SECTION,
     statement: 'A bearer token that is not the key is answered 401 with an Error body, on every operation',

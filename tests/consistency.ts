@@ -11,6 +11,7 @@ import { blockIfTwin, samePet } from './pets.js';
 import { repeatsAnId } from '../src/checks/list-answers.js';
 import { echoRules, shortListRules } from '../src/checks/blame.js';
 import { checkModel } from './properties/model.js';
+import { concurrentCreatesProperty } from './properties/consistency.js';
 
 /** A list shorter than the limit it asked for is complete; the largest limit proves the most. */
 const MAX_LIMIT = LIMIT.max;
@@ -88,6 +89,7 @@ export const consistency: Requirement[] = [
   },
   {
     id: 'consistency.model',
+    properties: [concurrentCreatesProperty],
     level: 'MUST',
     section: 'Resources and their fields',
     statement:

@@ -5,7 +5,7 @@ import { createdRules } from '../src/checks/blame.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import type { NewPet, Pet, PetStatus } from '../src/data/generated/schema-types.js';
 import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/wire/json.js';
-import { because, eachCase, type Requirement } from '../src/checks/requirement.js';
+import { because, eachCase, type Requirement, type RequirementId } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
 import { expectStoredAsSent } from './pets.js';
@@ -21,8 +21,15 @@ import {
   SECTION,
   STATUS_ENUM,
 } from './create-pet-rejects.js';
+import { int64Property, invalidBodyProperty, unicodeProperty } from './properties/create-pet.js';
 
 const STATUSES = PET_STATUSES as readonly PetStatus[];
+
+/** A table of bodies refused with 400 (rejects), with its property over generated bodies breaking the same rules. */
+const refuses = (id: RequirementId, statement: string, cases: Parameters<typeof rejects>[2]): Requirement => ({
+  ...rejects(id, statement, cases),
+  properties: [invalidBodyProperty(id)],
+});
 
 /** categoryId values at the edges of int64 and of what a double holds exactly. */
 const EXTREMES: readonly (readonly [Int64, string])[] = [
@@ -107,40 +114,40 @@ export const createPet: Requirement[] = [
       await expectStoredAsSent(ctx, body, (await ctx.createPet(body)).res);
     },
   },
-  rejects(
+  refuses(
     'createPet.missing-name',
     'A body without name is answered 400 with an Error body and creates nothing',
     MISSING_NAME,
   ),
-  rejects(
+  refuses(
     'createPet.missing-category',
     'A body without categoryId is answered 400 with an Error body and creates nothing',
     MISSING_CATEGORY,
   ),
-  rejects(
+  refuses(
     'createPet.name-type',
     'A name that is not a string (number, null, array, object) is answered 400 with an Error body and creates nothing',
     NAME_TYPES,
   ),
-  rejects(
+  refuses(
     'createPet.category-type',
     'A categoryId that is not an integer ("5", 1.5, null, true) is answered 400 with an Error body and creates nothing',
     CATEGORY_TYPES,
   ),
   {
-    ...rejects(
+    ...refuses(
       'createPet.category-range',
       'A categoryId beyond int64 (2^63, -2^63-1) is answered 400 with an Error body and creates nothing',
       CATEGORY_RANGE,
     ),
     fragile: true,
   },
-  rejects(
+  refuses(
     'createPet.status-enum',
     'A status outside the enumeration (adopted, Available, 1) is answered 400 with an Error body and creates nothing',
     STATUS_ENUM,
   ),
-  rejects(
+  refuses(
     'createPet.body-not-object',
     'A body that is not a JSON object (not JSON, empty, an array, null) is answered 400 with an Error body and creates nothing',
     NOT_OBJECTS,
@@ -175,6 +182,7 @@ export const createPet: Requirement[] = [
   },
   {
     id: 'createPet.int64-extremes',
+    properties: [int64Property],
     level: 'MUST',
     section: SECTION,
     statement: 'categoryId 0, 2^53+1, 2^63-1 and -2^63 are echoed and read back digit for digit',
@@ -191,6 +199,7 @@ export const createPet: Requirement[] = [
   },
   {
     id: 'createPet.unicode',
+    properties: [unicodeProperty],
     level: 'MUST',
     section: SECTION,
     statement:

@@ -2,7 +2,7 @@
 // it holds: valid Pets, at most `limit` (20 without one), the status filter obeyed, no id twice. A
 // fault that only some lists show (a repeated pet, one item too many for one limit) is then caught
 // by the rule it breaks on every seed, not only when a random sequence happens to ask that list.
-import { expectListOf, expectPetList, fail } from './assert.js';
+import { expectErrorBody, expectListOf, expectPetList, fail, isClientError, listToJudge } from './assert.js';
 import type { Pet } from '../data/generated/schema-types.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
 import { LIMIT } from '../data/generators.js';
@@ -41,6 +41,18 @@ export function expectDistinctIds(res: ApiResponse, pets: readonly Pet[]): void 
       );
     at.set(id, i);
   });
+}
+
+/** Where the interface leaves the answer open: a 4xx Error (400 preferred), or a 200 list of at most `max` valid Pets. */
+export function expectRejectedOrBounded(res: ApiResponse, max: number, what: string): void {
+  if (isClientError(res)) {
+    expectErrorBody(res);
+    return;
+  }
+  if (res.status !== 200)
+    fail(res, `a 4xx (400 preferred) with an Error body, or 200 with at most ${max} Pets (${what})`);
+  const pets = listToJudge(res);
+  if (pets.length > max) fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`);
 }
 
 /** Throws a Violation when an item's status is not the one the list was filtered by. */

@@ -45,12 +45,12 @@ export interface Requirement {
    * check and the run-wide rules' own cases, so a target that falls on it was judged on the rest.
    */
   fragile?: true;
+  /** Its properties: further checks of it over generated inputs (tests/properties/). */
+  properties?: readonly Property[];
 }
 
-/** A further check of a catalogue requirement, e.g. a property over generated inputs. */
+/** A further check of the requirement that carries it: a property over generated inputs. */
 export interface Property {
-  /** Id of the catalogue requirement it checks. */
-  requirement: RequirementId;
   /** One line: what holds for every generated input. */
   title: string;
   check: (ctx: RunContext) => Promise<void>;
@@ -72,10 +72,9 @@ export interface Check {
   fragile?: true;
 }
 
-/** Flattens requirements and their properties into tests; a property naming an unknown id is an error. */
-export function checksOf(requirements: readonly Requirement[], properties: readonly Property[] = []): Check[] {
-  const byId = new Map(requirements.map((r) => [r.id, r]));
-  const checks: Check[] = requirements.map((r) => ({
+/** Flattens requirements into tests: each one's own check, then the properties each carries. */
+export function checksOf(requirements: readonly Requirement[]): Check[] {
+  const own: Check[] = requirements.map((r) => ({
     requirement: r,
     kind: 'requirement',
     name: `${r.id} ${r.statement}`,
@@ -83,22 +82,16 @@ export function checksOf(requirements: readonly Requirement[], properties: reado
     ...(r.judgeRun ? { judgeRun: r.judgeRun } : {}),
     ...(r.fragile ? { fragile: r.fragile } : {}),
   }));
-  // In catalogue order: a property starts after those of the requirements listed before its own.
-  const order = new Map(requirements.map((r, i) => [r.id, i]));
-  const byCatalogue = [...properties].sort((a, b) => (order.get(a.requirement) ?? 0) - (order.get(b.requirement) ?? 0));
-  for (const p of byCatalogue) {
-    const requirement = byId.get(p.requirement);
-    if (!requirement) throw new Error(`property "${p.title}" names unknown requirement ${p.requirement}`);
-    const name = `${p.requirement} (property) ${p.title}`;
-    checks.push({
-      requirement,
-      kind: 'property',
-      name,
+  const properties: Check[] = requirements.flatMap((r) =>
+    (r.properties ?? []).map((p) => ({
+      requirement: r,
+      kind: 'property' as const,
+      name: `${r.id} (property) ${p.title}`,
       check: p.check,
-      ...(requirement.fragile ? { fragile: true } : {}),
-    });
-  }
-  return checks;
+      ...(r.fragile ? { fragile: true as const } : {}),
+    })),
+  );
+  return [...own, ...properties];
 }
 
 export function areaOf(id: string): string {

@@ -38,8 +38,8 @@ async function send(
   return res;
 }
 
-const wrongKey: Property = {
-  requirement: 'auth.wrong-key',
+/** auth.wrong-key's property. */
+export const wrongKeyProperty: Property = {
   title: 'Any bearer token but the key is answered 401 with an Error body, on every operation',
   check: async (ctx) => {
     const ops: OperationName[] = ['listPets'];
@@ -62,5 +62,3 @@ const wrongKey: Property = {
     });
   },
 };
-
-export const authenticationProperties: Property[] = [wrongKey];

@@ -13,8 +13,8 @@ import { CREATE_WEIGHTS } from './shared.js';
 /** Most pets created at once by one run of the property. */
 const MOST_AT_ONCE = 6;
 
-const concurrentCreates: Property = {
-  requirement: 'consistency.model',
+/** consistency.model's property. */
+export const concurrentCreatesProperty: Property = {
   title: 'K pets created at once get K distinct ids, and each reads back as created',
   check: (ctx) =>
     checkProperty(ctx, {
@@ -67,5 +67,3 @@ const concurrentCreates: Property = {
       },
     }),
 };
-
-export const consistencyProperties: Property[] = [concurrentCreates];

@@ -32,8 +32,8 @@ async function create(ctx: RunContext, trial: Trial, generated: NewPet): Promise
   return { body, res };
 }
 
-const unicode: Property = {
-  requirement: 'createPet.unicode',
+/** createPet.unicode's property. */
+export const unicodeProperty: Property = {
   title: 'Any name over the whole Unicode range is echoed and read back code point for code point',
   check: (ctx) =>
     checkProperty(ctx, {
@@ -70,8 +70,8 @@ const unicode: Property = {
     }),
 };
 
-const int64: Property = {
-  requirement: 'createPet.int64-extremes',
+/** createPet.int64-extremes' property. */
+export const int64Property: Property = {
   title: 'Any categoryId in the int64 range is echoed and read back digit for digit',
   check: (ctx) =>
     checkProperty(ctx, {
@@ -138,41 +138,45 @@ const INVALID: readonly { requirement: RequirementId; rules: readonly string[]; 
   },
 ];
 
-/** The requirement whose rule an invalid body of this kind breaks (see INVALID). */
-export function invalidBodyRequirement(body: InvalidBody): string | undefined {
-  return INVALID.find((p) => p.rules.includes(ruleKey(body.rule)))?.requirement;
-}
-
 const rules = invalidBodies(newPet({ name: plainText() }));
 for (const r of rules) {
   if (!INVALID.some((p) => p.rules.includes(ruleKey(r))))
     throw new Error(`tests/properties/create-pet.ts: no requirement for the NewPet rule "${ruleKey(r)}" (${r.says})`);
 }
 
-const invalid: Property[] = INVALID.map(({ requirement, rules: keys, label, title }) => ({
-  requirement,
-  title,
-  check: (ctx) =>
-    checkProperty(ctx, {
-      label,
-      arbitrary: fc.oneof(...rules.filter((r) => keys.includes(ruleKey(r))).map((r) => r.arbitrary)),
-      creates: { perRun: 0, weight: CREATE_WEIGHTS.byMistake },
-      show: (b: InvalidBody) => `${b.rule.says}: ${'raw' in b.body ? show(b.body.raw) : show(b.body.json)}`,
-      predicate: async (generated, trial) => {
-        const { body, name } = taggedBody(generated.body, trial);
-        await trial.take();
-        // Urgent: the property's other cases wait for the one creation it may make by mistake.
-        const res = await ctx.api.createPet(null, { body, urgent: true });
-        if (res.status !== 201) trial.giveBack();
-        expectError(res, 400, generated.rule.says);
-        if (name === undefined || !('json' in body)) return;
-        // The list of the body's status, when it names a valid one: where a created pet would be.
-        const status = (body.json as { status?: unknown }).status;
-        const filter: [string, string][] =
-          typeof status === 'string' && PET_STATUSES.includes(status) ? [['status', status]] : [];
-        await expectNothingCreated(ctx, [{ res, marker: { name } }], [[...filter, ['limit', '100']]]);
-      },
-    }),
-}));
+const invalid = new Map<RequirementId, Property>(
+  INVALID.map(({ requirement, rules: keys, label, title }) => [
+    requirement,
+    {
+      title,
+      check: (ctx) =>
+        checkProperty(ctx, {
+          label,
+          arbitrary: fc.oneof(...rules.filter((r) => keys.includes(ruleKey(r))).map((r) => r.arbitrary)),
+          creates: { perRun: 0, weight: CREATE_WEIGHTS.byMistake },
+          show: (b: InvalidBody) => `${b.rule.says}: ${'raw' in b.body ? show(b.body.raw) : show(b.body.json)}`,
+          predicate: async (generated, trial) => {
+            const { body, name } = taggedBody(generated.body, trial);
+            await trial.take();
+            // Urgent: the property's other cases wait for the one creation it may make by mistake.
+            const res = await ctx.api.createPet(null, { body, urgent: true });
+            if (res.status !== 201) trial.giveBack();
+            expectError(res, 400, generated.rule.says);
+            if (name === undefined || !('json' in body)) return;
+            // The list of the body's status, when it names a valid one: where a created pet would be.
+            const status = (body.json as { status?: unknown }).status;
+            const filter: [string, string][] =
+              typeof status === 'string' && PET_STATUSES.includes(status) ? [['status', status]] : [];
+            await expectNothingCreated(ctx, [{ res, marker: { name } }], [[...filter, ['limit', '100']]]);
+          },
+        }),
+    },
+  ]),
+);
 
-export const createPetProperties: Property[] = [unicode, int64, ...invalid];
+/** The property of a requirement in INVALID: any body breaking one of its rules is refused. */
+export function invalidBodyProperty(id: RequirementId): Property {
+  const property = invalid.get(id);
+  if (!property) throw new Error(`tests/properties/create-pet.ts: ${id} has no row in INVALID`);
+  return property;
+}

@@ -15,7 +15,7 @@ import { show } from '../../src/wire/json.js';
 import { checkProperty } from '../../src/checks/property.js';
 import { because, Skip, type Property, type RequirementId } from '../../src/checks/requirement.js';
 import type { RunContext } from '../../src/checks/run.js';
-import { expectRejectedOrBounded } from '../list-pets.js';
+import { expectRejectedOrBounded } from '../../src/checks/list-answers.js';
 
 const query = (limit: number | string | undefined, status: string | undefined): [string, string][] => [
   ...(status === undefined ? [] : [['status', status] as [string, string]]),
@@ -35,40 +35,32 @@ async function listWithin(ctx: RunContext, limit: number, status: PetStatus | un
   return pets.length;
 }
 
-const within: Property[] = [
-  {
-    requirement: 'listPets.limit.respected',
-    title: 'Any limit from 1 to 100 yields a valid list of at most that many Pets',
-    check: (ctx) =>
-      checkProperty(ctx, {
-        label: 'lim',
-        arbitrary: validLimit(),
-        examples: [LIMIT.min, LIMIT.max],
-        predicate: async (limit) => void (await listWithin(ctx, limit, undefined)),
-      }),
-  },
-  {
-    requirement: 'listPets.status.with-limit',
-    title: 'Any status filter with any limit from 1 to 100 yields at most that many Pets, all of that status',
-    check: (ctx) =>
-      checkProperty(ctx, {
-        label: 'slim',
-        arbitrary: fc.record({ status: statusFilter(), limit: validLimit() }),
-        examples: [{ status: 'available' as PetStatus, limit: LIMIT.max }],
-        predicate: async ({ status, limit }) => void (await listWithin(ctx, limit, status)),
-      }),
-  },
-];
+/** listPets.limit.respected's property. */
+export const limitRespectedProperty: Property = {
+  title: 'Any limit from 1 to 100 yields a valid list of at most that many Pets',
+  check: (ctx) =>
+    checkProperty(ctx, {
+      label: 'lim',
+      arbitrary: validLimit(),
+      examples: [LIMIT.min, LIMIT.max],
+      predicate: async (limit) => void (await listWithin(ctx, limit, undefined)),
+    }),
+};
+
+/** listPets.status.with-limit's property. */
+export const statusWithLimitProperty: Property = {
+  title: 'Any status filter with any limit from 1 to 100 yields at most that many Pets, all of that status',
+  check: (ctx) =>
+    checkProperty(ctx, {
+      label: 'slim',
+      arbitrary: fc.record({ status: statusFilter(), limit: validLimit() }),
+      examples: [{ status: 'available' as PetStatus, limit: LIMIT.max }],
+      predicate: async ({ status, limit }) => void (await listWithin(ctx, limit, status)),
+    }),
+};
 
 /** A `limit` the interface does not allow, with or without a filter: a 4xx Error or at most 100 Pets. */
-const badLimit = (
-  requirement: RequirementId,
-  label: string,
-  title: string,
-  limits: fc.Arbitrary<string>,
-  says: string,
-): Property => ({
-  requirement,
+const badLimit = (label: string, title: string, limits: fc.Arbitrary<string>, says: string): Property => ({
   title,
   check: (ctx) =>
     checkProperty(ctx, {
@@ -83,90 +75,86 @@ const badLimit = (
     }),
 });
 
-const open: Property[] = [
-  badLimit(
-    'listPets.limit.out-of-range',
-    'oor',
-    'Any integer limit outside 1..100 gets a 4xx Error or a list of at most 100 Pets, never a 5xx',
-    outOfRangeLimit(),
-    `is outside ${LIMIT.min}..${LIMIT.max}`,
-  ),
-  badLimit(
-    'listPets.limit.malformed',
-    'mal',
-    'Any limit that is not an integer gets a 4xx Error or a list of at most 100 Pets, never a 5xx',
-    malformedLimit(),
-    'is not an integer',
-  ),
-  {
-    requirement: 'listPets.status.unknown',
-    title: 'Any status filter outside the enumeration gets a 4xx Error or a valid list, never a 5xx',
-    check: (ctx) =>
-      checkProperty(ctx, {
-        label: 'ust',
-        arbitrary: fc.record({ status: unknownStatusFilter(), limit: fc.option(validLimit(), { nil: undefined }) }),
-        predicate: async ({ status, limit }) =>
-          expectRejectedOrBounded(
-            await ctx.api.listPets(query(limit, status)),
-            limit ?? LIMIT.default,
-            `status=${show(status)} is not a PetStatus`,
-          ),
-      }),
-  },
-];
+/** listPets.limit.out-of-range's property. */
+export const limitOutOfRangeProperty = badLimit(
+  'oor',
+  'Any integer limit outside 1..100 gets a 4xx Error or a list of at most 100 Pets, never a 5xx',
+  outOfRangeLimit(),
+  `is outside ${LIMIT.min}..${LIMIT.max}`,
+);
+
+/** listPets.limit.malformed's property. */
+export const limitMalformedProperty = badLimit(
+  'mal',
+  'Any limit that is not an integer gets a 4xx Error or a list of at most 100 Pets, never a 5xx',
+  malformedLimit(),
+  'is not an integer',
+);
+
+/** listPets.status.unknown's property. */
+export const statusUnknownProperty: Property = {
+  title: 'Any status filter outside the enumeration gets a 4xx Error or a valid list, never a 5xx',
+  check: (ctx) =>
+    checkProperty(ctx, {
+      label: 'ust',
+      arbitrary: fc.record({ status: unknownStatusFilter(), limit: fc.option(validLimit(), { nil: undefined }) }),
+      predicate: async ({ status, limit }) =>
+        expectRejectedOrBounded(
+          await ctx.api.listPets(query(limit, status)),
+          limit ?? LIMIT.default,
+          `status=${show(status)} is not a PetStatus`,
+        ),
+    }),
+};
 
 /**
- * Exactness needs a store known to hold enough pets: after ensurePopulation it provably holds
+ * listPets.limit.exact's property. Exactness needs a store known to hold enough pets: after ensurePopulation it provably holds
  * more than 100 pets and at least the counts seen of each status, and pets are never deleted.
  */
-const exact: Property[] = [
-  {
-    requirement: 'listPets.limit.exact',
-    title: 'Any limit up to what the store provably holds yields exactly that many Pets',
-    check: async (ctx) => {
-      const { total } = await ctx.ensurePopulation();
-      await checkProperty(ctx, {
-        label: 'xlim',
-        arbitrary: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, total) }),
-        predicate: async (limit) => {
-          const res = await ctx.api.listPets(query(limit, undefined));
-          expectStatus(res, 200);
-          const n = expectPetList(res).length;
-          if (n !== limit) fail(res, `exactly ${limit} Pets (the store holds at least ${total})`, `${n} Pets`);
-        },
-      });
-    },
+export const limitExactProperty: Property = {
+  title: 'Any limit up to what the store provably holds yields exactly that many Pets',
+  check: async (ctx) => {
+    const { total } = await ctx.ensurePopulation();
+    await checkProperty(ctx, {
+      label: 'xlim',
+      arbitrary: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, total) }),
+      predicate: async (limit) => {
+        const res = await ctx.api.listPets(query(limit, undefined));
+        expectStatus(res, 200);
+        const n = expectPetList(res).length;
+        if (n !== limit) fail(res, `exactly ${limit} Pets (the store holds at least ${total})`, `${n} Pets`);
+      },
+    });
   },
-  {
-    requirement: 'listPets.status.exact',
-    title:
-      'Any status filter with a limit up to the pets of that status the store provably holds yields exactly that many',
-    check: async (ctx) => {
-      const { byStatus } = await ctx.ensurePopulation();
-      const held = (Object.entries(byStatus) as [PetStatus, number][]).filter(([, n]) => n >= LIMIT.min);
-      if (held.length === 0) throw new Skip('the store holds no pet of any status');
-      await checkProperty(ctx, {
-        label: 'xst',
-        arbitrary: fc.constantFrom(...held).chain(([status, n]) =>
-          fc.record({
-            status: fc.constant(status),
-            limit: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, n) }),
-          }),
-        ),
-        predicate: async ({ status, limit }) => {
-          const res = await ctx.api.listPets(query(limit, status));
-          expectStatus(res, 200);
-          const n = expectPetList(res).filter((p) => p.status === status).length;
-          if (n !== limit)
-            fail(
-              res,
-              `exactly ${limit} Pets with status "${status}" (the store holds at least ${byStatus[status]})`,
-              `${n}`,
-            );
-        },
-      });
-    },
-  },
-];
+};
 
-export const listPetsProperties: Property[] = [...within, ...open, ...exact];
+/** listPets.status.exact's property (exactness as above). */
+export const statusExactProperty: Property = {
+  title:
+    'Any status filter with a limit up to the pets of that status the store provably holds yields exactly that many',
+  check: async (ctx) => {
+    const { byStatus } = await ctx.ensurePopulation();
+    const held = (Object.entries(byStatus) as [PetStatus, number][]).filter(([, n]) => n >= LIMIT.min);
+    if (held.length === 0) throw new Skip('the store holds no pet of any status');
+    await checkProperty(ctx, {
+      label: 'xst',
+      arbitrary: fc.constantFrom(...held).chain(([status, n]) =>
+        fc.record({
+          status: fc.constant(status),
+          limit: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, n) }),
+        }),
+      ),
+      predicate: async ({ status, limit }) => {
+        const res = await ctx.api.listPets(query(limit, status));
+        expectStatus(res, 200);
+        const n = expectPetList(res).filter((p) => p.status === status).length;
+        if (n !== limit)
+          fail(
+            res,
+            `exactly ${limit} Pets with status "${status}" (the store holds at least ${byStatus[status]})`,
+            `${n}`,
+          );
+      },
+    });
+  },
+};
