@@ -4,7 +4,7 @@ import { expectErrorBody, expectNotServerError, fail } from '../src/checks/asser
 import { createdRules } from '../src/checks/blame.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import type { NewPet, Pet, PetStatus } from '../src/data/generated/schema-types.js';
-import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/wire/json.js';
+import { exactInteger, INT64_MAX, INT64_MIN, roundedIdHint, show, type Int64 } from '../src/wire/json.js';
 import { because, eachCase, type Requirement, type RequirementId } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
@@ -242,7 +242,7 @@ export const createPet: Requirement[] = [
           fail(
             res,
             `an id no other pet has (${created.length} created: 3 in turn, then 5 at once)`,
-            `id ${id}, already given to ${show(earlier)}`,
+            `id ${id}, already given to ${show(earlier)}${roundedIdHint(id)}`,
           );
         seen.set(id, pet);
       }

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { expectPet, fail } from '../src/checks/assert.js';
 import { createdRules, echoRules, isTwin, readBackRules, type Sent } from '../src/checks/blame.js';
 import type { ApiResponse } from '../src/wire/wire.js';
-import { exactInteger, show } from '../src/wire/json.js';
+import { exactInteger, roundedIdHint, show } from '../src/wire/json.js';
 import { codePoints } from '../src/data/generators.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
@@ -82,7 +82,7 @@ export function blockIfTwin(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got:
   if (isTwin(ctx, pet, got))
     throw new Blocked(
       'createPet.distinct-ids',
-      `reading back ${show(pet)} gave ${show(got)}, another pet this run created under the same id`,
+      `reading back ${show(pet)} gave ${show(got)}, another pet this run created under the same id${roundedIdHint(exactInteger(pet.id) ?? '')}`,
     );
 }
 

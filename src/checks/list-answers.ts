@@ -6,7 +6,7 @@ import { expectErrorBody, expectListOf, expectPetList, fail, isClientError, list
 import type { Pet } from '../data/generated/schema-types.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
 import { LIMIT } from '../data/generators.js';
-import { exactInteger, show } from '../wire/json.js';
+import { exactInteger, roundedIdHint, show } from '../wire/json.js';
 import { requirementOf, Violation } from './outcomes.js';
 import { PET_STATUSES } from '../data/schemas.js';
 import type { ApiResponse } from '../wire/wire.js';
@@ -37,7 +37,7 @@ export function expectDistinctIds(res: ApiResponse, pets: readonly Pet[]): void 
       fail(
         res,
         'no id twice in one list (an id identifies one pet)',
-        `id ${id} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}`,
+        `id ${id} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}${roundedIdHint(id)}`,
       );
     at.set(id, i);
   });

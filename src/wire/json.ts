@@ -273,6 +273,18 @@ export function exactInteger(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * For two pets sharing an id: when the id lies above 2^53 and a double holds it exactly, the words
+ * that say how such ids collide (written through a floating-point number, they come back rounded
+ * to the few integers a double holds there); '' otherwise.
+ */
+export function roundedIdHint(digits: string): string {
+  if (!/^-?\d+$/.test(digits)) return '';
+  const id = BigInt(digits);
+  if ((id < 0n ? -id : id) <= 2n ** 53n || BigInt(Number(id)) !== id) return '';
+  return ` (an id above 2^53 that a double holds exactly: ids written through a floating-point number come back rounded to such values, and collide)`;
+}
+
 export function isInt64(value: unknown): boolean {
   if (typeof value === 'bigint') return value >= INT64_MIN && value <= INT64_MAX;
   return typeof value === 'number' && Number.isSafeInteger(value);
