@@ -14,7 +14,7 @@ import { renderJunit } from '../../src/report/junit.js';
 import { sha256 } from '../../src/report/manifest.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { type Results } from '../../src/report/results.js';
-import { gateOf } from '../../src/report/verdict.js';
+import { gateOf, staleEntries } from '../../src/report/verdict.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { catalogue } from '../../tests/catalogue.js';
 import { runCatalogueAgainst, type HarnessRun } from '../harness/harness.js';
@@ -107,13 +107,15 @@ describe('a run with its own report as baseline', () => {
     expect(renderTerminal(other)).toMatch(/gate FAILED/);
   });
 
-  test('against a correct server: the entry is fixed, a warning (exit 0), failing with --strict (exit 1)', () => {
+  test('against a correct server: an entry of an earlier report is fixed, a warning (exit 0), failing with --strict (exit 1)', () => {
     const baseline = loadBaseline(baselinePath, { ids });
     const fixed = resultsOf(runs.correct as HarnessRun, { baseline });
     validReport(fixed);
     expect(fixed.requirements.find((e) => e.id === 'auth.missing-key')?.baseline?.status).toBe('fixed');
     expect(gateOf(fixed)).toMatchObject({ passed: true });
-    expect(gateOf(fixed).reason).toMatch(/fixed: remove (.*, )?auth\.missing-key(, .*)? from the baseline/);
+    expect(gateOf(fixed).reason).toMatch(
+      /fixed, all (it|they) cover passing \(fails with --strict\): remove (.*, )?auth\.missing-key(, .*)? from the baseline/,
+    );
     expect(renderTerminal(fixed)).toMatch(/⚠ auth\.missing-key \(fixed: remove it from the baseline\)/);
     expect(renderMarkdown(fixed)).toMatch(
       /#### Fixed: remove them from the baseline \(\d+\)\n\n(- .*\n)*- `auth\.missing-key`/,
@@ -162,34 +164,58 @@ describe('a run with its own report as baseline', () => {
       'gateway lets anonymous reads through (https://tracker.example.com/PET-7)',
     );
   });
+
+  test('a hand-written entry whose requirements all pass is stale and fails the gate; a glob still covering a failure is not', () => {
+    const one = file('stale.json', {
+      known: [{ id: 'auth.missing-key', reason: 'anonymous reads', link: 'https://tracker.example.com/PET-7' }],
+    });
+    const stale = resultsOf(runs.correct as HarnessRun, { baseline: loadBaseline(one, { ids }) });
+    expect(staleEntries(stale)).toEqual(['auth.missing-key']);
+    expect(gateOf(stale).passed).toBe(false);
+    expect(gateOf(stale).reason).toMatch(
+      /1 baseline entry fixed, all it covers passing: remove auth\.missing-key from the baseline/,
+    );
+    const glob = file('glob-partly.json', {
+      known: [{ id: 'auth.*', reason: 'the gateway', link: 'https://tracker.example.com/PET-8' }],
+    });
+    const partly = resultsOf(runs.noAuth as HarnessRun, { baseline: loadBaseline(glob, { ids }) });
+    expect(partly.requirements.some((e) => e.baseline?.status === 'fixed')).toBe(true);
+    expect(staleEntries(partly)).toEqual([]);
+    expect(gateOf(partly).passed).toBe(true);
+  });
 });
 
 describe('a baseline the run cannot use is exit 2, in one line, before anything is sent', () => {
   const cases: [what: string, content: string | object, message: RegExp][] = [
     [
       'an id that names no requirement',
-      { known: [{ id: 'auth.no-such-rule', reason: 'x' }] },
+      { known: [{ id: 'auth.no-such-rule', reason: 'x', link: 'https://example.com/1' }] },
       /"auth\.no-such-rule" matches no requirement id or area/,
     ],
     [
       'a glob that matches nothing',
-      { known: [{ id: 'nothing.*', reason: 'x' }] },
+      { known: [{ id: 'nothing.*', reason: 'x', link: 'https://example.com/1' }] },
       /"nothing\.\*" matches no requirement/,
     ],
     [
       'an entry without a reason',
-      { known: [{ id: 'auth.challenge' }] },
+      { known: [{ id: 'auth.challenge', link: 'https://example.com/1' }] },
       /not a valid baseline .*: \/known\/0 must have required property 'reason'/,
     ],
     [
       'a date that is no date',
-      { known: [{ id: 'auth.challenge', reason: 'x', until: 'soon' }] },
+      { known: [{ id: 'auth.challenge', reason: 'x', link: 'https://example.com/1', until: 'soon' }] },
       /\/known\/0\/until must match format "date"/,
     ],
     [
       'a field the format does not have',
-      { known: [{ id: 'auth.challenge', reason: 'x', owner: 'me' }] },
+      { known: [{ id: 'auth.challenge', reason: 'x', link: 'https://example.com/1', owner: 'me' }] },
       /must NOT have additional properties \(owner\)/,
+    ],
+    [
+      'an entry with no link to where its fix is tracked',
+      { known: [{ id: 'auth.challenge', reason: 'x' }] },
+      /\/known\/0 must have required property 'link'/,
     ],
     ['a file that is not JSON', '{ known: ', /not JSON: /],
     [
@@ -211,9 +237,15 @@ describe('a baseline the run cannot use is exit 2, in one line, before anything 
     try {
       const env = { PETSTORE_BASELINE: join(dir, 'missing.json') };
       expect(await main([], env)).toBe(EXIT.usage);
-      expect(await main(['--baseline', file('unknown.json', { known: [{ id: 'auth.nope', reason: 'x' }] })], {})).toBe(
-        EXIT.usage,
-      );
+      expect(
+        await main(
+          [
+            '--baseline',
+            file('unknown.json', { known: [{ id: 'auth.nope', reason: 'x', link: 'https://example.com/1' }] }),
+          ],
+          {},
+        ),
+      ).toBe(EXIT.usage);
     } finally {
       console.error = original;
     }
@@ -237,7 +269,16 @@ describe('the command with --baseline', CHILD_TIMEOUT, () => {
     const path = join(cwd, 'known.json');
     writeFileSync(
       path,
-      JSON.stringify({ known: [{ id: 'auth.missing-key', reason: 'anonymous reads, PET-7', until: '2999-12-31' }] }),
+      JSON.stringify({
+        known: [
+          {
+            id: 'auth.missing-key',
+            reason: 'anonymous reads',
+            link: 'https://tracker.example.com/PET-7',
+            until: '2999-12-31',
+          },
+        ],
+      }),
     );
     const env = {
       PETSTORE_BASE_URL: `${server.origin}/v1`,
@@ -247,7 +288,9 @@ describe('the command with --baseline', CHILD_TIMEOUT, () => {
     };
     const run = await runBin(['--only', 'auth.missing-key', '--baseline', path], { cwd, env });
     expect(run.code, run.out).toBe(EXIT.conformant);
-    expect(run.stdout).toMatch(/≈ auth\.missing-key \(known MUST failure, baseline\) anonymous reads, PET-7/);
+    expect(run.stdout).toMatch(
+      /≈ auth\.missing-key \(known MUST failure, baseline\) anonymous reads \(https:\/\/tracker\.example\.com\/PET-7\)/,
+    );
     const manifest = JSON.parse(readFileSync(join(cwd, 'reports', 'manifest.json'), 'utf8')) as { baseline?: unknown };
     expect(manifest.baseline).toEqual({ path, sha256: sha256(readFileSync(path)) });
     const report = JSON.parse(readFileSync(join(cwd, 'reports', 'conformance.json'), 'utf8')) as Results;
