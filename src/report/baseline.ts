@@ -8,10 +8,10 @@ import * as ajvFormats from 'ajv-formats';
 import { readSchemaFile } from '../data/schemas.js';
 import { matches } from '../checks/select.js';
 import { sha256 } from './manifest.js';
-import { REPORT_FORMAT, type Baseline, type BaselineEntry, type Results } from './results.js';
+import { REPORT_FORMAT, type Baseline, type BaselineEntry, type KnownEntry, type Results } from './results.js';
 import { oneLine } from './words.js';
 
-export type { Baseline, BaselineEntry };
+export type { Baseline, BaselineEntry, KnownEntry };
 
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
 
@@ -68,12 +68,12 @@ export function readJsonFile(path: string, make: (problem: string) => Error): { 
 }
 
 /** An entry stops holding after the end of its `until` day (UTC). */
-export function isExpired(entry: BaselineEntry, now: Date): boolean {
+export function isExpired(entry: KnownEntry, now: Date): boolean {
   return entry.until !== undefined && now.getTime() > Date.parse(`${entry.until}T23:59:59.999Z`);
 }
 
 /** A report's failed and undecided requirements, each with its first reason. */
-function entriesOfReport(report: Results): BaselineEntry[] {
+function entriesOfReport(report: Results): KnownEntry[] {
   const day = report.run.finishedAt.slice(0, 10);
   return report.requirements
     .filter((e) => e.outcome === 'failed' || e.outcome === 'error')
@@ -96,7 +96,9 @@ export function loadBaseline(
   const isReport =
     typeof value === 'object' && value !== null && (value as { format?: unknown }).format === REPORT_FORMAT;
   const { baseline, report } = schemaValidators();
-  let all: BaselineEntry[];
+  let all: KnownEntry[];
+  // Hand-written entries: only they have an end date (and a link).
+  let written: BaselineEntry[] = [];
   if (isReport) {
     if (!report(value)) throw fail(`not a valid conformance.json: ${firstError(report.errors)}`);
     all = entriesOfReport(value as Results);
@@ -105,7 +107,7 @@ export function loadBaseline(
       throw fail(
         `not a valid baseline (schemas/baseline.schema.json) nor a conformance.json: ${firstError(baseline.errors)}`,
       );
-    all = (value as { known: BaselineEntry[] }).known;
+    all = written = (value as { known: BaselineEntry[] }).known;
   }
   if (ids) {
     for (const entry of all) {
@@ -118,6 +120,6 @@ export function loadBaseline(
     sha256: sha256(text),
     kind: isReport ? 'report' : 'known-deviations',
     entries: all.filter((e) => !isExpired(e, now)),
-    expired: all.filter((e) => isExpired(e, now)),
+    expired: written.filter((e) => isExpired(e, now)),
   };
 }
