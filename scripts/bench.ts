@@ -2,7 +2,7 @@
 // not a test: it prints a table, writes reports/bench.json, and exits 0 whatever it finds.
 //
 // 1. Full default run against the bundled server, RUNS times: the real CLI as a child process
-//    (node and tsx start-up and reports included). Wall time from spawn to exit; peak RSS
+//    (node start-up and reports included). Wall time from spawn to exit; peak RSS
 //    and processor time of the whole process tree, sampled from /proc every few ms; requests
 //    sent, as the run itself counted them (conformance.json, run.requests).
 // 2. The limit: the same suite against a reference server this script serves (fresh store), its
@@ -284,40 +284,26 @@ async function loopMain(baseUrl: string, apiKey: string, n: number, concurrency:
   await agent.close();
 }
 
-/**
- * The floor (`bench.ts --floor N C`, a child process): what any run of the suite must do at least.
- * It loads the libraries the checks need (undici, ajv with the interface's schemas compiled,
- * fast-check) through tsx as the CLI does, starts the bundled server, and sends N requests, C at a time.
- */
-async function floorMain(n: number, concurrency: number): Promise<void> {
-  await import('fast-check');
-  const { validate } = await import('../src/data/schemas.js');
-  for (const schema of ['Pet', 'NewPet', 'Error', 'PetList'] as const) validate(schema, {});
-  const apiKey = 'floor-key';
-  const server = await serve(createReferenceHandler({ apiKey }));
-  const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000, pipelining: 1 });
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, n) }, async () => {
-      while (next++ < n) {
-        const res = await request(`${server.origin}/v1/pets`, {
-          dispatcher: agent,
-          headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
-        });
-        await res.body.text();
-      }
-    }),
-  );
-  await agent.close();
-  await server.close();
+/** scripts/bench-floor.ts bundled as a clone's command line is (scripts/bundle.mjs), two levels down like it. */
+const FLOOR = join(ROOT, '.build', 'bench', 'floor.mjs');
+async function bundleFloor(): Promise<void> {
+  const { build } = await import('esbuild');
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['scripts/bench-floor.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile: FLOOR,
+    logLevel: 'error',
+  });
 }
 
 /** The floor for `n` requests, measured as the CLI is (spawn to exit). */
 const runFloor = (n: number, concurrency: number) =>
-  measured(['--import', 'tsx', fileURLToPath(import.meta.url), '--floor', String(n), String(concurrency)], {
-    cwd: ROOT,
-    env: process.env,
-  });
+  measured([FLOOR, String(n), String(concurrency)], { cwd: ROOT, env: process.env });
 
 async function runLoop(server: BenchServer, n: number, concurrency: number): Promise<{ rps: number }> {
   const child = spawn(
@@ -620,6 +606,7 @@ async function bench(harOnly = false): Promise<void> {
     `1b/4 one requirement (--only ${ONE}), and the floor for a full run's and for its requests (libraries loaded, the bundled server started, the requests sent), ${RUNS} times each`,
   );
   const fullRequests = median(embedded.map((r) => r.requests ?? 0));
+  await bundleFloor();
   const one: CliRun[] = [];
   const floorFull: Awaited<ReturnType<typeof runFloor>>[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -905,7 +892,6 @@ async function costModel(): Promise<void> {
 
 const args = process.argv.slice(2);
 if (args[0] === '--loop') await loopMain(args[1] as string, args[2] as string, Number(args[3]), Number(args[4]));
-else if (args[0] === '--floor') await floorMain(Number(args[1]), Number(args[2]));
 else if (args[0] === '--cost-model') await costModel();
 else if (args[0] === '--stopping') await stoppingOnly();
 else await bench(args[0] === '--har');
