@@ -17,13 +17,21 @@ export const requirementIdsFile = new URL('../src/data/generated/requirement-ids
 export function generateRequirementIds(): string {
   const registry = JSON.parse(
     readFileSync(new URL('../self-tests/catalogue/requirement-ids.json', import.meta.url), 'utf8'),
-  ) as { requirements: Record<string, string> };
+  ) as { requirements: Record<string, string>; sets: { id: string; adds: string[] }[] };
   return [
     '// Generated from self-tests/catalogue/requirement-ids.json by scripts/generate.ts. Do not edit by hand.',
     '',
     '/** The id of a requirement of the catalogue (retired ids are not). */',
     'export type RequirementId =',
     ...Object.keys(registry.requirements).map((id, i, all) => `  | '${id}'${i === all.length - 1 ? ';' : ''}`),
+    '',
+    '/** The requirement sets, oldest first: each certifies its own ids and those of every set before it. */',
+    `export const REQUIREMENT_SETS: readonly { id: string; adds: readonly string[] }[] = ${JSON.stringify(
+      registry.sets.map(({ id, adds }) => ({ id, adds })),
+    )};`,
+    '',
+    '/** The set this release certifies against: the last. */',
+    `export const CURRENT_REQUIREMENT_SET = '${registry.sets[registry.sets.length - 1]?.id ?? ''}';`,
     '',
   ].join('\n');
 }
