@@ -144,6 +144,12 @@ describe(
         ['auth.challenge', 'listPets.ok', 'getPet.removal'],
       ],
       label: ['dotenv-label', 'env-label', ['--label', 'flag label'], ['dotenv-label', 'env-label', 'flag label']],
+      requirementSet: [
+        '1.0.0+2026.11.21',
+        '1.0.0+2026.11.24',
+        ['--requirement-set', '1.0.0+2026.11.26'],
+        ['1.0.0+2026.11.21', '1.0.0+2026.11.24', '1.0.0+2026.11.26'],
+      ],
       baseline: [
         'dotenv-known.json',
         'env-known.json',
@@ -204,7 +210,7 @@ describe(
                 ? `${s.flag} OTHER_KEY`
                 : s.flag;
         expect(line, `${s.env} in:\n${run.stdout}`).toMatch(
-          new RegExp(`^${s.env} +${s.flag ?? '-'} +${shown[index].replace(/[()]/g, '\\$&')} +${source}$`),
+          new RegExp(`^${s.env} +${s.flag ?? '-'} +${shown[index].replace(/[()+.]/g, '\\$&')} +${source}$`),
         );
         expect(flag[0]?.replace(/=.*/, '').replace('--no-', '--')).toBe(s.flag);
       }

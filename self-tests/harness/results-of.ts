@@ -7,7 +7,11 @@ import type { HarnessRun } from './harness.js';
 
 export function resultsOf(
   run: HarnessRun,
-  { baseline = null, strict = false }: { baseline?: Baseline | null; strict?: boolean } = {},
+  {
+    baseline = null,
+    strict = false,
+    requirementSet,
+  }: { baseline?: Baseline | null; strict?: boolean; requirementSet?: string } = {},
 ): Results {
   // Every check, as the reporter gets them.
   const checks: CheckInput[] = run.checks.map(({ id, name, kind, outcome }) => {
@@ -33,5 +37,6 @@ export function resultsOf(
     createdPets: [],
     runTag: null,
     baseline,
+    ...(requirementSet ? { requirementSet } : {}),
   });
 }

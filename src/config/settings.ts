@@ -2,6 +2,7 @@
 // the parsers it uses. src/config/config.ts reads it; .env.example, --help and the report derive from it.
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { CURRENT_REQUIREMENT_SET, REQUIREMENT_SETS } from '../data/generated/requirement-ids.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -76,6 +77,16 @@ function instant(raw: string, env: string): Date | undefined {
 }
 
 const text = (raw: string) => raw;
+
+function requirementSet(raw: string, env: string): string {
+  const id = raw.trim();
+  if (!REQUIREMENT_SETS.some((s) => s.id === id))
+    throw new ConfigError(
+      env,
+      `no requirement set "${raw}"; the sets are ${REQUIREMENT_SETS.map((s) => s.id).join(', ')}`,
+    );
+  return id;
+}
 
 /** A file the run will write (--har): not a folder, and its folder writable or creatable. Nothing is written here. */
 function fileToWrite(raw: string, env: string): string {
@@ -262,8 +273,17 @@ export const SETTINGS = {
     parse: text,
     default: undefined as string | undefined,
     example: '',
-    doc: 'Known deviations (a file as schemas/baseline.schema.json, or an earlier conformance.json whose failed and undecided requirements are known). They still run and are reported as known; the run fails only on a regression, and an entry that now passes is reported fixed (fails with --strict).',
+    doc: "Known deviations (a file as schemas/baseline.schema.json, or an earlier conformance.json whose failed and undecided requirements are known). They still run and are reported as known; the run fails only on a regression, or on a hand-written entry all of whose requirements now pass (with --strict, an earlier report's too).",
   } satisfies Setting<string | undefined>,
+  requirementSet: {
+    env: 'PETSTORE_REQUIREMENT_SET',
+    flag: '--requirement-set',
+    arg: 'ID',
+    parse: requirementSet,
+    default: CURRENT_REQUIREMENT_SET,
+    example: '',
+    doc: `The requirement set the verdict is scored against, e.g. one a certificate was issued against: every check runs, and requirements added after it are reported "not scored". Default: ${CURRENT_REQUIREMENT_SET}, the set this release certifies against.`,
+  } satisfies Setting<string>,
   har: {
     env: 'PETSTORE_HAR',
     flag: '--har',

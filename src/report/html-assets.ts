@@ -89,7 +89,7 @@ summary:hover { background: #f8fafc; }
 .badge.small { width: auto; padding: 0 6px; font-size: 11px; }
 .b-passed { color: var(--passed); background: var(--passed-bg); } .b-failed { color: var(--failed); background: var(--failed-bg); }
 .b-error { color: var(--error); background: var(--error-bg); } .b-warning { color: var(--warning); background: var(--warning-bg); }
-.b-known { color: #4b5563; background: #e5e7eb; }
+.b-known, .b-unscored { color: #4b5563; background: #e5e7eb; }
 .b-skipped { color: var(--skipped); background: var(--skipped-bg); }
 .rid { font-family: var(--mono); font-size: 13px; font-weight: 600; overflow-wrap: anywhere; padding-top: 1px; }
 .lvl { font-size: 11px; font-weight: 700; letter-spacing: .04em; padding: 2px 7px; border-radius: 4px; text-align: center; border: 1px solid; }

@@ -5,7 +5,17 @@ import type { Exchange } from '../wire/evidence.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { h, htmlPage } from './page.js';
 import { byArea, givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
-import { baselineSaid, blocks, findingLists, findings, gateOf, VERDICT_TITLE, type FindingList } from './verdict.js';
+import {
+  baselineSaid,
+  blocks,
+  findingLists,
+  findings,
+  gateOf,
+  notScoredSaid,
+  olderSetSaid,
+  VERDICT_TITLE,
+  type FindingList,
+} from './verdict.js';
 import type { Shown as ShownFinding } from './causes.js';
 import {
   describeDeployment,
@@ -16,10 +26,11 @@ import {
   oneLine,
 } from './words.js';
 
-type Shown = 'passed' | 'skipped' | 'failed' | 'error' | 'warning' | 'known';
+type Shown = 'passed' | 'skipped' | 'failed' | 'error' | 'warning' | 'known' | 'unscored';
 
 /** How an entry shows: a SHOULD finding outside strict mode is a warning, not a failure; a failure the baseline expects is known. */
 function shownAs(e: RequirementResult, strict: boolean): Shown {
+  if (e.notScored) return 'unscored';
   if (e.baseline?.status === 'known') return 'known';
   if ((e.outcome === 'failed' || e.outcome === 'error') && !blocks(e.level, strict)) return 'warning';
   return e.outcome;
@@ -32,6 +43,7 @@ const BADGE: Readonly<Record<Shown, string>> = {
   error: 'undecided',
   warning: 'warning',
   known: 'known',
+  unscored: 'not scored',
 };
 
 function duration(ms: number): string {
@@ -118,7 +130,7 @@ function row(e: RequirementResult, strict: boolean, har: string | undefined): st
   return `<details class="row r-${shown}" id="${id}">
   <summary>${rowHead(e, shown, true)}<span class="chev" aria-hidden="true"></span></summary>
   <div class="evidence">
-    <div class="cap">${shown === 'known' ? `Known deviation (baseline): ${h(baselineSaid(e))}` : shown === 'warning' ? 'Warning: SHOULD not met' : e.outcome === 'error' ? 'Could not be decided' : `${e.level} violated`}</div>
+    <div class="cap">${shown === 'unscored' ? h(notScoredSaid(e)) : shown === 'known' ? `Known deviation (baseline): ${h(baselineSaid(e))}` : shown === 'warning' ? 'Warning: SHOULD not met' : e.outcome === 'error' ? 'Could not be decided' : `${e.level} violated`}</div>
     <pre class="msg">${h(e.message ?? '')}</pre>
     ${checks}
     ${evidence.map((ex, i) => exchange(ex, i, evidence.length, har)).join('\n')}
@@ -176,7 +188,8 @@ function findingList(
 export function renderHtml(results: Results, { har }: { har?: string } = {}): string {
   const r = results.run;
   const strict = r.strict;
-  const { known, fixed } = findings(results);
+  const { known, fixed, notScored } = findings(results);
+  const older = olderSetSaid(results);
   const { violations, undecided, warnings } = findingLists(results);
   const commit = results.suite.commit ? ` · commit <code>${h(results.suite.commit.slice(0, 12))}</code>` : '';
   const notes: string[] = [];
@@ -224,7 +237,7 @@ ${entries.map((e) => row(e, strict, har)).join('\n')}
   <dl class="facts">
     <div><dt>Target</dt><dd>${label ? `<strong>${h(label)}</strong> ` : ''}<code>${h(results.target.baseUrl)}</code>${results.target.embedded ? ' <span class="muted">(bundled reference server)</span>' : ''}</dd></div>
     <div><dt>Finished</dt><dd>${h(when(r.finishedAt))} <span class="muted">after ${h(duration(r.durationMs))}</span></dd></div>
-    <div><dt>Seed</dt><dd><code>${h(r.seed ?? 'none')}</code></dd></div>${r.server ? `\n    <div><dt>Server</dt><dd><code>${h(r.server.command)}</code> <span class="muted">(--start; output in <a href="${h(r.server.log)}">${h(r.server.log)}</a>)</span>${r.server.exited ? `<br><span class="c-failed">${h(describeServerExit(r.server) ?? '')}</span>` : ''}</dd></div>` : ''}
+    <div><dt>Seed</dt><dd><code>${h(r.seed ?? 'none')}</code></dd></div>${r.requirementSet ? `\n    <div><dt>Requirement set</dt><dd><code>${h(r.requirementSet.id)}</code>${r.requirementSet.current ? '' : ' <span class="muted">(not this release\'s: requirements added since are not scored)</span>'}</dd></div>` : ''}${r.server ? `\n    <div><dt>Server</dt><dd><code>${h(r.server.command)}</code> <span class="muted">(--start; output in <a href="${h(r.server.log)}">${h(r.server.log)}</a>)</span>${r.server.exited ? `<br><span class="c-failed">${h(describeServerExit(r.server) ?? '')}</span>` : ''}</dd></div>` : ''}
     <div><dt>Suite</dt><dd>${h(results.suite.name)} ${h(results.suite.version)}${commit} <span class="muted">· Node ${h(r.node)}</span>${results.suite.score ? `<br><span class="muted">${h(describeScore(results.suite.score))}</span>` : ''}</dd></div>
     <div><dt>Mode</dt><dd>${strict ? 'strict: SHOULD findings fail the run' : 'SHOULD findings are warnings'}${r.readOnly ? ' · read-only' : ''}${r.clock ? ` · clock ${h(r.clock)}` : ''}</dd></div>
 ${(r.deployment ?? []).map((d) => `\n    <div><dt>Deployment</dt><dd>${h(describeDeployment(d))}</dd></div>`).join('')}
@@ -239,13 +252,15 @@ ${LEVELS.map((l) => levelCard(results, l)).join('\n')}
 </section>
 
 ${
-  violations.entries.length + undecided.entries.length + warnings.entries.length + known.length + fixed.length > 0
+  violations.entries.length + undecided.entries.length + warnings.entries.length + known.length + fixed.length > 0 ||
+  older
     ? `<section class="findings">
 ${findingList(strict ? 'Violations (MUST and SHOULD)' : 'Violations (MUST)', 'f-failed', violations)}
 ${findingList('Could not be decided', 'f-error', undecided)}
 ${findingList('Warnings (SHOULD, do not fail the run)', 'f-warning', warnings)}
 ${findingList('Known deviations (baseline; still run, not regressions)', 'f-known', known, (e) => `${oneLine(baselineSaid(e), 160)}: ${oneLine(e.message, 160)}`)}
 ${findingList('Fixed: remove them from the baseline', 'f-warning', fixed, (e) => oneLine(baselineSaid(e), 220))}
+${older ? findingList(`Not scored: ${older}`, 'f-known', notScored, notScoredSaid) : ''}
 </section>`
     : ''
 }

@@ -49,13 +49,17 @@ function testcase(e: RequirementResult, strict: boolean, classname: string): str
   // Root cause first: the failure whose evidence explains this one (src/report/causes.ts).
   if (e.causedBy) props.push(`causedBy=${e.causedBy}`);
   let body = '';
-  const known = e.baseline?.status === 'known';
+  // A known deviation, or a requirement outside the set scored against, fails no build.
+  const known = e.baseline?.status === 'known' || e.notScored !== undefined;
   if (e.baseline)
     props.push(`baseline=${e.baseline.status}: ${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}`);
   if (e.baseline?.status === 'fixed')
     body = `      <system-out>${xml(`FIXED: remove ${e.baseline.entry} from the baseline (${e.baseline.reason})`)}</system-out>\n`;
-  if (known) {
-    // A known deviation fails no build: the testcase passes and says it in <system-out>, as a warning does.
+  if (e.notScored) props.push(`notScored=added in ${e.notScored.addedIn}`);
+  if (e.notScored && (e.outcome === 'failed' || e.outcome === 'error')) {
+    body = `      <system-out>${xml(`NOT SCORED (added in ${e.notScored.addedIn}): ${failureText(e)}`)}</system-out>\n`;
+  } else if (known && e.baseline?.status === 'known') {
+    // The testcase passes and says it in <system-out>, as a warning does.
     body = `      <system-out>${xml(`KNOWN DEVIATION (baseline: ${e.baseline?.reason ?? ''}): ${failureText(e)}`)}</system-out>\n`;
   } else if (e.outcome === 'skipped') body = `      <skipped message="${xml(oneLine(e.skipReason))}"/>\n`;
   if (!known && (e.outcome === 'failed' || e.outcome === 'error') && blocks(e.level, strict)) {
@@ -77,7 +81,7 @@ function testcase(e: RequirementResult, strict: boolean, classname: string): str
 export function renderJunit(results: Results): string {
   const strict = results.run.strict;
   const count = (entries: readonly RequirementResult[], suiteErrors = 0) => {
-    const open = entries.filter((e) => e.baseline?.status !== 'known');
+    const open = entries.filter((e) => e.baseline?.status !== 'known' && !e.notScored);
     const failures = open.filter((e) => e.outcome === 'failed' && blocks(e.level, strict)).length;
     const errors = open.filter((e) => e.outcome === 'error' && blocks(e.level, strict)).length + suiteErrors;
     const skipped = entries.filter((e) => e.outcome === 'skipped').length;

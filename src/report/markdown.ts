@@ -1,6 +1,15 @@
 // conformance.md: short enough for a pull-request comment or a GitHub job summary.
 import { givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
-import { baselineSaid, findingLists, findings, gateOf, VERDICT_TITLE, type FindingList } from './verdict.js';
+import {
+  baselineSaid,
+  findingLists,
+  findings,
+  gateOf,
+  notScoredSaid,
+  olderSetSaid,
+  VERDICT_TITLE,
+  type FindingList,
+} from './verdict.js';
 import { levelApart, type Shown } from './causes.js';
 import {
   describeDeployment,
@@ -67,7 +76,7 @@ function causeList({ shown }: FindingList): string[] {
 }
 
 export function renderMarkdown(results: Results): string {
-  const { known, fixed } = findings(results);
+  const { known, fixed, notScored } = findings(results);
   const { violations, undecided, warnings } = findingLists(results);
   const notTested = results.verdict === 'not-tested';
   const r = results.run;
@@ -78,7 +87,7 @@ export function renderMarkdown(results: Results): string {
     '',
     `**${md(results.verdictReason.charAt(0).toUpperCase() + results.verdictReason.slice(1))}**`,
     '',
-    `Target ${label ? `**${md(label)}** ` : ''}${code(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · interface ${results.interface.version} · suite ${results.suite.version}${commit} · seed \`${r.seed ?? 'none'}\` · ${r.finishedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} · ${(r.durationMs / 1000).toFixed(1)} s${r.strict ? ' · strict' : ''}${r.readOnly ? ' · read-only' : ''}`,
+    `Target ${label ? `**${md(label)}** ` : ''}${code(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · interface ${results.interface.version} · suite ${results.suite.version}${commit}${r.requirementSet ? ` · requirement set ${r.requirementSet.id}` : ''} · seed \`${r.seed ?? 'none'}\` · ${r.finishedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} · ${(r.durationMs / 1000).toFixed(1)} s${r.strict ? ' · strict' : ''}${r.readOnly ? ' · read-only' : ''}`,
     '',
     '| Level | Requirements | Passed | Failed | Could not decide | Skipped |',
     '|---|---:|---:|---:|---:|---:|',
@@ -128,6 +137,8 @@ export function renderMarkdown(results: Results): string {
         ),
       );
   }
+  const older = olderSetSaid(results);
+  if (older) out.push('', `### Not scored (${notScored.length}): ${md(older)}`, '', ...list(notScored, notScoredSaid));
   const skipped = results.requirements.filter((e) => e.outcome === 'skipped');
   if (skipped.length) {
     out.push(

@@ -267,6 +267,7 @@ export class ConformanceReporter {
       retries,
       diagnosis: diagnosis ?? null,
       baseline,
+      requirementSet: this.config.requirementSet,
       server: server ?? null,
       targetLost: targetLost ?? null,
       targetPoisoned: targetPoisoned ?? null,

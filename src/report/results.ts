@@ -8,6 +8,7 @@ import { matches } from '../checks/select.js';
 import { rootCauses } from './causes.js';
 import { tally, verdictOf } from './verdict.js';
 import type { BaselineEntry } from '../data/generated/schema-types.js';
+import { CURRENT_REQUIREMENT_SET, REQUIREMENT_SETS } from '../data/generated/requirement-ids.js';
 import type {
   DeploymentFinding,
   RequirementResult,
@@ -51,7 +52,7 @@ export interface Baseline {
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
 /** Semantic version of the format: a new optional field is a minor bump, anything else major. */
-export const REPORT_FORMAT_VERSION = '1.5.0';
+export const REPORT_FORMAT_VERSION = '1.6.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
@@ -99,6 +100,8 @@ export interface RunInput {
   retries?: RunRetries | null;
   /** --baseline: the known deviations, when given. */
   baseline?: Baseline | null;
+  /** --requirement-set: the set the verdict is scored against (default: this release's). */
+  requirementSet?: string;
   /** --start: the command that started the server under test, and how it ended if during the run. */
   server?: RunServer | null;
   /** The target stopped answering during the run. */
@@ -209,7 +212,15 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
   }
   // A run that never reached the target has nothing to compare with the baseline.
   if (run.baseline && !run.diagnosis) for (const e of requirements) markBaseline(e, run.baseline);
-  const { verdict, reason } = verdictOf(requirements, run);
+  // Requirements added after the set scored against ran, and are reported, but not scored.
+  const requirementSet = run.requirementSet ?? CURRENT_REQUIREMENT_SET;
+  const later = addedAfter(requirementSet);
+  for (const e of requirements) {
+    const addedIn = later.get(e.id);
+    if (addedIn !== undefined) e.notScored = { addedIn };
+  }
+  const scored = requirements.filter((e) => !e.notScored);
+  const { verdict, reason } = verdictOf(scored, run);
   return {
     format: REPORT_FORMAT,
     formatVersion: REPORT_FORMAT_VERSION,
@@ -236,6 +247,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
       ...(run.targetPoisoned ? { targetPoisoned: run.targetPoisoned } : {}),
       ...(run.deployment?.length ? { deployment: [...run.deployment] } : {}),
       ...(run.server ? { server: run.server } : {}),
+      requirementSet: { id: requirementSet, current: requirementSet === CURRENT_REQUIREMENT_SET },
       ...(run.baseline
         ? {
             baseline: {
@@ -250,10 +262,17 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
     },
     verdict,
     verdictReason: reason,
-    counts: { MUST: tally(requirements, 'MUST'), SHOULD: tally(requirements, 'SHOULD') },
+    counts: { MUST: tally(scored, 'MUST'), SHOULD: tally(scored, 'SHOULD') },
     createdPets: { count: run.createdPets.length, runTag: run.runTag, ledger: LEDGER_FILE },
     requirements,
   };
+}
+
+/** The ids added by the sets after `setId`, each with the set that added it. */
+function addedAfter(setId: string): Map<string, string> {
+  const at = REQUIREMENT_SETS.findIndex((s) => s.id === setId);
+  if (at === -1) throw new Error(`no requirement set ${setId}`);
+  return new Map(REQUIREMENT_SETS.slice(at + 1).flatMap((s) => s.adds.map((id) => [id, s.id] as const)));
 }
 
 /** The entry in force that covers a requirement id: an exact id wins over an area or glob. */

@@ -7,6 +7,8 @@ import {
   gateOf,
   gatewayFailed,
   lostWith,
+  notScoredSaid,
+  olderSetSaid,
   targetLostSaid,
   TARGET_FAILED,
   VERDICT_TITLE,
@@ -62,7 +64,7 @@ export function renderTerminal(
   results: Results,
   { paint = PLAIN, width = 120, reportDir = 'reports' }: { paint?: Paint; width?: number; reportDir?: string } = {},
 ): string {
-  const { known, fixed } = findings(results);
+  const { known, fixed, notScored } = findings(results);
   const { violations, undecided, warnings } = findingLists(results);
   const r = results.run;
   const label = givenLabel(results.target);
@@ -138,6 +140,10 @@ export function renderTerminal(
     for (const x of r.baseline.expired)
       out.push(paint.dim(` - baseline entry ${x.id} expired on ${x.until ?? '?'}: counted as not in the baseline`));
   }
+  // --requirement-set older than this release's: what was added since ran, and is said apart.
+  const older = olderSetSaid(results);
+  if (older) out.push(line('set', older));
+  for (const e of notScored) if (e.outcome !== 'passed') out.push(item(paint.dim('○'), e, '', notScoredSaid(e)));
   // A skipped MUST is not a pass: say why, one line each (the reports list them all).
   const skipped = results.requirements.filter((e) => e.outcome === 'skipped' && e.level === 'MUST');
   for (const e of skipped.slice(0, SKIPS_SHOWN)) out.push(item(paint.dim('-'), e, ' (skipped)', e.skipReason));

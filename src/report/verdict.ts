@@ -154,10 +154,11 @@ export function findings(results: Results): {
   warnings: RequirementResult[];
   known: RequirementResult[];
   fixed: RequirementResult[];
+  notScored: RequirementResult[];
 } {
   const strict = results.run.strict;
   const bad = (e: RequirementResult) => e.outcome === 'failed' || e.outcome === 'error';
-  const open = results.requirements.filter((e) => e.baseline?.status !== 'known');
+  const open = results.requirements.filter((e) => e.baseline?.status !== 'known' && !e.notScored);
   // The requirement whose input broke the target (run.targetPoisoned) first: the rest followed from it.
   const by = results.run.targetPoisoned?.by;
   const ordered = (list: RequirementResult[]) =>
@@ -168,6 +169,7 @@ export function findings(results: Results): {
     warnings: ordered(open.filter((e) => bad(e) && !blocks(e.level, strict))),
     known: results.requirements.filter((e) => e.baseline?.status === 'known'),
     fixed: results.requirements.filter((e) => e.baseline?.status === 'fixed'),
+    notScored: results.requirements.filter((e) => e.notScored),
   };
 }
 
@@ -195,6 +197,23 @@ export function findingLists(results: Results): Record<'violations' | 'undecided
     shown: shownFindings(entries, lists.slice(0, i).flat(), results.requirements),
   })) as [FindingList, FindingList, FindingList];
   return { violations: v, undecided: u, warnings: w };
+}
+
+/** What a requirement outside the set scored against did: "not scored (added in X): failed: …". */
+export function notScoredSaid(e: RequirementResult): string {
+  const did =
+    e.outcome === 'failed' || e.outcome === 'error'
+      ? `${e.outcome === 'failed' ? 'failed' : 'undecided'}: ${oneLine(e.message, 160)}`
+      : e.outcome;
+  return `not scored (added in ${e.notScored?.addedIn ?? '?'}): ${did}`;
+}
+
+/** The requirement set a report was scored against, said when it is not this release's ('' when it is). */
+export function olderSetSaid(results: Results): string {
+  const set = results.run.requirementSet;
+  return set && !set.current
+    ? `scored against requirement set ${set.id}; requirements added since run but are not scored`
+    : '';
 }
 
 /** The baseline's word on an entry: its reason, link and end date ('' when it has none). */

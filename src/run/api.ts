@@ -37,6 +37,7 @@ type SettingName =
   | 'rate'
   | 'label'
   | 'baseline'
+  | 'requirementSet'
   | 'har';
 
 export type ConformanceOptions = {

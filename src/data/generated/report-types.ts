@@ -62,6 +62,15 @@ export type RequirementResult = {
    * Since 1.4.0. Only when outcome is failed: the id of another failed requirement whose evidence explains this failure (the root cause, as far as the checks tell: each of its failing cases broke that one's rule or showed that one's exchange; see src/report/causes.ts). The reports list this failure under it, as also failed because of it.
    */
   causedBy?: string;
+  /**
+   * Since 1.6.0. Present when the requirement is not in run.requirementSet: it ran and keeps its outcome, but the verdict and the counts leave it out.
+   */
+  notScored?: {
+    /**
+     * The requirement set that added it.
+     */
+    addedIn: string;
+  };
   baseline?: BaselineMark;
   /**
    * The requirement's own check and its properties.
@@ -80,7 +89,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet and a requirement's notScored.
    */
   formatVersion: string;
   /**
@@ -222,6 +231,19 @@ export interface RunRecord {
   targetLost?: TargetLost;
   targetPoisoned?: TargetPoisoned;
   server?: RunServer;
+  /**
+   * Since 1.6.0. The requirement set the verdict was scored against (--requirement-set): requirements added after it ran and are reported, but not scored.
+   */
+  requirementSet?: {
+    /**
+     * e.g. 1.0.0+2026.11.26: the interface's version, then the day the set was frozen.
+     */
+    id: string;
+    /**
+     * Whether it is the set this release of the suite certifies against (the default).
+     */
+    current: boolean;
+  };
   baseline?: RunBaseline;
   /**
    * Since 1.2.0. The run's requests sent again or given up on, evidence of the infrastructure rather than of the service (every check's, and those outside any check), with how the client paced its requests; null when the run never started its checks.

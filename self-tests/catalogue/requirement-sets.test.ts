@@ -1,0 +1,88 @@
+// Requirement sets: what each release certifies against (issue 29). Every id belongs to the one set
+// that added it, a released set never changes (its sha256 is recorded), and --requirement-set runs
+// every check but scores only the set's requirements: the rest are reported "not scored".
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { EXIT, main } from '../../src/commands/cli.js';
+import { CURRENT_REQUIREMENT_SET, REQUIREMENT_SETS } from '../../src/data/generated/requirement-ids.js';
+import { renderJunit } from '../../src/report/junit.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
+import { renderTerminal } from '../../src/report/terminal.js';
+import { INTERFACE } from '../../src/report/results.js';
+import { catalogue } from '../../tests/catalogue.js';
+import { faults } from '../harness/faults/index.js';
+import { runSetup } from '../harness/harness.js';
+import { resultsOf } from '../harness/results-of.js';
+
+const registry = JSON.parse(readFileSync(new URL('./requirement-ids.json', import.meta.url), 'utf8')) as {
+  requirements: Record<string, string>;
+  sets: { id: string; adds: string[]; sha256: string }[];
+};
+
+describe('the sets', () => {
+  test('each requirement of the catalogue is added by exactly one set', () => {
+    const adders = (id: string) => registry.sets.filter((s) => s.adds.includes(id)).map((s) => s.id);
+    expect(catalogue.map((r) => [r.id, adders(r.id).length]).filter(([, n]) => n !== 1)).toEqual([]);
+  });
+
+  test("a set is named by the interface version and the day it was frozen, oldest first; the last is this release's", () => {
+    const ids = registry.sets.map((s) => s.id);
+    for (const id of ids)
+      expect(id).toMatch(new RegExp(`^${INTERFACE.version.replace(/\./g, '\\.')}\\+\\d{4}\\.\\d{2}\\.\\d{2}$`));
+    expect([...ids].sort()).toEqual(ids);
+    expect(CURRENT_REQUIREMENT_SET).toBe(ids[ids.length - 1]);
+    expect(REQUIREMENT_SETS.map((s) => s.id)).toEqual(ids);
+  });
+
+  test.each(registry.sets.map((s) => [s.id, s] as const))(
+    '%s is frozen: its ids are the ones its sha256 records',
+    (_id, set) => {
+      const digest = createHash('sha256')
+        .update([...set.adds].sort().join('\n'))
+        .digest('hex');
+      expect(digest, 'a released set never changes: add new ids to a new set').toBe(set.sha256);
+    },
+  );
+});
+
+describe('--requirement-set', () => {
+  // Repeats one pet in place of another in lists: it breaks listPets.distinct-ids alone, added in 1.0.0+2026.11.26.
+  const fault = faults.find((f) => f.name === 'list-repeats-first-for-last');
+  const older = '1.0.0+2026.11.24';
+
+  test('a requirement added after the set runs and is reported, but the verdict and counts leave it out', async () => {
+    if (!fault) throw new Error('no fault list-repeats-first-for-last');
+    const run = await runSetup(fault);
+    const now = resultsOf(run);
+    expect(now.verdict).toBe('nonconformant');
+    expect(now.run.requirementSet).toEqual({ id: CURRENT_REQUIREMENT_SET, current: true });
+
+    const then = resultsOf(run, { requirementSet: older });
+    const distinct = then.requirements.find((e) => e.id === 'listPets.distinct-ids');
+    expect(distinct?.outcome).toBe('failed');
+    expect(distinct?.notScored).toEqual({ addedIn: '1.0.0+2026.11.26' });
+    expect(then.verdict, then.verdictReason).toBe('conformant');
+    expect(then.run.requirementSet).toEqual({ id: older, current: false });
+    expect(then.counts.MUST.requirements).toBe(now.counts.MUST.requirements - 1);
+    expect(renderTerminal(then)).toMatch(
+      /○ listPets\.distinct-ids not scored \(added in 1\.0\.0\+2026\.11\.26\): failed: /,
+    );
+    expect(renderMarkdown(then)).toMatch(/### Not scored \(1\): scored against requirement set 1\.0\.0\+2026\.11\.24/);
+    expect(renderJunit(then)).toMatch(/<testsuites [^>]* failures="0" errors="0"/);
+  });
+
+  test('an unknown set is exit 2, naming the sets there are', async () => {
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (line: unknown) => void errors.push(String(line));
+    try {
+      expect(await main(['--requirement-set', '0.9'], {})).toBe(EXIT.usage);
+    } finally {
+      console.error = original;
+    }
+    expect(errors.join('\n')).toContain(
+      `no requirement set "0.9"; the sets are ${REQUIREMENT_SETS.map((s) => s.id).join(', ')}`,
+    );
+  });
+});
