@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../../src/commands/cli.js';
-import { labelOf, runMode, uniqueLabels } from '../../src/commands/matrix/model.js';
+import { labelOf, runMode, signalOf, uniqueLabels, type CellOutcome } from '../../src/commands/matrix/model.js';
 import { renderHtml } from '../../src/report/html.js';
 import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
 import type { OutcomeKind } from '../../src/checks/requirement.js';
@@ -130,19 +130,25 @@ describe('matrix A B C --out DIR', () => {
     for (const id of ids) {
       expect(html).toContain(`id="m-${id}"`);
       expect(md).toMatch(
-        new RegExp(`^\\| (\\*\\*≠\\*\\*)? \\| \`${id.replace(/\./g, '\\.')}\` \\| ${level(id)} \\|`, 'm'),
+        new RegExp(
+          `^\\| (\\*\\*≠\\*\\*)?( fails in [a-z ]+)? \\| \`${id.replace(/\./g, '\\.')}\` \\| ${level(id)} \\|`,
+          'm',
+        ),
       );
     }
   });
 
   test('matrix.md marks exactly the rows where the implementations differ, and shows each outcome', () => {
     const md = read('matrix.md');
-    const marked = [...md.matchAll(/^\| \*\*≠\*\* \| `([^`]+)`/gm)].map((m) => m[1]);
+    const marked = [...md.matchAll(/^\| \*\*≠\*\*(?: fails in [a-z ]+)? \| `([^`]+)`/gm)].map((m) => m[1]);
     expect(marked.sort()).toEqual([...DIFFER].sort());
     const line = (id: string) => md.split('\n').find((l) => l.includes(`| \`${id}\` |`)) ?? '';
     expect(line(A_OMITTED)).toMatch(/\| — not run \| \[✅ passed\]\([^)]+\) \| ✅ passed \|$/);
     expect(line(OMITTED)).toMatch(/\| \[✅ passed\]\([^)]+\) \| — not run \| ✅ passed \|$/);
     expect(line('auth.missing-key')).toContain('[❌ failed](../b/conformance.html#req-auth.missing-key)');
+    // Failed in b alone, passed elsewhere: most likely b's bug. Failed in b and c: no such signal.
+    expect(line('auth.missing-key')).toMatch(/^\| \*\*≠\*\* fails in exactly one implementation \|/);
+    expect(line('auth.challenge')).toMatch(/^\| \*\*≠\*\* \|/);
     expect(line('createPet.int64-extremes')).toContain('❔ undecided');
     expect(line('createPet.unicode')).toContain('⏭️ skipped');
     // c has no conformance.html beside its json: no link.
@@ -163,6 +169,19 @@ describe('matrix A B C --out DIR', () => {
     expect((await matrix([paths[1] as string, paths[1] as string, '--out', twice])).code).toBe(0);
     expect(readFileSync(join(twice, 'matrix.md'), 'utf8')).toContain('| 2 | **127.0.0.1:8082 (2)** |');
   });
+});
+
+test('where implementations disagree: fails in exactly one, fails in all, with no ranking', () => {
+  const cells = (...o: CellOutcome[]) => o.map((outcome) => ({ outcome }));
+  expect(signalOf(cells('passed', 'failed', 'passed'))).toBe('one');
+  expect(signalOf(cells('failed', 'failed', 'not-run'))).toBe('all');
+  expect(signalOf(cells('failed', 'failed', 'passed'))).toBeUndefined();
+  expect(signalOf(cells('failed', 'error'))).toBeUndefined();
+  expect(signalOf(cells('failed'))).toBeUndefined();
+  const html = read('matrix.html');
+  expect(html).toContain('<input type="checkbox" id="only-one">');
+  expect(html).toContain('<input type="checkbox" id="only-all">');
+  expect(html).toMatch(/data-signal="one" id="m-auth\.missing-key"/);
 });
 
 test('a column says how its run was narrowed or sharpened: a partial run is not like for like', () => {

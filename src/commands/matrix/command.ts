@@ -17,8 +17,9 @@ Puts the conformance.json of several runs (one per implementation) side by side:
 requirement any of them ran (a requirement a run lacks shows "not run"), grouped by area, one
 column per run headed by its label (--label at run time, else the target's host), verdict,
 MUST/SHOULD counts, seed, suite version and run date. Writes DIR/matrix.html (self-contained,
-opens offline, filters: only rows where implementations differ, only MUST; prints well) and
-DIR/matrix.md (the same tables for GitHub, differing rows marked ≠). A failed or undecided cell
+opens offline, filters: only rows where implementations differ, only MUST, only where a requirement
+fails in exactly one implementation or fails in all; prints well) and DIR/matrix.md (the same
+tables for GitHub, differing rows marked ≠, with the same two marks). A failed or undecided cell
 opens its first reason; a cell links to the run's own conformance.html when that file sits beside
 the input. One input is allowed: its column alone, in the same format.
 

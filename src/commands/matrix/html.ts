@@ -7,6 +7,7 @@ import {
   CELL_WORD,
   runDate,
   runMode,
+  SIGNAL_WORD,
   tallyText,
   type Cell,
   type Column,
@@ -41,8 +42,8 @@ function cell(c: Cell): string {
 }
 
 function row(r: Row): string {
-  return `<tr class="req${r.differs ? ' differs' : ''}" data-level="${r.level}" data-differs="${r.differs ? 1 : 0}" id="m-${h(r.id)}">
-  <th scope="row" class="rid">${r.differs ? '<span class="ne" title="the implementations differ">≠</span>' : ''}<code>${h(r.id)}</code><span class="st">${h(r.statement)}</span></th>
+  return `<tr class="req${r.differs ? ' differs' : ''}" data-level="${r.level}" data-differs="${r.differs ? 1 : 0}" data-signal="${r.signal ?? ''}" id="m-${h(r.id)}">
+  <th scope="row" class="rid">${r.differs ? '<span class="ne" title="the implementations differ">≠</span>' : ''}<code>${h(r.id)}</code><span class="st">${h(r.statement)}</span>${r.signal ? `<span class="signal s-${r.signal}">${h(SIGNAL_WORD[r.signal])}</span>` : ''}</th>
   <td><span class="lvl l-${r.level}">${r.level}</span></td>
   <td class="sec">${h(r.section)}</td>
   ${r.cells.map(cell).join('')}
@@ -52,6 +53,7 @@ function row(r: Row): string {
 export function renderMatrixHtml(m: Matrix): string {
   const rows = allRows(m);
   const differ = rows.filter((r) => r.differs).length;
+  const count = (s: Row['signal']) => rows.filter((r) => r.signal === s).length;
   const span = 3 + m.columns.length;
   const body = m.groups
     .map(
@@ -77,6 +79,8 @@ ${g.rows.map(row).join('\n')}
 <div class="toolbar">
   <label><input type="checkbox" id="only-differ"> Only rows where implementations differ</label>
   <label><input type="checkbox" id="only-must"> Only MUST</label>
+  <label><input type="checkbox" id="only-one"> Only where it fails in exactly one implementation (${count('one')})</label>
+  <label><input type="checkbox" id="only-all"> Only where it fails in all (${count('all')})</label>
   <span id="shown" class="muted">${rows.length} of ${rows.length} requirements shown</span>
 </div>
 <p class="print-only" id="filter-note"></p>
@@ -98,22 +102,29 @@ const SCRIPT = `
 (function () {
   var differ = document.getElementById('only-differ');
   var must = document.getElementById('only-must');
+  var one = document.getElementById('only-one');
+  var all = document.getElementById('only-all');
   var rows = Array.prototype.slice.call(document.querySelectorAll('tr.req'));
   var groups = Array.prototype.slice.call(document.querySelectorAll('tbody.area'));
   var apply = function () {
     var shown = 0;
     rows.forEach(function (r) {
-      r.hidden = (differ.checked && r.getAttribute('data-differs') !== '1') || (must.checked && r.getAttribute('data-level') !== 'MUST');
+      var signal = r.getAttribute('data-signal');
+      r.hidden = (differ.checked && r.getAttribute('data-differs') !== '1') || (must.checked && r.getAttribute('data-level') !== 'MUST') ||
+        (one.checked && signal !== 'one') || (all.checked && signal !== 'all');
       if (!r.hidden) shown++;
     });
     groups.forEach(function (g) { g.hidden = !g.querySelector('tr.req:not([hidden])'); });
     document.getElementById('shown').textContent = shown + ' of ' + rows.length + ' requirements shown';
     document.getElementById('none').hidden = shown > 0;
-    var on = [differ.checked ? 'only rows where implementations differ' : '', must.checked ? 'only MUST' : ''].filter(Boolean);
+    var on = [differ.checked ? 'only rows where implementations differ' : '', must.checked ? 'only MUST' : '',
+      one.checked ? 'only where it fails in exactly one implementation' : '', all.checked ? 'only where it fails in all' : ''].filter(Boolean);
     document.getElementById('filter-note').textContent = on.length ? 'Filtered: ' + on.join(', ') + ' (' + shown + ' of ' + rows.length + ' requirements).' : '';
   };
   differ.addEventListener('change', apply);
   must.addEventListener('change', apply);
+  one.addEventListener('change', apply);
+  all.addEventListener('change', apply);
   apply();
   var opened = [];
   window.addEventListener('beforeprint', function () {
@@ -157,6 +168,8 @@ table.matrix { border-collapse: separate; border-spacing: 0; width: 100%; }
 .rid code { font-weight: 600; overflow-wrap: anywhere; }
 .rid .st { display: block; font-weight: 400; font-size: 12px; color: var(--muted); max-width: 360px; }
 .rid .ne { color: var(--warning); font-weight: 800; margin-right: 6px; }
+.rid .signal { display: block; font-size: 12px; font-weight: 600; }
+.s-one { color: var(--warning); } .s-all { color: var(--failed); }
 tr.differs > .rid { box-shadow: inset 4px 0 0 var(--warning); }
 .sec { font-size: 12px; color: var(--muted); max-width: 200px; }
 .lvl { font-size: 10.5px; font-weight: 700; letter-spacing: .04em; padding: 1px 6px; border-radius: 4px; border: 1px solid; }

@@ -3,7 +3,18 @@ import { code, md } from '../../report/markdown.js';
 import { INTERFACE } from '../../report/results.js';
 import { VERDICT_TITLE } from '../../report/verdict.js';
 import type { Verdict } from '../../report/results.js';
-import { allRows, CELL_WORD, runDate, runMode, tallyText, type Cell, type CellOutcome, type Matrix } from './model.js';
+import {
+  allRows,
+  CELL_WORD,
+  runDate,
+  runMode,
+  SIGNAL_WORD,
+  tallyText,
+  type Cell,
+  type CellOutcome,
+  type Matrix,
+  type Row,
+} from './model.js';
 
 const VERDICT_ICON: Readonly<Record<Verdict, string>> = {
   conformant: '✅',
@@ -30,10 +41,11 @@ function cell(c: Cell): string {
 export function renderMatrixMarkdown(m: Matrix): string {
   const rows = allRows(m);
   const differ = rows.filter((r) => r.differs).length;
+  const count = (s: NonNullable<Row['signal']>) => rows.filter((r) => r.signal === s).length;
   const out = [
     `## Pet Store conformance: implementation matrix`,
     '',
-    `${md(INTERFACE.name)} ${INTERFACE.version} · ${m.columns.length} implementation${m.columns.length === 1 ? '' : 's'} · ${rows.length} requirements · **${differ} differ** (marked ≠)`,
+    `${md(INTERFACE.name)} ${INTERFACE.version} · ${m.columns.length} implementation${m.columns.length === 1 ? '' : 's'} · ${rows.length} requirements · **${differ} differ** (marked ≠) · ${count('one')} ${SIGNAL_WORD.one} · ${count('all')} ${SIGNAL_WORD.all}`,
     '',
     '| # | Implementation | Verdict | MUST | SHOULD | Seed | Suite | Run |',
     '|---:|---|---|---|---|---|---|---|',
@@ -54,7 +66,7 @@ export function renderMatrixMarkdown(m: Matrix): string {
     out.push('', `### ${md(g.title)}`, '', head, rule);
     for (const r of g.rows) {
       out.push(
-        `| ${r.differs ? '**≠**' : ''} | ${code(r.id)} | ${r.level} | ${md(r.section)} | ${r.cells.map(cell).join(' | ')} |`,
+        `| ${r.differs ? '**≠**' : ''}${r.signal ? ` ${SIGNAL_WORD[r.signal]}` : ''} | ${code(r.id)} | ${r.level} | ${md(r.section)} | ${r.cells.map(cell).join(' | ')} |`,
       );
     }
   }

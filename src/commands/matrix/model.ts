@@ -47,7 +47,28 @@ export interface Row {
   cells: Cell[];
   /** The columns do not all show the same outcome. */
   differs: boolean;
+  /**
+   * Where the implementations disagree, with no ranking of them: 'one' when exactly one failed it
+   * and another passed (most likely that implementation's bug), 'all' when every run of it failed,
+   * two or more (most likely the suite's or the interface's).
+   */
+  signal?: 'one' | 'all';
 }
+
+/** The signal of a row's cells (see Row.signal). */
+export function signalOf(cells: readonly Cell[]): Row['signal'] {
+  const ran = cells.filter((c) => c.outcome !== 'not-run' && c.outcome !== 'skipped');
+  const failed = ran.filter((c) => c.outcome === 'failed').length;
+  if (ran.length >= 2 && failed === ran.length) return 'all';
+  if (failed === 1 && ran.some((c) => c.outcome === 'passed')) return 'one';
+  return undefined;
+}
+
+/** The signals in words, for the pages' marks and filters. */
+export const SIGNAL_WORD: Readonly<Record<NonNullable<Row['signal']>, string>> = {
+  one: 'fails in exactly one implementation',
+  all: 'fails in all',
+};
 
 export interface Matrix {
   columns: Column[];
@@ -145,6 +166,8 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
       cells,
       differs: new Set(cells.map((c) => c.outcome)).size > 1,
     };
+    const signal = signalOf(cells);
+    if (signal) row.signal = signal;
     const area = e.area || areaOf(id);
     groups.set(area, [...(groups.get(area) ?? []), row]);
   }
