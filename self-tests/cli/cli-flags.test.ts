@@ -122,6 +122,7 @@ describe(
       ],
       timeoutMs: ['1111', '2222', ['--timeout', '3333'], ['1111', '2222', '3333']],
       strict: ['1', '0', ['--strict'], ['on', 'off', 'on']],
+      baselineStrict: ['0', '1', ['--no-baseline-strict'], ['off', 'on', 'off']],
       verbose: ['0', '1', ['--no-verbose'], ['off', 'on', 'off']],
       readOnly: ['0', '1', ['--no-read-only'], ['off', 'on', 'off']],
       maxCreates: ['11', '22', ['--max-creates', '33'], ['11', '22', '33']],

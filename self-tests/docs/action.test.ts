@@ -79,7 +79,17 @@ afterAll(() => Promise.all(servers.map((s) => s.close())));
 describe('action.yml', CHILD_TIMEOUT, () => {
   test('a composite action with the inputs a release job needs; the reports are uploaded whatever the outcome', () => {
     expect(action.runs.using).toBe('composite');
-    for (const input of ['base-url', 'api-key', 'baseline', 'strict', 'read-only', 'label', 'start', 'report-dir'])
+    for (const input of [
+      'base-url',
+      'api-key',
+      'baseline',
+      'baseline-strict',
+      'strict',
+      'read-only',
+      'label',
+      'start',
+      'report-dir',
+    ])
       expect(Object.keys(action.inputs)).toContain(input);
     const upload = action.runs.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(upload?.if).toBe('always()');

@@ -273,8 +273,16 @@ export const SETTINGS = {
     parse: text,
     default: undefined as string | undefined,
     example: '',
-    doc: "Known deviations (a file as schemas/baseline.schema.json, or an earlier conformance.json whose failed and undecided requirements are known). They still run and are reported as known; the run fails only on a regression, or on a hand-written entry all of whose requirements now pass (with --strict, an earlier report's too).",
+    doc: 'Known deviations (a file as schemas/baseline.schema.json, or an earlier conformance.json whose failed and undecided requirements are known). They still run and are reported as known; the run fails only on a regression, and an entry whose requirements all pass is reported fixed (fails with --strict or --baseline-strict).',
   } satisfies Setting<string | undefined>,
+  baselineStrict: {
+    env: 'PETSTORE_BASELINE_STRICT',
+    flag: '--baseline-strict',
+    parse: boolean,
+    default: false as boolean,
+    example: '0',
+    doc: 'With --baseline: an entry whose requirements all pass (stale: it would hide their next regression), or whose until date has passed, fails the run too.',
+  } satisfies Setting<boolean>,
   requirementSet: {
     env: 'PETSTORE_REQUIREMENT_SET',
     flag: '--requirement-set',

@@ -8,10 +8,10 @@ import * as ajvFormats from 'ajv-formats';
 import { readSchemaFile } from '../data/schemas.js';
 import { matches } from '../checks/select.js';
 import { sha256 } from './manifest.js';
-import { REPORT_FORMAT, type Baseline, type BaselineEntry, type KnownEntry, type Results } from './results.js';
+import { REPORT_FORMAT, type Baseline, type BaselineEntry, type Results } from './results.js';
 import { oneLine } from './words.js';
 
-export type { Baseline, BaselineEntry, KnownEntry };
+export type { Baseline, BaselineEntry };
 
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
 
@@ -68,12 +68,12 @@ export function readJsonFile(path: string, make: (problem: string) => Error): { 
 }
 
 /** An entry stops holding after the end of its `until` day (UTC). */
-export function isExpired(entry: KnownEntry, now: Date): boolean {
+export function isExpired(entry: BaselineEntry, now: Date): boolean {
   return entry.until !== undefined && now.getTime() > Date.parse(`${entry.until}T23:59:59.999Z`);
 }
 
 /** A report's failed and undecided requirements, each with its first reason. */
-function entriesOfReport(report: Results): KnownEntry[] {
+function entriesOfReport(report: Results): BaselineEntry[] {
   const day = report.run.finishedAt.slice(0, 10);
   return report.requirements
     .filter((e) => e.outcome === 'failed' || e.outcome === 'error')
@@ -96,8 +96,8 @@ export function loadBaseline(
   const isReport =
     typeof value === 'object' && value !== null && (value as { format?: unknown }).format === REPORT_FORMAT;
   const { baseline, report } = schemaValidators();
-  let all: KnownEntry[];
-  // Hand-written entries: only they have an end date (and a link).
+  let all: BaselineEntry[];
+  // Hand-written entries: only they have an end date.
   let written: BaselineEntry[] = [];
   if (isReport) {
     if (!report(value)) throw fail(`not a valid conformance.json: ${firstError(report.errors)}`);

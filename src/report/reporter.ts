@@ -266,7 +266,7 @@ export class ConformanceReporter {
       requests,
       retries,
       diagnosis: diagnosis ?? null,
-      baseline,
+      baseline: baseline && this.config.baselineStrict ? { ...baseline, strict: true } : baseline,
       requirementSet: this.config.requirementSet,
       server: server ?? null,
       targetLost: targetLost ?? null,

@@ -35,18 +35,17 @@ export type {
 };
 export type { BaselineMark, CheckResult, RunBaseline, Tally, Verdict } from '../data/generated/report-types.js';
 
-/** An entry of a loaded baseline: a hand-written one links to where its fix is tracked; one taken from an earlier report has no link. */
-export type KnownEntry = Omit<BaselineEntry, 'link'> & { link?: string };
-
 /** A loaded baseline, as a report knows it (src/report/baseline.ts loads one): what the run records and matches requirements against. */
 export interface Baseline {
   path: string;
   sha256: string;
   kind: 'known-deviations' | 'report';
   /** The entries in force. */
-  entries: KnownEntry[];
+  entries: BaselineEntry[];
   /** Entries whose `until` has passed: they count as not in the baseline. */
   expired: BaselineEntry[];
+  /** --baseline-strict: a stale or expired entry fails the gate. */
+  strict?: boolean;
 }
 
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
@@ -256,6 +255,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
               kind: run.baseline.kind,
               entries: run.baseline.entries.length,
               expired: run.baseline.expired,
+              ...(run.baseline.strict ? { strict: true } : {}),
             },
           }
         : {}),
@@ -276,7 +276,7 @@ function addedAfter(setId: string): Map<string, string> {
 }
 
 /** The entry in force that covers a requirement id: an exact id wins over an area or glob. */
-export function baselineEntryFor(baseline: Pick<Baseline, 'entries'>, id: string): KnownEntry | undefined {
+export function baselineEntryFor(baseline: Pick<Baseline, 'entries'>, id: string): BaselineEntry | undefined {
   return baseline.entries.find((e) => e.id === id) ?? baseline.entries.find((e) => matches(id, e.id));
 }
 

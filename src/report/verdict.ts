@@ -238,8 +238,8 @@ export function staleEntries(results: Results): string[] {
 /**
  * The release gate of a run with a baseline: it fails on a regression (a MUST requirement, with
  * --strict a SHOULD too, that failed or could not be decided and is not known), on a failure of
- * the suite itself, and on a stale entry of a hand-written baseline (with --strict, of an earlier
- * report's too). The verdict stays what the service deserves; the gate is what the exit code follows.
+ * the suite itself, and with --strict or --baseline-strict on a stale entry; with --baseline-strict
+ * on an expired one too. The verdict stays what the service deserves; the gate is what the exit code follows.
  */
 export function gateOf(results: Results): {
   passed: boolean;
@@ -251,16 +251,26 @@ export function gateOf(results: Results): {
   const regressions = [...violations, ...undecided];
   const strict = results.run.strict;
   const stale = staleEntries(results);
-  // A hand-written entry is a promise to fix: once kept, it must go. An earlier report's is a snapshot.
-  const staleFails = stale.length > 0 && (strict || results.run.baseline?.kind === 'known-deviations');
-  const passed = regressions.length === 0 && results.run.errors.length === 0 && !results.run.interrupted && !staleFails;
+  const baselineStrict = results.run.baseline?.strict === true;
+  const expired = baselineStrict ? (results.run.baseline?.expired ?? []) : [];
+  const staleFails = stale.length > 0 && (strict || baselineStrict);
+  const passed =
+    regressions.length === 0 &&
+    results.run.errors.length === 0 &&
+    !results.run.interrupted &&
+    !staleFails &&
+    expired.length === 0;
   const parts: string[] = [];
   if (regressions.length)
     parts.push(`${plural(regressions.length, 'regression')} (not in the baseline): ${ids(regressions)}`);
   if (results.run.errors.length) parts.push('the suite itself failed');
   if (stale.length)
     parts.push(
-      `${plural(stale.length, 'baseline entry', 'baseline entries')} fixed, all ${stale.length === 1 ? 'it covers' : 'they cover'} passing${staleFails ? '' : ' (fails with --strict)'}: remove ${stale.join(', ')} from the baseline`,
+      `${plural(stale.length, 'baseline entry', 'baseline entries')} fixed, all ${stale.length === 1 ? 'it covers' : 'they cover'} passing${staleFails ? '' : ' (fails with --baseline-strict)'}: remove ${stale.join(', ')} from the baseline`,
+    );
+  if (expired.length)
+    parts.push(
+      `${plural(expired.length, 'baseline entry', 'baseline entries')} expired (--baseline-strict): ${expired.map((x) => x.id).join(', ')}`,
     );
   const known = results.requirements.filter((e) => e.baseline?.status === 'known').length;
   if (passed && regressions.length === 0)

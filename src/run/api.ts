@@ -37,6 +37,7 @@ type SettingName =
   | 'rate'
   | 'label'
   | 'baseline'
+  | 'baselineStrict'
   | 'requirementSet'
   | 'har';
 

@@ -89,7 +89,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet and a requirement's notScored.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored and run.baseline.strict.
    */
   formatVersion: string;
   /**
@@ -353,6 +353,10 @@ export interface RunBaseline {
    * Entries past their until date: counted as not in the baseline.
    */
   expired: BaselineEntry[];
+  /**
+   * Since 1.6.0. --baseline-strict: an entry whose requirements all pass, or that expired, fails the gate too.
+   */
+  strict?: boolean;
 }
 /**
  * What it took, beyond one send per request, to get answers: a rate limit or a closing keep-alive connection in front of the service, never a finding against it.

@@ -59,9 +59,9 @@ export interface BaselineEntry {
    */
   reason: string;
   /**
-   * Where the fix is tracked (an issue, a ticket): an entry with no one to follow it up is not accepted.
+   * Where the fix is tracked (an issue, a ticket), shown beside the entry in every report.
    */
-  link: string;
+  link?: string;
   /**
    * Last day (UTC) the entry holds; after it the entry counts as not in the baseline.
    */
