@@ -65,6 +65,8 @@ export class RunContext {
   private readonly retriesByCheck = new Map<string, Retries>();
   /** Whether the target is still answering (see TargetWatch). */
   readonly watch: TargetWatch;
+  /** The Server header of the first successful answer: with the base URL, the target's fingerprint. */
+  serverHeader: string | undefined;
 
   constructor(readonly config: RunConfig) {
     this.runTag = runTagOf(config.seed);
@@ -108,6 +110,8 @@ export class RunContext {
   }
 
   private record(res: ApiResponse): void {
+    if (this.serverHeader === undefined && res.status >= 200 && res.status < 300 && res.headers.server)
+      this.serverHeader = res.headers.server;
     const from = sender.getStore();
     this.watch.answered(res, from ? requirementOf(from.check) : 'the run');
     this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt);

@@ -5,10 +5,11 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Results } from './results.js';
+import { REQUIREMENT_SETS } from '../data/generated/requirement-ids.js';
 
 export const MANIFEST_FORMAT = 'petstore-conformance/manifest';
-/** 1.1.0 added `baseline`. */
-export const MANIFEST_VERSION = '1.1.0';
+/** 1.1.0 added `baseline`; 1.2.0 `requirementSet` and `targetFingerprint` (and `sign`/`verify` read it). */
+export const MANIFEST_VERSION = '1.2.0';
 
 /**
  * What "the suite's package" is for its digest: the code, checks, schemas and pinned
@@ -98,6 +99,16 @@ export interface Manifest {
   reports: { file: string; bytes: number; sha256: string }[];
   /** The --baseline the run was judged against (its path as given and its SHA-256), when one was. Since 1.1.0. */
   baseline?: { path: string; sha256: string };
+  /** The requirement set the verdict was scored against, and the SHA-256 of its ids (sorted, one per line). Since 1.2.0. */
+  requirementSet?: { id: string; sha256: string };
+  /** What was tested: its base URL and the Server header it answered with, and their SHA-256. Since 1.2.0. */
+  targetFingerprint: { baseUrl: string; server: string | null; sha256: string };
+}
+
+/** The ids a requirement set scores: its own and those of every set before it. */
+export function requirementSetIds(id: string): string[] {
+  const at = REQUIREMENT_SETS.findIndex((s) => s.id === id);
+  return REQUIREMENT_SETS.slice(0, at + 1).flatMap((s) => [...s.adds]);
 }
 
 export function buildManifest(
@@ -131,5 +142,18 @@ export function buildManifest(
     ...(results.run.baseline
       ? { baseline: { path: results.run.baseline.path, sha256: results.run.baseline.sha256 } }
       : {}),
+    ...(results.run.requirementSet
+      ? {
+          requirementSet: {
+            id: results.run.requirementSet.id,
+            sha256: sha256([...requirementSetIds(results.run.requirementSet.id)].sort().join('\n')),
+          },
+        }
+      : {}),
+    targetFingerprint: {
+      baseUrl: results.target.baseUrl,
+      server: results.target.server ?? null,
+      sha256: sha256(`${results.target.baseUrl}\n${results.target.server ?? ''}`),
+    },
   };
 }

@@ -110,6 +110,8 @@ export interface ChecksOutcome {
   targetPoisoned?: TargetPoisoned | null;
   /** What a gateway in front answered itself. */
   deployment?: DeploymentFinding[];
+  /** The Server header of the target's first successful answer. */
+  targetServer?: string;
 }
 
 /** Writes every report file of a run from its checks' outcomes, and prints the terminal summary. */
@@ -211,6 +213,7 @@ export class ConformanceReporter {
       targetLost,
       targetPoisoned,
       deployment,
+      targetServer,
     }: {
       created: string[];
       errors: string[];
@@ -226,6 +229,7 @@ export class ConformanceReporter {
       targetLost?: TargetLost | null | undefined;
       targetPoisoned?: TargetPoisoned | null | undefined;
       deployment?: DeploymentFinding[] | undefined;
+      targetServer?: string | undefined;
     },
   ): Results {
     const finishedAt = new Date();
@@ -249,6 +253,7 @@ export class ConformanceReporter {
         baseUrl: redact(runConfig?.baseUrl ?? this.config.baseUrl ?? '(bundled reference server, not started)'),
         embedded: runConfig?.embedded ?? this.config.baseUrl === undefined,
         ...(this.config.label ? { label: redact(this.config.label) } : {}),
+        ...(targetServer ? { server: redact(targetServer) } : {}),
       },
       startedAt,
       finishedAt,

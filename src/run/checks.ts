@@ -26,6 +26,8 @@ export interface ChecksRun {
   targetPoisoned: TargetPoisoned | null;
   /** What a gateway in front answered itself: findings about the deployment. */
   deployment: DeploymentFinding[];
+  /** The Server header of the target's first successful answer. */
+  targetServer?: string;
 }
 
 /** What a runner is told while the checks run (the progress line, --verbose). */
@@ -135,6 +137,7 @@ export class ChecksRunner {
       targetLost: ctx.watch.lost() ?? null,
       targetPoisoned: ctx.watch.poisoned() ?? null,
       deployment: ctx.errorAnswers.deployment(),
+      ...(ctx.serverHeader ? { targetServer: ctx.serverHeader } : {}),
     };
   }
 

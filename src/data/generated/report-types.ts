@@ -89,7 +89,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored and run.baseline.strict.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server.
    */
   formatVersion: string;
   /**
@@ -127,6 +127,10 @@ export interface Results {
      * Since 1.4.0. The implementation's name (--label, PETSTORE_LABEL); by default the target's host, or "reference server". A matrix of several runs heads its columns with it.
      */
     label?: string;
+    /**
+     * Since 1.6.0. The Server header of the target's first successful answer, when it sent one: with the base URL, the target's fingerprint in manifest.json.
+     */
+    server?: string;
   };
   run: RunRecord;
   verdict: Verdict;
