@@ -341,4 +341,36 @@ describe('matrix.html in headless Chromium (the browser bundled by @sparticuz/ch
       await bundled.close();
     }
   }, 120_000);
+
+  test('twelve implementations fit a 1280-pixel screen, one line a requirement, its statement on demand', async () => {
+    const runs = [a, b, c];
+    const twelve = Array.from({ length: 12 }, (_, i) => {
+      const r = runs[i % 3] as Results;
+      return place(`wide-${i}`, { ...r, target: { ...r.target, label: `Implementation ${i + 1}` } });
+    });
+    const wide = join(dir, 'wide');
+    expect((await matrix([...twelve, '--out', wide])).code).toBe(0);
+    const bundled = await launchBundledChromium();
+    try {
+      const page = await bundled.browser.newPage({ viewport: { width: 1280, height: 800 } });
+      page.setDefaultTimeout(10_000);
+      const problems = pageProblems(page);
+      await page.goto(`file://${join(wide, 'matrix.html')}`);
+      const { scroll, client } = await page
+        .locator('.scroll')
+        .evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+      expect(scroll, 'the table overflows the screen').toBeLessThanOrEqual(client);
+      const heights = await page
+        .locator('tr.req')
+        .evaluateAll((rows) => rows.map((r) => Math.round(r.getBoundingClientRect().height)));
+      expect(Math.max(...heights), 'a requirement takes more than one line').toBeLessThan(40);
+      const statement = page.locator('tr[id="m-auth.missing-key"] .st');
+      expect(await statement.isVisible()).toBe(false);
+      await page.locator('#statements').check();
+      expect(await statement.isVisible()).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await bundled.close();
+    }
+  }, 120_000);
 });

@@ -42,10 +42,10 @@ function cell(c: Cell): string {
 }
 
 function row(r: Row): string {
+  // One line a row: the statement and section on demand (the toolbar's switch, or the tooltip).
   return `<tr class="req${r.differs ? ' differs' : ''}" data-level="${r.level}" data-differs="${r.differs ? 1 : 0}" data-signal="${r.signal ?? ''}" id="m-${h(r.id)}">
-  <th scope="row" class="rid">${r.differs ? '<span class="ne" title="the implementations differ">≠</span>' : ''}<code>${h(r.id)}</code><span class="st">${h(r.statement)}</span>${r.signal ? `<span class="signal s-${r.signal}">${h(SIGNAL_WORD[r.signal])}</span>` : ''}</th>
+  <th scope="row" class="rid" title="${h(`${r.statement} (${r.section})`)}">${r.differs ? '<span class="ne" title="the implementations differ">≠</span>' : ''}<code>${h(r.id)}</code>${r.signal ? ` <span class="signal s-${r.signal}" title="${h(SIGNAL_WORD[r.signal])}">${r.signal === 'one' ? 'one only' : 'all'}</span>` : ''}<span class="st">${h(r.statement)} <span class="sec">(${h(r.section)})</span></span></th>
   <td><span class="lvl l-${r.level}">${r.level}</span></td>
-  <td class="sec">${h(r.section)}</td>
   ${r.cells.map(cell).join('')}
 </tr>`;
 }
@@ -54,7 +54,7 @@ export function renderMatrixHtml(m: Matrix): string {
   const rows = allRows(m);
   const differ = rows.filter((r) => r.differs).length;
   const count = (s: Row['signal']) => rows.filter((r) => r.signal === s).length;
-  const span = 3 + m.columns.length;
+  const span = 2 + m.columns.length;
   const body = m.groups
     .map(
       (g) => `<tbody class="area" id="area-${h(g.area)}">
@@ -81,12 +81,13 @@ ${g.rows.map(row).join('\n')}
   <label><input type="checkbox" id="only-must"> Only MUST</label>
   <label><input type="checkbox" id="only-one"> Only where it fails in exactly one implementation (${count('one')})</label>
   <label><input type="checkbox" id="only-all"> Only where it fails in all (${count('all')})</label>
+  <label><input type="checkbox" id="statements"> Statements</label>
   <span id="shown" class="muted">${rows.length} of ${rows.length} requirements shown</span>
 </div>
 <p class="print-only" id="filter-note"></p>
 <div class="scroll">
 <table class="matrix">
-<thead><tr><th scope="col" class="h-req">Requirement</th><th scope="col">Level</th><th scope="col">Section</th>${m.columns.map(columnHead).join('')}</tr></thead>
+<thead><tr><th scope="col" class="h-req rid">Requirement</th><th scope="col">Level</th>${m.columns.map(columnHead).join('')}</tr></thead>
 ${body}
 </table>
 </div>
@@ -125,6 +126,8 @@ const SCRIPT = `
   must.addEventListener('change', apply);
   one.addEventListener('change', apply);
   all.addEventListener('change', apply);
+  var statements = document.getElementById('statements');
+  statements.addEventListener('change', function () { document.body.classList.toggle('with-statements', statements.checked); });
   apply();
   var opened = [];
   window.addEventListener('beforeprint', function () {
@@ -155,9 +158,9 @@ h1 { font-size: 24px; margin: 4px 0; }
 table.matrix { border-collapse: separate; border-spacing: 0; width: 100%; }
 .matrix th, .matrix td { padding: 6px 10px; border-top: 1px solid var(--line); text-align: left; vertical-align: top; }
 .matrix thead th { position: sticky; top: 0; z-index: 1; background: #f8fafc; border-top: 0; border-bottom: 2px solid var(--line); font-size: 12.5px; font-weight: 600; }
-.col { min-width: 170px; border-left: 1px solid var(--line); border-top: 5px solid var(--vc) !important; }
+.col { width: 78px; min-width: 0; max-width: 96px; border-left: 1px solid var(--line); border-top: 5px solid var(--vc) !important; overflow-wrap: anywhere; }
 .v-conformant { --vc: var(--passed); } .v-nonconformant { --vc: var(--failed); } .v-inconclusive, .v-not-tested { --vc: var(--warning); }
-.col .label { font-size: 15px; font-weight: 700; overflow-wrap: anywhere; }
+.col .label { font-size: 13px; font-weight: 700; overflow-wrap: anywhere; }
 .col .verdict { color: var(--vc); font-weight: 700; }
 .col .tally, .col .meta { font-weight: 400; color: var(--muted); font-size: 12px; }
 .col .src { overflow-wrap: anywhere; }
@@ -165,22 +168,25 @@ table.matrix { border-collapse: separate; border-spacing: 0; width: 100%; }
 .mixed-mark { margin-top: 4px; color: var(--warning); font-weight: 700; font-size: 12px; }
 .mixed-mark::before { content: "⚠ "; }
 .area-head th { background: var(--bg); font-size: 15px; padding-top: 12px; }
-.rid code { font-weight: 600; overflow-wrap: anywhere; }
-.rid .st { display: block; font-weight: 400; font-size: 12px; color: var(--muted); max-width: 360px; }
+.rid { position: sticky; left: 0; z-index: 1; background: var(--card); white-space: nowrap; }
+.matrix thead th.rid { z-index: 2; }
+.rid code { font-weight: 600; }
+.rid .st { display: none; font-weight: 400; font-size: 12px; color: var(--muted); max-width: 360px; white-space: normal; }
+.with-statements .rid .st { display: block; }
 .rid .ne { color: var(--warning); font-weight: 800; margin-right: 6px; }
-.rid .signal { display: block; font-size: 12px; font-weight: 600; }
+.rid .signal { font-size: 10.5px; font-weight: 700; padding: 0 4px; border-radius: 4px; border: 1px solid; }
 .s-one { color: var(--warning); } .s-all { color: var(--failed); }
 tr.differs > .rid { box-shadow: inset 4px 0 0 var(--warning); }
-.sec { font-size: 12px; color: var(--muted); max-width: 200px; }
+.sec { color: var(--muted); }
 .lvl { font-size: 10.5px; font-weight: 700; letter-spacing: .04em; padding: 1px 6px; border-radius: 4px; border: 1px solid; }
 .l-MUST { color: #1d3f8f; border-color: #b9c7ea; background: #eef2fc; } .l-SHOULD { color: #5a4a1a; border-color: #e4d6a8; background: #fbf6e6; }
-.cell { border-left: 1px solid var(--line); font-weight: 650; font-size: 12.5px; text-transform: uppercase; letter-spacing: .03em; }
+.matrix td.cell { padding: 6px 6px; border-left: 1px solid var(--line); font-weight: 650; font-size: 11px; text-transform: uppercase; letter-spacing: .02em; white-space: nowrap; }
 .c-passed { color: var(--passed); background: var(--passed-bg); } .c-failed { color: var(--failed); background: var(--failed-bg); }
 .c-error { color: var(--error); background: var(--error-bg); } .c-skipped { color: var(--skipped); background: var(--skipped-bg); }
 .c-not-run { color: var(--muted); font-weight: 400; font-style: italic; text-transform: none; }
 .cell a { text-decoration: none; } .cell a:hover { text-decoration: underline; }
 .cell summary { cursor: pointer; }
-.cell .why { margin-top: 4px; font-weight: 400; text-transform: none; letter-spacing: 0; color: var(--ink); overflow-wrap: anywhere; max-width: 320px; }
+.cell .why { margin-top: 4px; font-weight: 400; text-transform: none; letter-spacing: 0; color: var(--ink); overflow-wrap: anywhere; max-width: 320px; white-space: normal; }
 .cell .evidence { display: inline-block; margin-top: 4px; font-weight: 400; text-transform: none; letter-spacing: 0; text-decoration: underline; }
 footer { margin-top: 20px; color: var(--muted); font-size: 12.5px; }
 @media print {
@@ -189,6 +195,7 @@ footer { margin-top: 20px; color: var(--muted); font-size: 12.5px; }
   .toolbar { display: none; }
   .print-only:not(:empty) { display: block; }
   .scroll { overflow: visible; border: 0; }
+  .rid .st { display: block; }
   .matrix thead { display: table-header-group; }
   .matrix thead th { position: static; }
   tr { break-inside: avoid; }
