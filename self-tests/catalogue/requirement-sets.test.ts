@@ -72,6 +72,35 @@ describe('--requirement-set', () => {
     expect(renderJunit(then)).toMatch(/<testsuites [^>]* failures="0" errors="0"/);
   });
 
+  test('the set of the release before errors.*: the newer errors.* requirements are not scored, and the verdict is the one that release gave', async () => {
+    // Answers the newer errors.unknown-path with an HTML 404 page: under today's set the Error rules
+    // judge that page too; a release before errors.unknown-path never asked for such a path.
+    const html404 = faults.find((f) => f.name === 'html-404-unknown-path');
+    if (!html404) throw new Error('no fault html-404-unknown-path');
+    const first = '1.0.0+2026.11.21';
+    const today = resultsOf(await runSetup(html404));
+    expect(today.verdict).toBe('nonconformant');
+    expect(today.requirements.find((e) => e.id === 'errors.body')?.outcome).toBe('failed');
+    const then = resultsOf(await runSetup({ ...html404, config: { ...html404.config, requirementSet: first } }), {
+      requirementSet: first,
+    });
+    expect(
+      then.requirements
+        .filter((e) => e.notScored)
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual([
+      'errors.malformed-uri',
+      'errors.refused-body',
+      'errors.undefined-method',
+      'errors.unknown-path',
+      'listPets.distinct-ids',
+    ]);
+    expect(then.requirements.find((e) => e.id === 'errors.unknown-path')?.outcome).toBe('failed');
+    expect(then.requirements.find((e) => e.id === 'errors.body')?.outcome).toBe('passed');
+    expect(then.verdict, then.verdictReason).toBe('conformant');
+  });
+
   test('an unknown set is exit 2, naming the sets there are', async () => {
     const errors: string[] = [];
     const original = console.error;

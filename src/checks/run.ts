@@ -16,6 +16,7 @@ import type { RequirementId } from '../data/generated/requirement-ids.js';
 import { expectCreated, expectPetList, expectStatus } from './assert.js';
 import type { NewPet, Pet, PetStatus } from '../data/generated/schema-types.js';
 import { TargetWatch } from './target-watch.js';
+import { addedAfter } from '../data/requirement-sets.js';
 import { CreateAllowance, POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, type Population } from './budget.js';
 
 export { CreateAllowance, POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, type Population } from './budget.js';
@@ -67,9 +68,15 @@ export class RunContext {
   readonly watch: TargetWatch;
   /** The Server header of the first successful answer: with the base URL, the target's fingerprint. */
   serverHeader: string | undefined;
+  /**
+   * Requirements added after the set scored against (--requirement-set): their checks run, but the
+   * run-wide rules do not judge what they sent, which a release of that set never sent.
+   */
+  private readonly unscored: ReadonlySet<string>;
 
   constructor(readonly config: RunConfig) {
     this.runTag = runTagOf(config.seed);
+    this.unscored = new Set(addedAfter(config.requirementSet).keys());
     this.listAnswers = new ListAnswers(`${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);
     const har = config.har
       ? new HarWriter(config.har, {
@@ -114,8 +121,9 @@ export class RunContext {
       this.serverHeader = res.headers.server;
     const from = sender.getStore();
     this.watch.answered(res, from ? requirementOf(from.check) : 'the run');
-    this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt);
-    this.listAnswers.record(res, from?.shared ? 'the population' : (from?.check ?? 'the run'));
+    const unscored = from !== undefined && this.unscored.has(requirementOf(from.check));
+    this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt || unscored);
+    if (!unscored) this.listAnswers.record(res, from?.shared ? 'the population' : (from?.check ?? 'the run'));
     if (res.request.method !== 'POST' || res.status !== 201 || res.json === null || typeof res.json !== 'object')
       return;
     const id = (res.json as { id?: unknown }).id;

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Results } from './results.js';
-import { REQUIREMENT_SETS } from '../data/generated/requirement-ids.js';
+import { requirementSetIds } from '../data/requirement-sets.js';
 
 export const MANIFEST_FORMAT = 'petstore-conformance/manifest';
 /** 1.1.0 added `baseline`; 1.2.0 `requirementSet` and `targetFingerprint` (and `sign`/`verify` read it). */
@@ -103,12 +103,6 @@ export interface Manifest {
   requirementSet?: { id: string; sha256: string };
   /** What was tested: its base URL and the Server header it answered with, and their SHA-256. Since 1.2.0. */
   targetFingerprint: { baseUrl: string; server: string | null; sha256: string };
-}
-
-/** The ids a requirement set scores: its own and those of every set before it. */
-export function requirementSetIds(id: string): string[] {
-  const at = REQUIREMENT_SETS.findIndex((s) => s.id === id);
-  return REQUIREMENT_SETS.slice(0, at + 1).flatMap((s) => [...s.adds]);
 }
 
 export function buildManifest(

@@ -8,7 +8,8 @@ import { matches } from '../checks/select.js';
 import { rootCauses } from './causes.js';
 import { tally, verdictOf } from './verdict.js';
 import type { BaselineEntry } from '../data/generated/schema-types.js';
-import { CURRENT_REQUIREMENT_SET, REQUIREMENT_SETS } from '../data/generated/requirement-ids.js';
+import { CURRENT_REQUIREMENT_SET } from '../data/generated/requirement-ids.js';
+import { addedAfter } from '../data/requirement-sets.js';
 import type {
   DeploymentFinding,
   RequirementResult,
@@ -266,13 +267,6 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
     createdPets: { count: run.createdPets.length, runTag: run.runTag, ledger: LEDGER_FILE },
     requirements,
   };
-}
-
-/** The ids added by the sets after `setId`, each with the set that added it. */
-function addedAfter(setId: string): Map<string, string> {
-  const at = REQUIREMENT_SETS.findIndex((s) => s.id === setId);
-  if (at === -1) throw new Error(`no requirement set ${setId}`);
-  return new Map(REQUIREMENT_SETS.slice(at + 1).flatMap((s) => s.adds.map((id) => [id, s.id] as const)));
 }
 
 /** The entry in force that covers a requirement id: an exact id wins over an area or glob. */
