@@ -184,6 +184,45 @@ test('where implementations disagree: fails in exactly one, fails in all, with n
   expect(html).toMatch(/data-signal="one" id="m-auth\.missing-key"/);
 });
 
+test('--history: one implementation over time, in the order its runs finished, each requirement with its trend', async () => {
+  const on = (r: Results, day: string): Results => ({
+    ...r,
+    run: { ...r.run, startedAt: `${day}T11:59:00.000Z`, finishedAt: `${day}T12:00:00.000Z` },
+  });
+  const target = { baseUrl: 'http://127.0.0.1:8081/v1', embedded: false, label: 'Acme' };
+  const good = results(target);
+  const bad = results(target, { 'auth.missing-key': ['failed', MISSING_KEY], 'auth.challenge': ['failed', CHALLENGE] });
+  const fixed = results(target, { 'auth.missing-key': ['failed', MISSING_KEY] });
+  const files = [
+    place('h3', on(fixed, '2026-06-03')),
+    place('h1', on(good, '2026-06-01')),
+    place('h2', on(bad, '2026-06-02')),
+  ];
+  const history = join(dir, 'history');
+  const { code, err } = await matrix(['--history', ...files, '--out', history]);
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  const md = readFileSync(join(history, 'matrix.md'), 'utf8');
+  const line = (id: string) => md.split('\n').find((l) => l.includes(`| \`${id}\` |`)) ?? '';
+  expect(md.indexOf('2026-06-01 12:00 UTC · suite 1.0.0')).toBeLessThan(
+    md.indexOf('2026-06-02 12:00 UTC · suite 1.0.0'),
+  );
+  expect(line('auth.missing-key')).toMatch(/^\| \*\*≠\*\* failed since 2026-06-02 12:00 UTC · suite 1\.0\.0 \|/);
+  expect(line('auth.challenge')).toMatch(
+    /^\| \*\*≠\*\* passed since 2026-06-03 12:00 UTC · suite 1\.0\.0, after 2 changes \|/,
+  );
+  expect(line('listPets.ok')).toMatch(/^\| {2}\| /);
+  const other = await matrix([
+    '--history',
+    files[0] as string,
+    place('h4', results({ ...target, label: 'Other' })),
+    '--out',
+    history,
+  ]);
+  expect(other.code).toBe(2);
+  expect(other.err).toContain('matrix --history follows one implementation; these runs are of Acme, Other');
+});
+
 test('a column says how its run was narrowed or sharpened: a partial run is not like for like', () => {
   const partial = results({ baseUrl: 'http://127.0.0.1:8084/v1', embedded: false });
   Object.assign(partial.run, {

@@ -7,11 +7,11 @@ import { INTERFACE, REPORT_FORMAT, type Results } from '../../report/results.js'
 import { oneLine } from '../../report/words.js';
 import { renderMatrixHtml } from './html.js';
 import { renderMatrixMarkdown } from './markdown.js';
-import { allRows, buildMatrix, versionSpread, type MatrixInput } from './model.js';
+import { allRows, buildMatrix, labelOf, versionSpread, type MatrixInput } from './model.js';
 
-const USAGE = 'usage: petstore-conformance matrix A.json [B.json …] --out DIR [--allow-mixed]';
+const USAGE = 'usage: petstore-conformance matrix A.json [B.json …] --out DIR [--allow-mixed] [--history]';
 
-export const MATRIX_HELP = `Usage: petstore-conformance matrix A.json [B.json …] --out DIR [--allow-mixed]
+export const MATRIX_HELP = `Usage: petstore-conformance matrix A.json [B.json …] --out DIR [--allow-mixed] [--history]
 
 Puts the conformance.json of several runs (one per implementation) side by side: one row per
 requirement any of them ran (a requirement a run lacks shows "not run"), grouped by area, one
@@ -26,6 +26,10 @@ the input. One input is allowed: its column alone, in the same format.
 Every input is validated against schemas/conformance-report.schema.json. Runs of different suite
 or interface versions are refused unless --allow-mixed is given, which marks the mixed columns;
 a report format of another major version is always refused (its fields cannot be read as 1.x).
+
+--history: the runs of one implementation (one label) over time or versions: columns in the order
+the runs finished, headed by date and suite version, each row with its trend (e.g. "failed since
+2026-11-24 12:00 UTC · suite 0.1.0, after 2 changes").
 Exit 0 when both files are written; 2 for bad usage or an input that is not a readable
 conformance.json, with one line saying which.`;
 
@@ -84,7 +88,12 @@ async function run(argv: readonly string[]): Promise<number> {
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { out: { type: 'string' }, 'allow-mixed': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        out: { type: 'string' },
+        'allow-mixed': { type: 'boolean' },
+        history: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -98,7 +107,9 @@ async function run(argv: readonly string[]): Promise<number> {
   }
   if (positionals.length === 0) throw new MatrixError(`matrix needs at least one conformance.json (${USAGE})`);
   if (!values.out) throw new MatrixError(`matrix needs --out DIR, the folder for matrix.html and matrix.md (${USAGE})`);
-  const allowMixed = values['allow-mixed'] === true;
+  const history = values.history === true;
+  // A history follows one implementation across suite versions: mixed versions are its point.
+  const allowMixed = values['allow-mixed'] === true || history;
   const outDir = resolve(values.out);
   const inputs: MatrixInput[] = positionals.map((path) => {
     const href = reportHrefOf(path, outDir);
@@ -110,7 +121,12 @@ async function run(argv: readonly string[]): Promise<number> {
       `matrix: the runs differ in ${spread.join('; ')}: a matrix compares like with like; give --allow-mixed to put them side by side anyway`,
     );
   }
-  const matrix = buildMatrix(inputs);
+  if (history) {
+    const labels = [...new Set(inputs.map((i) => labelOf(i.results)))];
+    if (labels.length > 1)
+      throw new MatrixError(`matrix --history follows one implementation; these runs are of ${labels.join(', ')}`);
+  }
+  const matrix = buildMatrix(inputs, { history });
   try {
     makeDir(outDir);
     writeFileSync(join(outDir, 'matrix.html'), renderMatrixHtml(matrix));

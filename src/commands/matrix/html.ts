@@ -44,7 +44,7 @@ function cell(c: Cell): string {
 function row(r: Row): string {
   // One line a row: the statement and section on demand (the toolbar's switch, or the tooltip).
   return `<tr class="req${r.differs ? ' differs' : ''}" data-level="${r.level}" data-differs="${r.differs ? 1 : 0}" data-signal="${r.signal ?? ''}" id="m-${h(r.id)}">
-  <th scope="row" class="rid" title="${h(`${r.statement} (${r.section})`)}">${r.differs ? '<span class="ne" title="the implementations differ">≠</span>' : ''}<code>${h(r.id)}</code>${r.signal ? ` <span class="signal s-${r.signal}" title="${h(SIGNAL_WORD[r.signal])}">${r.signal === 'one' ? 'one only' : 'all'}</span>` : ''}<span class="st">${h(r.statement)} <span class="sec">(${h(r.section)})</span></span></th>
+  <th scope="row" class="rid" title="${h(`${r.statement} (${r.section})`)}">${r.differs ? '<span class="ne" title="the implementations differ">≠</span>' : ''}<code>${h(r.id)}</code>${r.signal ? ` <span class="signal s-${r.signal}" title="${h(SIGNAL_WORD[r.signal])}">${r.signal === 'one' ? 'one only' : 'all'}</span>` : ''}${r.trend ? ` <span class="trend">${h(r.trend)}</span>` : ''}<span class="st">${h(r.statement)} <span class="sec">(${h(r.section)})</span></span></th>
   <td><span class="lvl l-${r.level}">${r.level}</span></td>
   ${r.cells.map(cell).join('')}
 </tr>`;
@@ -176,6 +176,7 @@ table.matrix { border-collapse: separate; border-spacing: 0; width: 100%; }
 .rid .ne { color: var(--warning); font-weight: 800; margin-right: 6px; }
 .rid .signal { font-size: 10.5px; font-weight: 700; padding: 0 4px; border-radius: 4px; border: 1px solid; }
 .s-one { color: var(--warning); } .s-all { color: var(--failed); }
+.rid .trend { font-size: 11px; font-weight: 400; color: var(--muted); }
 tr.differs > .rid { box-shadow: inset 4px 0 0 var(--warning); }
 .sec { color: var(--muted); }
 .lvl { font-size: 10.5px; font-weight: 700; letter-spacing: .04em; padding: 1px 6px; border-radius: 4px; border: 1px solid; }

@@ -66,7 +66,7 @@ export function renderMatrixMarkdown(m: Matrix): string {
     out.push('', `### ${md(g.title)}`, '', head, rule);
     for (const r of g.rows) {
       out.push(
-        `| ${r.differs ? '**≠**' : ''}${r.signal ? ` ${SIGNAL_WORD[r.signal]}` : ''} | ${code(r.id)} | ${r.level} | ${md(r.section)} | ${r.cells.map(cell).join(' | ')} |`,
+        `| ${r.differs ? '**≠**' : ''}${r.signal ? ` ${SIGNAL_WORD[r.signal]}` : ''}${r.trend ? ` ${md(r.trend)}` : ''} | ${code(r.id)} | ${r.level} | ${md(r.section)} | ${r.cells.map(cell).join(' | ')} |`,
       );
     }
   }

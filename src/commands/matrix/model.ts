@@ -53,6 +53,19 @@ export interface Row {
    * two or more (most likely the suite's or the interface's).
    */
   signal?: 'one' | 'all';
+  /** --history: where the outcome has stood since it last changed, e.g. "failed since 2026-11-24 12:00 UTC". */
+  trend?: string;
+}
+
+/** A history row's trend: its last outcome and the first run of the streak that ends with it; none when it never changed. */
+export function trendOf(cells: readonly Cell[], columns: readonly Pick<Column, 'label'>[]): string | undefined {
+  const outcomes = cells.map((c) => c.outcome);
+  if (new Set(outcomes).size < 2) return undefined;
+  const last = outcomes[outcomes.length - 1] as CellOutcome;
+  let since = outcomes.length - 1;
+  while (since > 0 && outcomes[since - 1] === last) since--;
+  const changes = outcomes.filter((o, i) => i > 0 && o !== outcomes[i - 1]).length;
+  return `${CELL_WORD[last]} since ${columns[since]?.label ?? '?'}${changes > 1 ? `, after ${changes} changes` : ''}`;
 }
 
 /** The signal of a row's cells (see Row.signal). */
@@ -143,8 +156,15 @@ function areaRank(area: string): number {
   return i === -1 ? Number.MAX_SAFE_INTEGER : i;
 }
 
-export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
-  const labels = uniqueLabels(inputs.map((i) => labelOf(i.results)));
+/**
+ * The matrix of the inputs; with `history`, the runs of one implementation over time: columns in
+ * the order the runs finished, headed by their date and suite version, and each row's trend.
+ */
+export function buildMatrix(inputs: readonly MatrixInput[], { history = false } = {}): Matrix {
+  if (history) inputs = [...inputs].sort((a, b) => a.results.run.finishedAt.localeCompare(b.results.run.finishedAt));
+  const labels = uniqueLabels(
+    inputs.map((i) => (history ? `${runDate(i.results)} · suite ${i.results.suite.version}` : labelOf(i.results))),
+  );
   const marks = mixedMarks(inputs);
   const columns: Column[] = inputs.map((input, i) => ({
     ...input,
@@ -166,8 +186,10 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
       cells,
       differs: new Set(cells.map((c) => c.outcome)).size > 1,
     };
-    const signal = signalOf(cells);
+    const signal = history ? undefined : signalOf(cells);
     if (signal) row.signal = signal;
+    const trend = history ? trendOf(cells, columns) : undefined;
+    if (trend) row.trend = trend;
     const area = e.area || areaOf(id);
     groups.set(area, [...(groups.get(area) ?? []), row]);
   }
