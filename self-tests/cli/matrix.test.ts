@@ -10,6 +10,10 @@ import { renderHtml } from '../../src/report/html.js';
 import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
 import type { OutcomeKind } from '../../src/checks/requirement.js';
 import { catalogue } from '../../tests/catalogue.js';
+import type { Handler } from '../../src/reference-server/handler.js';
+import { faults } from '../harness/faults/index.js';
+import { runSetup } from '../harness/harness.js';
+import { resultsOf } from '../harness/results-of.js';
 import { launchBundledChromium, pageProblems } from './browser.js';
 import { tempDir } from '../net-kit.js';
 
@@ -183,6 +187,36 @@ test('where implementations disagree: fails in exactly one, fails in all, with n
   expect(html).toContain('<input type="checkbox" id="only-all">');
   expect(html).toMatch(/data-signal="one" id="m-auth\.missing-key"/);
 });
+
+test('over the harness: a requirement two faults both break fails in all; one only one breaks, in exactly one', async () => {
+  const named = (name: string) => {
+    const f = faults.find((x) => x.name === name);
+    if (!f) throw new Error(`no fault ${name}`);
+    return f;
+  };
+  // Both break listPets.limit.respected; only the second breaks createPet.client-id.
+  const setups = [
+    named('limit-ignored'),
+    named('limit-one-over'),
+    named('client-id-honoured'),
+    { name: 'reference', wrap: (h: Handler) => h },
+  ];
+  const files = await Promise.all(
+    setups.map(async (s) => {
+      const run = await runSetup({ ...s, config: { runs: 1 } });
+      const r = resultsOf(run);
+      return place(`fault-${s.name}`, { ...r, target: { ...r.target, label: s.name } });
+    }),
+  );
+  const out = join(dir, 'faults');
+  expect((await matrix([...files.slice(0, 2), '--out', out])).code).toBe(0);
+  let html = readFileSync(join(out, 'matrix.html'), 'utf8');
+  expect(html).toMatch(/data-signal="all" id="m-listPets\.limit\.respected"/);
+  expect((await matrix([...files.slice(1), '--out', out])).code).toBe(0);
+  html = readFileSync(join(out, 'matrix.html'), 'utf8');
+  expect(html).toMatch(/data-signal="one" id="m-createPet\.client-id"/);
+  expect(html).toMatch(/data-signal="one" id="m-listPets\.limit\.respected"/);
+}, 120_000);
 
 test('--history: one implementation over time, in the order its runs finished, each requirement with its trend', async () => {
   const on = (r: Results, day: string): Results => ({
