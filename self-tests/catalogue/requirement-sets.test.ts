@@ -70,6 +70,7 @@ describe('--requirement-set', () => {
     );
     expect(renderMarkdown(then)).toMatch(/### Not scored \(1\): scored against requirement set 1\.0\.0\+2026\.11\.24/);
     expect(renderJunit(then)).toMatch(/<testsuites [^>]* failures="0" errors="0"/);
+    expect(renderJunit(then)).toContain(`<property name="requirementSet" value="${older}"/>`);
   });
 
   test('the set of the release before errors.*: the newer errors.* requirements are not scored, and the verdict is the one that release gave', async () => {

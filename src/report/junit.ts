@@ -96,6 +96,7 @@ export function renderJunit(results: Results): string {
     ['interfaceVersion', results.interface.version],
     ['suiteVersion', results.suite.version],
     ['seed', String(results.run.seed ?? '')],
+    ['requirementSet', results.run.requirementSet?.id ?? ''],
     ['strict', String(results.run.strict)],
   ];
   const suites = byArea(results).map(({ area, title, entries }) => {
