@@ -6,7 +6,7 @@
 // rebuilding it when one changed; `node scripts/bundle.mjs` builds it (npm test's global setup does).
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = join(root, '.build', 'cli');
@@ -52,7 +52,7 @@ export async function build() {
 export async function bundledCli() {
   try {
     if (!fresh()) await build();
-    return new URL(`file://${bundleFile}`).href;
+    return pathToFileURL(bundleFile).href;
   } catch {
     return undefined;
   }

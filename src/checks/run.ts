@@ -67,7 +67,10 @@ export class RunContext {
   /** Whether the target is still answering (see TargetWatch). */
   readonly watch: TargetWatch;
   /** The Server header of the first successful answer: with the base URL, the target's fingerprint. */
-  serverHeader: string | undefined;
+  get serverHeader(): string | undefined {
+    return this.firstServer;
+  }
+  private firstServer: string | undefined;
   /**
    * Requirements added after the set scored against (--requirement-set): their checks run, but the
    * run-wide rules do not judge what they sent, which a release of that set never sent.
@@ -117,8 +120,8 @@ export class RunContext {
   }
 
   private record(res: ApiResponse): void {
-    if (this.serverHeader === undefined && res.status >= 200 && res.status < 300 && res.headers.server)
-      this.serverHeader = res.headers.server;
+    if (this.firstServer === undefined && res.status >= 200 && res.status < 300 && res.headers.server)
+      this.firstServer = res.headers.server;
     const from = sender.getStore();
     this.watch.answered(res, from ? requirementOf(from.check) : 'the run');
     const unscored = from !== undefined && this.unscored.has(requirementOf(from.check));

@@ -3,11 +3,11 @@
 // Ed25519 signature (node:crypto) of manifest.json's exact bytes; the private key is read and used,
 // never written. verify checks that signature with the public key the verifier trusts, then every
 // report file against its SHA-256 in the manifest. One line each way: exit 0 good, 1 not, 2 usage.
-import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { digestFile, type Manifest } from '../report/manifest.js';
+import { digestFile, sha256, type Manifest } from '../report/manifest.js';
 import { MANIFEST_FILE } from '../report/reporter.js';
 
 export const SIGNATURE_FILE = 'manifest.sig.json';
@@ -27,7 +27,6 @@ class SignError extends Error {
   override name = 'SignError';
 }
 
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const fingerprint = (key: KeyObject) => sha256(key.export({ type: 'spki', format: 'der' }));
 
 function readKey(path: string, make: (pem: Buffer) => KeyObject, what: string): KeyObject {
@@ -80,8 +79,8 @@ function signReports(argv: readonly string[]): string {
   return `sign: ${dir}: ${MANIFEST_FILE} signed with the Ed25519 key ${signature.keyFingerprint.slice(0, 16)}…; ${SIGNATURE_FILE} written`;
 }
 
-/** Checks the signature, then every report file's hash: the first problem, or undefined. */
-function problemOf(dir: string, pub: KeyObject): string | undefined {
+/** Checks the signature, then every report file's hash: the first problem, or how many files matched. */
+function check(dir: string, pub: KeyObject): string | number {
   const manifestBytes = readFileSync(join(dir, MANIFEST_FILE));
   if (!existsSync(join(dir, SIGNATURE_FILE))) return `no ${SIGNATURE_FILE}: the reports were never signed`;
   let sig: Signature;
@@ -104,15 +103,14 @@ function problemOf(dir: string, pub: KeyObject): string | undefined {
     if (digest !== r.sha256 || bytes !== r.bytes)
       return `${r.file} does not match its SHA-256 in ${MANIFEST_FILE}: it changed`;
   }
-  return undefined;
+  return manifest.reports.length;
 }
 
 function verifyReports(argv: readonly string[]): [ok: boolean, line: string] {
   const { dir, keyPath } = args('verify', argv, 'pub');
   const pub = readKey(keyPath, (pem) => createPublicKey(pem), 'public key');
-  const problem = problemOf(dir, pub);
-  if (problem) return [false, `verify: ${dir}: NOT VERIFIED: ${problem}`];
-  const files = (JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest).reports.length;
+  const files = check(dir, pub);
+  if (typeof files === 'string') return [false, `verify: ${dir}: NOT VERIFIED: ${files}`];
   return [
     true,
     `verify: ${dir}: verified: signed by the Ed25519 key ${fingerprint(pub).slice(0, 16)}…, and ${files} report files match their SHA-256`,

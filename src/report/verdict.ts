@@ -244,10 +244,9 @@ export function staleEntries(results: Results): string[] {
 export function gateOf(results: Results): {
   passed: boolean;
   regressions: RequirementResult[];
-  fixed: RequirementResult[];
   reason: string;
 } {
-  const { violations, undecided, fixed } = findings(results);
+  const { violations, undecided } = findings(results);
   const regressions = [...violations, ...undecided];
   const strict = results.run.strict;
   const stale = staleEntries(results);
@@ -275,7 +274,7 @@ export function gateOf(results: Results): {
   const known = results.requirements.filter((e) => e.baseline?.status === 'known').length;
   if (passed && regressions.length === 0)
     parts.unshift(`no regression against the baseline (${plural(known, 'known deviation')})`);
-  return { passed, regressions, fixed, reason: parts.join('; ') };
+  return { passed, regressions, reason: parts.join('; ') };
 }
 
 export function tally(entries: readonly RequirementResult[], level: Level): Tally {

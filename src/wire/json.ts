@@ -172,9 +172,9 @@ function restoreAt(value: unknown, restored: readonly Restored[]): unknown {
 /**
  * The native parser, where it can vouch for the exact value: long integers are first quoted with a
  * marker, and the text must come back character for character from JSON.stringify (white space
- * between tokens aside), so no number
- * lost a digit, no key was repeated and every marked string is a literal that was marked (a text
- * that escapes U+0001 itself, the marker's first character, takes the exact parser).
+ * between tokens aside), so no number lost a digit, no key was repeated and every marked string is
+ * a literal that was marked (a text that escapes U+0001 itself, the marker's first character,
+ * takes the exact parser).
  * Answers are mostly compact or indented JSON; anything else (escapes, exponents) takes the exact parser.
  */
 function parseFast(text: string): unknown {
