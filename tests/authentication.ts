@@ -251,7 +251,7 @@ export const authentication: Requirement[] = [
       'The scheme name is matched case-insensitively: "bearer" and "BEARER" with the right key are accepted (RFC 9110 §11.1)',
     check: (ctx) =>
       onEveryOperation(ctx, ['bearer', 'BEARER'], async (op, scheme) => {
-        // op.send reserves write budget only for auth 'key'; this request creates too when accepted.
+        // The key in another spelling: reserved here, as op.send reserves ahead only for auth 'key'.
         if (op.name === 'createPet') ctx.reserveCreates(1, 'createPet with a differently cased scheme');
         const res = await op.send(ctx, { auth: { authorization: `${scheme} ${ctx.config.apiKey}` } });
         // Refused is this requirement's finding; accepted with another status, the operation's own rule.

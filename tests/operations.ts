@@ -41,7 +41,7 @@ export const operations: readonly Operation[] = [
     name: 'createPet',
     success: 201,
     send: (ctx, extra) => {
-      // Only an accepted request creates; reserve budget when the key is the right one.
+      // Reserved ahead with the right key, so a read-only or spent run says which operation skipped.
       if ((extra?.auth ?? 'key') === 'key') ctx.reserveCreates(1, 'createPet');
       return ctx.api.createPet(ctx.newPet(), extra);
     },

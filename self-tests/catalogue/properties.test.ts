@@ -12,7 +12,7 @@ import { execute, type Outcome } from '../../src/checks/requirement.js';
 import { POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, RunContext } from '../../src/checks/run.js';
 import { checks } from '../../tests/catalogue.js';
 import { CREATE_WEIGHTS } from '../../tests/properties/shared.js';
-import { answer, isObject, isOp, mapRequestJson, withQuery, type Wrap } from '../harness/faults-kit.js';
+import { answer, isObject, isOp, mapRequest, mapRequestJson, withQuery, type Wrap } from '../harness/faults-kit.js';
 import fc from 'fast-check';
 
 /** The three bugs of issue 4, each a few lines around the reference handler. */
@@ -159,6 +159,24 @@ describe('the write budget', () => {
     const r = await run((h) => h, creating, { runs: 1000, maxCreates: 40 });
     expect(r.created).toBeLessThanOrEqual(40);
     expect([...r.outcomes.values()].some((o) => o.outcome === 'passed')).toBe(true);
+  });
+
+  test('every request that may create takes from the budget as it is sent, the bodies a check expects refused too', async () => {
+    // Every createPet with the key is stored, whatever its body: the invalid bodies of the reject
+    // checks reserve nothing ahead, and must not create past the budget either.
+    const storesAll = mapRequest(
+      (req) => ({
+        ...req,
+        headers: { ...req.headers, 'content-type': 'application/json' },
+        body: '{"name":"x","categoryId":1}',
+      }),
+      isOp('createPet'),
+    );
+    const maxCreates = 12;
+    const r = await run(storesAll, /^createPet\.(missing-name|name-type|category-type|body-not-object) [A-Z]/, {
+      maxCreates,
+    });
+    expect(r.created).toBe(maxCreates);
   });
 
   test('the creating properties share at most the whole property share, and runs fit the allowance', () => {

@@ -11,19 +11,20 @@ import fc from 'fast-check';
 import { Violation } from './outcomes.js';
 import { wire } from '../wire/redact.js';
 import type { CreateAllowance, RunContext } from './run.js';
+import { ScopeWrites } from './budget.js';
 
 /** What a property's predicate can use besides its input. */
 export interface Trial {
   /** A name unique in the run that carries the run tag (`<tag> <label><run>[.<n>]`), then `text`. */
   tagged(text?: string): string;
   /**
-   * Before requests that may create `n` pets: takes them from the allowance, or skips this input
-   * when it cannot. Where other runs hold creations that may come back (requests that create only
-   * on a broken server), it waits for them.
+   * Before `n` requests that may create, sent at once: takes their creations from the allowance
+   * ahead, or skips this input when it cannot (a batch is all or nothing). A single request needs
+   * no call: the client takes its creation as it sends it and gives it back unless answered 201.
+   * Where other runs hold creations that may come back (requests that create only on a broken
+   * server), it waits for them.
    */
-  take(n?: number): Promise<void>;
-  /** After requests that created nothing: their creations can be taken again. */
-  giveBack(n?: number): void;
+  take(n: number): Promise<void>;
   /** Creations this run can still count on: its even share of the allowance (0 for a property that creates nothing). */
   left(): number;
 }
@@ -119,34 +120,52 @@ function trialFor(
   creations: Creations,
   prefix: string,
   share: number,
-): Trial & { end(): void; starved: number } {
+): Trial & { end(): void; starved: number; writes: ScopeWrites } {
   let names = 0;
   let held = 0;
   let used = 0;
+  const tryNow = (n: number): boolean => {
+    const got = creations.tryTake(n);
+    if (got === 'now') {
+      held += n;
+      used += n;
+      return true;
+    }
+    if (got === 'never') {
+      trial.starved++;
+      fc.pre(false);
+    }
+    return false;
+  };
+  const takeNow = async (n: number) => {
+    while (!tryNow(n)) await creations.changed();
+  };
+  const settle = (created: boolean) => {
+    if (created || held < 1) return;
+    held--;
+    used--;
+    creations.settle(1, true);
+  };
+  // Its requests that may create take from the allowance; a property without one (it creates
+  // nothing) leaves them to the check's account.
+  const writes = new ScopeWrites(
+    creations.allowance
+      ? // A resolved promise when there is one to take: the request goes a turn later, as it always has.
+        { take: () => (tryNow(1) ? Promise.resolve(settle) : takeNow(1).then(() => settle)) }
+      : ctx.writesHere(),
+  );
   const trial = {
     starved: 0,
+    writes,
     tagged: (text?: string) =>
       `${ctx.runTag} ${prefix}${++names === 1 ? '' : `.${names}`}${text === undefined ? '' : ` ${text}`}`,
-    take: async (n = 1) => {
-      for (;;) {
-        const got = creations.tryTake(n);
-        if (got === 'now') {
-          held += n;
-          used += n;
-          return;
-        }
-        if (got === 'never') {
-          trial.starved++;
-          fc.pre(false);
-        }
-        await creations.changed();
+    // Resolved at once when it can: a batch goes out a turn later, as it always has.
+    take: (n: number) => {
+      if (tryNow(n)) {
+        writes.add(n, settle);
+        return Promise.resolve();
       }
-    },
-    giveBack: (n = 1) => {
-      const back = Math.min(n, held);
-      held -= back;
-      used -= back;
-      creations.settle(back, true);
+      return takeNow(n).then(() => writes.add(n, settle));
     },
     left: () => Math.max(0, Math.min(share - used, creations.left)),
     end: () => {
@@ -194,7 +213,7 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     const runOne = async (index: number): Promise<void> => {
       const trial = trialFor(ctx, creations, `${spec.label}${index + 1}`, share);
       try {
-        await spec.predicate(inputs[index] as T, trial);
+        await ctx.withWrites(trial.writes, () => spec.predicate(inputs[index] as T, trial));
       } catch (error) {
         if (error instanceof Violation) {
           failures.set(index, error);
@@ -257,7 +276,7 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
       if (spent) return;
       const trial = trialFor(ctx, creations, `${spec.label}s${++shrinks}`, Infinity);
       try {
-        await spec.predicate(value, trial);
+        await ctx.withWrites(trial.writes, () => spec.predicate(value, trial));
       } catch (error) {
         if (!(error instanceof Violation) && !fc.PreconditionFailure.isFailure(error)) fatal = { error };
         throw error;

@@ -17,7 +17,16 @@ import { expectCreated, expectPetList, expectStatus } from './assert.js';
 import type { NewPet, Pet, PetStatus } from '../data/generated/schema-types.js';
 import { TargetWatch } from './target-watch.js';
 import { addedAfter } from '../data/requirement-sets.js';
-import { CreateAllowance, POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, type Population } from './budget.js';
+import {
+  CreateAllowance,
+  POPULATION_PLAN,
+  POPULATION_TOTAL,
+  PROPERTY_SHARE,
+  ScopeWrites,
+  WriteBudget,
+  type Population,
+  type WriteAccount,
+} from './budget.js';
 
 export { CreateAllowance, POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, type Population } from './budget.js';
 
@@ -35,6 +44,8 @@ interface Sender {
   exempt?: true;
   /** Sent for work the checks share (the store's population), not for `check`, which asked first: the HAR says so. */
   shared?: string;
+  /** Where its requests that may create take their creations (the client asks: see ClientOptions.takeCreation). */
+  writes?: ScopeWrites;
 }
 const sender = new AsyncLocalStorage<Sender>();
 const POPULATING = 'populating the store, which the checks needing more than 100 pets share';
@@ -48,7 +59,7 @@ export class RunContext {
   readonly ledger: Int64[] = [];
   /** Appears in the name of every pet the run creates, so operators can find them. */
   readonly runTag: string;
-  private reserved = 0;
+  private readonly budget: WriteBudget;
   private population?: Promise<Population>;
   private nameCounter = 0;
   /** Pet id → requirement whose check created it (see creatorOf). */
@@ -79,6 +90,7 @@ export class RunContext {
 
   constructor(readonly config: RunConfig) {
     this.runTag = runTagOf(config.seed);
+    this.budget = new WriteBudget(config.maxCreates, config.readOnly);
     this.unscored = new Set(addedAfter(config.requirementSet).keys());
     this.listAnswers = new ListAnswers(`${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);
     const har = config.har
@@ -94,6 +106,7 @@ export class RunContext {
       timeoutMs: config.timeoutMs,
       concurrency: config.concurrency,
       readOnly: config.readOnly,
+      takeCreation: () => this.writesHere().take(),
       retries: config.retries,
       ...(config.rate === undefined ? {} : { rate: config.rate }),
       // The bundled server, or one served in this process, is on loopback: a proxy from the
@@ -153,12 +166,22 @@ export class RunContext {
 
   /** Runs one check: its requests are attributed to it. */
   runCheck<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    return sender.run({ check: name }, fn);
+    return sender.run({ check: name, writes: new ScopeWrites(this.budget.account) }, fn);
+  }
+
+  /** Runs `fn` with `writes` paying for its requests that may create (a property's run). */
+  withWrites<T>(writes: ScopeWrites, fn: () => Promise<T>): Promise<T> {
+    return sender.run({ ...(sender.getStore() ?? { check: 'the run' }), writes }, fn);
+  }
+
+  /** Where a request sent here would take its creation: its scope's account, else the run's budget. */
+  writesHere(): WriteAccount {
+    return sender.getStore()?.writes ?? this.budget.account;
   }
 
   /** Runs `fn` with its error answers kept out of the run-wide Error rules (a SHOULD judges them). */
   exemptFromErrorRules<T>(fn: () => Promise<T>): Promise<T> {
-    return sender.run({ check: sender.getStore()?.check ?? 'the run', exempt: true }, fn);
+    return sender.run({ ...(sender.getStore() ?? { check: 'the run' }), exempt: true }, fn);
   }
 
   /** Stops every request of the run at once (Ctrl-C). */
@@ -181,20 +204,19 @@ export class RunContext {
     return { name: this.petName(), categoryId: 1, ...fields };
   }
 
-  /** Takes n creations from the write budget, or skips the check saying why. */
+  /**
+   * Takes n creations from the write budget ahead, for the requests of this check that may create
+   * (which take them as they are sent), or skips the check saying why: so a check that needs n pets
+   * skips before its first request rather than halfway.
+   */
   reserveCreates(n: number, what: string): void {
-    if (this.config.readOnly) throw new Skip(`read-only mode: ${what} needs to create ${n} pet(s)`);
-    if (this.reserved + n > this.config.maxCreates) {
-      throw new Skip(
-        `write budget spent: ${what} needs ${n} more pet(s), ${this.config.maxCreates - this.reserved} of PETSTORE_MAX_CREATES=${this.config.maxCreates} left`,
-      );
-    }
-    this.reserved += n;
+    this.budget.reserve(n, what);
+    sender.getStore()?.writes?.add(n);
   }
 
   /** Pets still creatable within the budget. */
   get createsLeft(): number {
-    return this.config.readOnly ? 0 : this.config.maxCreates - this.reserved;
+    return this.budget.left;
   }
 
   /**
@@ -205,10 +227,8 @@ export class RunContext {
   propertyCreates(weight: number, wanted: number, what: string): CreateAllowance {
     const share = Math.floor(this.config.maxCreates * PROPERTY_SHARE * weight);
     const n = Math.max(1, Math.min(wanted, share, this.createsLeft));
-    this.reserveCreates(n, what);
-    return new CreateAllowance(n, (unused) => {
-      this.reserved -= unused;
-    });
+    this.budget.reserve(n, what);
+    return new CreateAllowance(n, (unused) => this.budget.release(unused));
   }
 
   /** Creates a pet the check needs as a fixture: 201 and a valid Pet, or a violation. */
@@ -226,7 +246,14 @@ export class RunContext {
   ensurePopulation(): Promise<Population> {
     // A server that cannot be populated fails the createPet checks; here the check is undecidable.
     this.population ??= sender
-      .run({ ...(sender.getStore() ?? { check: 'the run' }), shared: POPULATING }, () => this.populate())
+      .run(
+        {
+          ...(sender.getStore() ?? { check: 'the run' }),
+          shared: POPULATING,
+          writes: new ScopeWrites(this.budget.account),
+        },
+        () => this.populate(),
+      )
       .catch((err: unknown) => {
         if (err instanceof Violation) throw new Skip(`the store could not be populated: ${err.message}`);
         throw err;

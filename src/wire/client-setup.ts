@@ -1,9 +1,60 @@
-// How the client is set up: its options, and its connections (keep-alive ones for GET and HEAD,
+// How the client is set up: its options, how a request goes on the wire, and its connections (keep-alive ones for GET and HEAD,
 // one of its own for every request that may create), direct or through the environment's proxy.
 import { Agent, Client, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { proxyEnv } from '../config/config.js';
 import { earlyAnswerConnector, envProxy, namesProxy, type EnvProxy } from './transport.js';
-import type { ApiResponse, SentRequest, Retries, SendRecord } from './wire.js';
+import { stringifyJson } from './json.js';
+import { PLACEHOLDER, redact } from './redact.js';
+import type { ApiRequest, ApiResponse, SentRequest, Retries, SendRecord } from './wire.js';
+
+/** An ApiRequest as it goes on the wire, and as the evidence shows it (the key as its placeholder). */
+export function prepareRequest(
+  req: ApiRequest,
+  baseUrl: string,
+  apiKey: string,
+): { url: string; headers: Record<string, string>; body?: string; sent: SentRequest } {
+  const qs = req.query?.length
+    ? `?${req.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`
+    : '';
+  const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+  const auth = req.auth ?? 'key';
+  if (auth === 'key') headers.authorization = `Bearer ${apiKey}`;
+  else if (auth !== 'none') headers.authorization = auth.authorization;
+  let body: string | undefined;
+  if (req.body) {
+    body = 'json' in req.body ? stringifyJson(req.body.json) : req.body.raw;
+    // A header given as '' is left out: how a client that forgot the Content-Type sends a body.
+    headers['content-type'] ??= 'application/json';
+    if (headers['content-type'] === '') delete headers['content-type'];
+  }
+  const url = `${baseUrl}${req.path}${qs}`;
+  const sent: SentRequest = {
+    method: req.method,
+    url: redact(url),
+    // The key's own header is written with the placeholder, not found and replaced: a key such
+    // as "a" or "e" must not garble "Bearer" in the curl line.
+    headers: Object.fromEntries(
+      Object.entries(headers).map(([k, v]) => [
+        k,
+        k === 'authorization' && auth === 'key' ? `Bearer ${PLACEHOLDER}` : redact(v),
+      ]),
+    ),
+    ...(body === undefined ? {} : { body: redact(body) }),
+  };
+  return { url, headers, ...(body === undefined ? {} : { body }), sent };
+}
+
+/**
+ * Whether a request may create a pet: a POST to the collection carrying the run's key, in any
+ * spelling of its scheme. Without the key only a broken server creates, which the checks judge.
+ */
+export const mayCreate = (req: ApiRequest, apiKey: string): boolean =>
+  req.method === 'POST' &&
+  req.path === '/pets' &&
+  (req.auth === undefined || req.auth === 'key' || (req.auth !== 'none' && req.auth.authorization.includes(apiKey)));
+
+/** Ends a request that took a creation: whether it may have created (a 201, or no answer). */
+export type Settle = (created: boolean) => void;
 
 export interface ClientOptions {
   baseUrl: string;
@@ -14,6 +65,12 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** Refuse every method but GET and HEAD. */
   readOnly?: boolean;
+  /**
+   * The write budget, asked before every request that may create a pet (see mayCreate): takes one
+   * creation or throws (nothing is sent), and gives (at once when it can) what to call once the
+   * request is over, saying whether it may have created (a 201, or no answer).
+   */
+  takeCreation?: () => Settle | Promise<Settle>;
   /** Called once per request that received a response (for counting and ledgers). */
   onResponse?: (res: ApiResponse) => void;
   /** Called once per send that got no answer (closed, reset, refused, timed out; not on Ctrl-C), with the error. */

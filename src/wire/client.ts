@@ -4,15 +4,23 @@
 // NO_PROXY are honoured, HTTPS trusts the system CAs plus NODE_EXTRA_CA_CERTS, redirects are never followed
 // (a 3xx is an answer like any other), and only 429 or 503 with Retry-After is retried, a bounded number of
 // times, after pausing every request (see Pacer). A GET that meets a reused connection the other side had
-// closed is sent again once on a fresh one; a request that may create is never sent twice, and goes on a
-// connection of its own. An answer sent before the body is all written is read (see earlyAnswerConnector).
+// closed is sent again once on a fresh one; a request that may create is never sent twice, goes on a
+// connection of its own, and takes its creation from the write budget first (ClientOptions.takeCreation).
+// An answer sent before the body is all written is read (see earlyAnswerConnector).
 import type { Dispatcher } from 'undici';
-import { connectionsFor, DEFAULT_MAX_BODY, type ClientOptions, type RetryStats } from './client-setup.js';
+import {
+  connectionsFor,
+  DEFAULT_MAX_BODY,
+  mayCreate,
+  prepareRequest,
+  type ClientOptions,
+  type RetryStats,
+  type Settle,
+} from './client-setup.js';
 import { Exchange, flattenHeaders } from './exchange.js';
-import { stringifyJson } from './json.js';
 import { Pacer, type Pacing } from './pacer.js';
 import { Pool } from './pool.js';
-import { PLACEHOLDER, redact, registerSecret } from './redact.js';
+import { registerSecret } from './redact.js';
 import {
   blameProxy,
   describeTransportError,
@@ -85,42 +93,24 @@ export class Client {
     return this.pacer.stats();
   }
 
-  private prepare(req: ApiRequest): { url: string; headers: Record<string, string>; body?: string } {
-    const qs = req.query?.length
-      ? `?${req.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`
-      : '';
-    const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
-    const auth = req.auth ?? 'key';
-    if (auth === 'key') headers.authorization = `Bearer ${this.options.apiKey}`;
-    else if (auth !== 'none') headers.authorization = auth.authorization;
-    let body: string | undefined;
-    if (req.body) {
-      body = 'json' in req.body ? stringifyJson(req.body.json) : req.body.raw;
-      // A header given as '' is left out: how a client that forgot the Content-Type sends a body.
-      headers['content-type'] ??= 'application/json';
-      if (headers['content-type'] === '') delete headers['content-type'];
+  send(req: ApiRequest): Promise<ApiResponse> {
+    // Not async: a request goes out in the same turn as it always has (the order of a run's
+    // requests, and so the ids a server gives, stay what they were).
+    try {
+      if (this.options.readOnly && req.method !== 'GET' && req.method !== 'HEAD') {
+        throw new WriteBlocked(`read-only mode: this check needs to send ${req.method} ${req.path}`);
+      }
+      // The write budget in one place: no request that may create is sent without its creation,
+      // which comes back when the answer is not a 201 (with no answer, it may have created).
+      return this.sendPaid(req, mayCreate(req, this.options.apiKey) ? this.options.takeCreation?.() : undefined);
+    } catch (err) {
+      return Promise.reject(err as Error);
     }
-    return { url: `${this.baseUrl}${req.path}${qs}`, headers, ...(body === undefined ? {} : { body }) };
   }
 
-  async send(req: ApiRequest): Promise<ApiResponse> {
-    if (this.options.readOnly && req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new WriteBlocked(`read-only mode: this check needs to send ${req.method} ${req.path}`);
-    }
-    const { url, headers, body } = this.prepare(req);
-    const sent: SentRequest = {
-      method: req.method,
-      url: redact(url),
-      // The key's own header is written with the placeholder, not found and replaced: a key such
-      // as "a" or "e" must not garble "Bearer" in the curl line.
-      headers: Object.fromEntries(
-        Object.entries(headers).map(([k, v]) => [
-          k,
-          k === 'authorization' && (req.auth ?? 'key') === 'key' ? `Bearer ${PLACEHOLDER}` : redact(v),
-        ]),
-      ),
-      ...(body === undefined ? {} : { body: redact(body) }),
-    };
+  private async sendPaid(req: ApiRequest, taken: Settle | Promise<Settle> | undefined): Promise<ApiResponse> {
+    const settle = taken instanceof Promise ? await taken : taken;
+    const { url, headers, body, sent } = prepareRequest(req, this.baseUrl, this.options.apiKey);
     const retries = this.options.retries ?? 0;
     const maxWaitMs = this.maxWaitMs;
     const firstSentAt = performance.now();
@@ -129,48 +119,56 @@ export class Client {
       this.options.onRetried?.(retried);
       return new RetriesExhausted(message, sent, res, retried);
     };
-    for (let attempt = 0; ; attempt++) {
-      // A retry goes ahead of requests not yet sent: it has waited its turn once already.
-      const urgent = req.urgent || attempt > 0;
-      const res = await this.pool.run(() => this.once(req.method, url, headers, body, sent, urgent), urgent);
-      // The answer is read once the requests that took its slot are on the wire (see nextTurn).
-      await nextTurn();
-      readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
-      if (res.resent) retried.resent++;
-      const waitMs = retryAfterMs(res);
-      if (waitMs === undefined) {
-        if (attempt > 0) res.retries = attempt;
-        if (attempt > 0 || retried.resent > 0) {
-          res.retried = retried;
-          this.options.onRetried?.(retried);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        // A retry goes ahead of requests not yet sent: it has waited its turn once already.
+        const urgent = req.urgent || attempt > 0;
+        const res = await this.pool.run(() => this.once(req.method, url, headers, body, sent, urgent), urgent);
+        // The answer is read once the requests that took its slot are on the wire (see nextTurn).
+        await nextTurn();
+        readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+        if (res.resent) retried.resent++;
+        const waitMs = retryAfterMs(res);
+        if (waitMs === undefined) {
+          if (attempt > 0) res.retries = attempt;
+          if (attempt > 0 || retried.resent > 0) {
+            res.retried = retried;
+            this.options.onRetried?.(retried);
+          }
+          this.options.onResponse?.(res);
+          // Settled as the caller resumes (a turn on), where a check used to give it back itself.
+          if (settle) queueMicrotask(() => settle(res.status === 201));
+          return res;
         }
-        this.options.onResponse?.(res);
-        return res;
+        retried.statuses[res.status] = (retried.statuses[res.status] ?? 0) + 1;
+        const asked = `${res.status} with Retry-After: ${res.headers['retry-after']}`;
+        if (waitMs > maxWaitMs) {
+          throw giveUp(`${asked}, a longer wait than the ${maxWaitMs / 1000} s the suite honours`, res);
+        }
+        if (attempt >= retries) {
+          this.pacer.gaveUp(firstSentAt);
+          throw giveUp(
+            retries === 0
+              ? `${asked}, and retries are off (PETSTORE_RETRIES=0)`
+              : `still ${asked} after ${retries} retries honouring it`,
+            res,
+          );
+        }
+        if (this.pacer.refusing) {
+          throw giveUp(
+            `${asked}, not retried: the server turns every request away (nothing accepted through ${retries + 1} of its waits)`,
+            res,
+          );
+        }
+        // No wait of its own: the pacer holds every request, this one too, until the wait is over.
+        this.retried.count++;
+        retried.count++;
+        retried.retryAfterMs += waitMs;
       }
-      retried.statuses[res.status] = (retried.statuses[res.status] ?? 0) + 1;
-      const asked = `${res.status} with Retry-After: ${res.headers['retry-after']}`;
-      if (waitMs > maxWaitMs) {
-        throw giveUp(`${asked}, a longer wait than the ${maxWaitMs / 1000} s the suite honours`, res);
-      }
-      if (attempt >= retries) {
-        this.pacer.gaveUp(firstSentAt);
-        throw giveUp(
-          retries === 0
-            ? `${asked}, and retries are off (PETSTORE_RETRIES=0)`
-            : `still ${asked} after ${retries} retries honouring it`,
-          res,
-        );
-      }
-      if (this.pacer.refusing) {
-        throw giveUp(
-          `${asked}, not retried: the server turns every request away (nothing accepted through ${retries + 1} of its waits)`,
-          res,
-        );
-      }
-      // No wait of its own: the pacer holds every request, this one too, until the wait is over.
-      this.retried.count++;
-      retried.count++;
-      retried.retryAfterMs += waitMs;
+    } catch (err) {
+      // Given up after 429/503: refused, so nothing created.
+      settle?.(!(err instanceof RetriesExhausted));
+      throw err;
     }
   }
 

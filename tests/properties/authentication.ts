@@ -31,10 +31,8 @@ async function send(
   if (op === 'listPets') return ctx.api.listPets([], { auth });
   if (op === 'getPet') return ctx.api.getPet(petId, { auth });
   // Only a server that accepts the wrong token creates the pet.
-  await trial.take();
   // Urgent: the property's other cases wait for the one creation it may make by mistake.
   const res = await ctx.api.createPet({ name: trial.tagged(name), categoryId: 1 }, { auth, urgent: true });
-  if (res.status !== 201) trial.giveBack();
   return res;
 }
 
