@@ -4,6 +4,7 @@ import { expectError, expectHeader, expectStatus } from '../src/checks/assert.js
 import type { ApiResponse, Auth } from '../src/wire/wire.js';
 import { parseChallenges, type Challenge } from '../src/wire/headers.js';
 import { show } from '../src/wire/json.js';
+import { wire } from '../src/wire/redact.js';
 import type { Requirement, RequirementId } from '../src/checks/requirement.js';
 import { because, eachCase } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
@@ -11,19 +12,20 @@ import { expectSuccess, getPetStage, liveOperations, type Operation } from './op
 import { successRules } from '../src/checks/blame.js';
 import { unknownPetIds } from './pets.js';
 import { wrongKeyProperty } from './properties/authentication.js';
+import { msg, type Message } from '../src/checks/message.js';
 
 const SECTION = 'Authentication';
 
 const bearer = (token: string): Auth => ({ authorization: `Bearer ${token}` });
 
 interface Credentials {
-  what: string;
+  what: Message;
   auth: Auth;
   /** The requirement whose rule says these credentials get a 401. */
   refusedBy: RequirementId;
 }
 
-const NO_KEY: Credentials = { what: 'no key', auth: 'none', refusedBy: 'auth.missing-key' };
+const NO_KEY: Credentials = { what: msg`no key`, auth: 'none', refusedBy: 'auth.missing-key' };
 
 /**
  * Wrong keys: one made up from the seed, and the right key with a suffix (catches a prefix
@@ -32,11 +34,11 @@ const NO_KEY: Credentials = { what: 'no key', auth: 'none', refusedBy: 'auth.mis
 function wrongKeys(ctx: RunContext): Credentials[] {
   return [
     {
-      what: 'a made-up key',
+      what: msg`a made-up key`,
       auth: bearer(`wrong-key-${(ctx.config.seed >>> 0).toString(16).padStart(8, '0')}`),
       refusedBy: 'auth.wrong-key',
     },
-    { what: 'the right key with a suffix', auth: bearer(`${ctx.config.apiKey}-x`), refusedBy: 'auth.wrong-key' },
+    { what: msg`the right key with a suffix`, auth: bearer(`${ctx.config.apiKey}-x`), refusedBy: 'auth.wrong-key' },
   ];
 }
 
@@ -61,8 +63,8 @@ function expectBearerChallenge(res: ApiResponse, c: Credentials): Challenge {
   because([c.refusedBy], () => expectStatus(res, 401));
   const value = expectHeader(
     res,
-    'WWW-Authenticate',
-    'a challenge with the Bearer scheme (RFC 6750 §3)',
+    msg`WWW-Authenticate`,
+    msg`a challenge with the Bearer scheme (RFC 6750 §3)`,
     (v) => bearerChallenge(v) !== undefined,
   );
   return bearerChallenge(value) as Challenge;
@@ -70,7 +72,7 @@ function expectBearerChallenge(res: ApiResponse, c: Credentials): Challenge {
 
 /** Requests that are invalid in some other way too: authentication must still be judged first. */
 interface InvalidRequest {
-  what: string;
+  what: Message;
   /** The requirement whose rule covers this input with a key. */
   input: RequirementId;
   getPet?: true;
@@ -79,33 +81,33 @@ interface InvalidRequest {
 
 const INVALID_REQUESTS: readonly InvalidRequest[] = [
   {
-    what: 'listPets with limit=0',
+    what: msg`listPets with limit=0`,
     input: 'listPets.limit.out-of-range',
     send: (ctx, auth) => ctx.api.listPets([['limit', '0']], { auth }),
   },
   {
-    what: 'listPets with limit=abc',
+    what: msg`listPets with limit=abc`,
     input: 'listPets.limit.malformed',
     send: (ctx, auth) => ctx.api.listPets([['limit', 'abc']], { auth }),
   },
   {
-    what: 'createPet with a body that is not JSON',
+    what: msg`createPet with a body that is not JSON`,
     input: 'createPet.body-not-object',
     send: (ctx, auth) => ctx.api.createPet(undefined, { body: { raw: '{"name": ' }, auth }),
   },
   {
-    what: 'createPet without name and categoryId',
+    what: msg`createPet without name and categoryId`,
     input: 'createPet.missing-name',
     send: (ctx, auth) => ctx.api.createPet({}, { auth }),
   },
   {
-    what: 'getPet for an unknown id',
+    what: msg`getPet for an unknown id`,
     input: 'getPet.unknown',
     getPet: true,
     send: (ctx, auth) => ctx.api.getPet(unknownPetIds(ctx)[0], { auth }),
   },
   {
-    what: 'getPet for id abc',
+    what: msg`getPet for id abc`,
     input: 'getPet.malformed-id',
     getPet: true,
     send: (ctx, auth) => ctx.api.getPet('abc', { auth }),
@@ -120,7 +122,7 @@ export const authentication: Requirement[] = [
     statement: 'A request without an Authorization header is answered 401 with an Error body, on every operation',
     check: (ctx) =>
       eachCase(liveOperations(ctx), async (op) => {
-        expectError(await op.send(ctx, { auth: 'none' }), 401, `${op.name} without a key`);
+        expectError(await op.send(ctx, { auth: 'none' }), 401, msg`${op.name} without a key`);
       }),
   },
   {
@@ -131,7 +133,7 @@ export const authentication: Requirement[] = [
     statement: 'A bearer token that is not the key is answered 401 with an Error body, on every operation',
     check: (ctx) =>
       onEveryOperation(ctx, wrongKeys(ctx), async (op, key) => {
-        expectError(await op.send(ctx, { auth: key.auth }), 401, `${op.name} with ${key.what}`);
+        expectError(await op.send(ctx, { auth: key.auth }), 401, msg`${op.name} with ${key.what}`);
       }),
   },
   {
@@ -144,7 +146,7 @@ export const authentication: Requirement[] = [
         expectError(
           await op.send(ctx, { auth: { authorization } }),
           401,
-          `${op.name} with Authorization: ${show(authorization)}`,
+          msg`${op.name} with Authorization: ${show(authorization)}`,
         );
       }),
   },
@@ -155,14 +157,18 @@ export const authentication: Requirement[] = [
     statement:
       'The right key under another scheme (Basic, Token, or bare) is answered 401 with an Error body, on every operation',
     check: (ctx) =>
-      onEveryOperation(ctx, ['Basic ', 'Token ', ''], async (op, scheme) => {
-        const res = await op.send(ctx, { auth: { authorization: `${scheme}${ctx.config.apiKey}` } });
-        expectError(
-          res,
-          401,
-          `${op.name} with the key ${scheme ? `under the ${scheme.trim()} scheme` : 'bare, without a scheme'}`,
-        );
-      }),
+      onEveryOperation(
+        ctx,
+        [
+          ['Basic ', msg`under the Basic scheme`],
+          ['Token ', msg`under the Token scheme`],
+          ['', msg`bare, without a scheme`],
+        ] as const,
+        async (op, [scheme, how]) => {
+          const res = await op.send(ctx, { auth: { authorization: `${scheme}${ctx.config.apiKey}` } });
+          expectError(res, 401, msg`${op.name} with the key ${how}`);
+        },
+      ),
   },
   {
     id: 'auth.valid-key',
@@ -171,7 +177,7 @@ export const authentication: Requirement[] = [
     statement: 'The right key sent as a bearer token is accepted on every operation',
     check: (ctx) =>
       eachCase(liveOperations(ctx), async (op) => {
-        expectSuccess(op, await op.send(ctx, { auth: 'key' }), `${op.name} with the right key`);
+        expectSuccess(op, await op.send(ctx, { auth: 'key' }), msg`${op.name} with the right key`);
       }),
   },
   {
@@ -189,7 +195,7 @@ export const authentication: Requirement[] = [
           const res = await r.send(ctx, c.auth);
           // A 5xx shows the input crashed the server (errors.no-server-error's rule), not validation before authentication.
           because(res.status >= 500 ? (['errors.no-server-error', r.input] as const) : [], () =>
-            expectError(res, 401, `${r.what}, with ${c.what}: authentication comes first`),
+            expectError(res, 401, msg`${r.what}, with ${c.what}: authentication comes first`),
           );
         },
       );
@@ -207,7 +213,7 @@ export const authentication: Requirement[] = [
         [
           NO_KEY,
           ...wrongKeys(ctx).slice(0, 1),
-          { what: 'an empty token', auth: bearer(''), refusedBy: 'auth.empty-token' } satisfies Credentials,
+          { what: msg`an empty token`, auth: bearer(''), refusedBy: 'auth.empty-token' } satisfies Credentials,
         ],
         async (op, c) => {
           expectBearerChallenge(await op.send(ctx, { auth: c.auth }), c);
@@ -228,15 +234,15 @@ export const authentication: Requirement[] = [
         if (c !== NO_KEY) {
           expectHeader(
             res,
-            'WWW-Authenticate',
-            'a Bearer challenge with error="invalid_token", since a wrong token was sent (RFC 6750 §3.1)',
+            msg`WWW-Authenticate`,
+            msg`a Bearer challenge with error="invalid_token", since a wrong token was sent (RFC 6750 §3.1)`,
             () => error === 'invalid_token',
           );
         } else {
           expectHeader(
             res,
-            'WWW-Authenticate',
-            'a Bearer challenge without an error attribute, since no credentials were sent (RFC 6750 §3.1)',
+            msg`WWW-Authenticate`,
+            msg`a Bearer challenge without an error attribute, since no credentials were sent (RFC 6750 §3.1)`,
             () => error === undefined,
           );
         }
@@ -252,12 +258,12 @@ export const authentication: Requirement[] = [
     check: (ctx) =>
       onEveryOperation(ctx, ['bearer', 'BEARER'], async (op, scheme) => {
         // The key in another spelling: reserved here, as op.send reserves ahead only for auth 'key'.
-        if (op.name === 'createPet') ctx.reserveCreates(1, 'createPet with a differently cased scheme');
+        if (op.name === 'createPet') ctx.reserveCreates(1, msg`createPet with a differently cased scheme`);
         const res = await op.send(ctx, { auth: { authorization: `${scheme} ${ctx.config.apiKey}` } });
         // Refused is this requirement's finding; accepted with another status, the operation's own rule.
         const refused = res.status === 401 || res.status === 403;
         because(refused ? [] : successRules(op.name, res), () =>
-          expectStatus(res, op.success, `${op.name} with the scheme written "${scheme}"`),
+          expectStatus(res, op.success, msg`${op.name} with the scheme written "${wire(scheme)}"`),
         );
       }),
   },

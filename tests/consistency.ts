@@ -4,6 +4,8 @@ import type { ApiResponse } from '../src/wire/wire.js';
 import type { Pet, PetStatus } from '../src/data/generated/schema-types.js';
 import { LIMIT } from '../src/data/generators.js';
 import { exactInteger, show } from '../src/wire/json.js';
+import { wire } from '../src/wire/redact.js';
+import { msg } from '../src/checks/message.js';
 import { because, Skip, type Requirement } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
@@ -31,14 +33,14 @@ function expectListedIfComplete(ctx: RunContext, res: ApiResponse, pets: Pet[], 
     return because(shortListRules(res), () =>
       fail(
         res,
-        `the pet just created, ${show(pet)}: the list is complete (${pets.length} < limit ${limit})`,
-        `${pets.length} Pets without it`,
+        msg`the pet just created, ${show(pet)}: the list is complete (${pets.length} < limit ${limit})`,
+        msg`${pets.length} Pets without it`,
       ),
     );
   blockIfTwin(ctx, pet, item);
   const diff = samePet(pet, item);
   if (diff)
-    because(echoRules(pet, item), () => fail(res, `the pet as created: ${show(pet)}`, `${show(item)} (${diff})`));
+    because(echoRules(pet, item), () => fail(res, msg`the pet as created: ${show(pet)}`, msg`${show(item)} (${diff})`));
   return true;
 }
 
@@ -67,7 +69,9 @@ export const consistency: Requirement[] = [
       );
       const [status, count] = [...counts].sort((a, b) => a[1] - b[1])[0] ?? ['available', MAX_LIMIT];
       if (count >= MAX_LIMIT - 1) {
-        throw new Skip(`store too large to prove a list complete: every status already fills a list of ${MAX_LIMIT}`);
+        throw new Skip(
+          msg`store too large to prove a list complete: every status already fills a list of ${MAX_LIMIT}`,
+        );
       }
       const { pet } = await ctx.createPet(ctx.newPet({ status }));
       const lists = await Promise.all([
@@ -82,8 +86,8 @@ export const consistency: Requirement[] = [
       if (complete.length === 0)
         throw new Skip(
           lists.some(({ pets }) => repeatsAnId(pets))
-            ? `no list could be proven complete: they repeat a pet (listPets.distinct-ids) or filled up to their limit`
-            : `the lists of status "${status}" filled up to their limit meanwhile; none could be proven complete`,
+            ? msg`no list could be proven complete: they repeat a pet (listPets.distinct-ids) or filled up to their limit`
+            : msg`the lists of status "${wire(status)}" filled up to their limit meanwhile; none could be proven complete`,
         );
     },
   },

@@ -10,6 +10,7 @@ import { eachCase, Violation, type Requirement, type RequirementId } from '../sr
 import { POPULATION_PLAN, type RunContext } from '../src/checks/run.js';
 import { PET_STATUSES, validate } from '../src/data/schemas.js';
 import { FULL_LISTS } from './pets.js';
+import { msg, type Message } from '../src/checks/message.js';
 
 export const SECTION = 'Endpoints › Add an animal';
 const STATUSES = PET_STATUSES as readonly PetStatus[];
@@ -28,7 +29,7 @@ interface Marker {
 
 /** A body the interface says is answered 400, described by what is wrong with it. */
 interface InvalidBody {
-  what: string;
+  what: Message;
   body: (m: Marker) => Body;
 }
 
@@ -37,51 +38,54 @@ export const isSuccess = (res: ApiResponse) => res.status >= 200 && res.status <
 const validFields = (m: Marker) => ({ name: m.name, categoryId: m.categoryId, status: m.status });
 
 export const MISSING_NAME: readonly InvalidBody[] = [
-  { what: 'name is missing', body: (m) => json({ categoryId: m.categoryId, status: m.status }) },
+  { what: msg`name is missing`, body: (m) => json({ categoryId: m.categoryId, status: m.status }) },
 ];
 export const MISSING_CATEGORY: readonly InvalidBody[] = [
-  { what: 'categoryId is missing', body: (m) => json({ name: m.name, status: m.status }) },
+  { what: msg`categoryId is missing`, body: (m) => json({ name: m.name, status: m.status }) },
 ];
 export const NAME_TYPES: readonly InvalidBody[] = [
-  { what: 'name is a number', body: (m) => json({ ...validFields(m), name: 42 }) },
-  { what: 'name is null', body: (m) => json({ ...validFields(m), name: null }) },
-  { what: 'name is an array', body: (m) => json({ ...validFields(m), name: [m.name] }) },
-  { what: 'name is an object', body: (m) => json({ ...validFields(m), name: { value: m.name } }) },
+  { what: msg`name is a number`, body: (m) => json({ ...validFields(m), name: 42 }) },
+  { what: msg`name is null`, body: (m) => json({ ...validFields(m), name: null }) },
+  { what: msg`name is an array`, body: (m) => json({ ...validFields(m), name: [m.name] }) },
+  { what: msg`name is an object`, body: (m) => json({ ...validFields(m), name: { value: m.name } }) },
 ];
 export const CATEGORY_TYPES: readonly InvalidBody[] = [
-  { what: 'categoryId is a string of digits', body: (m) => json({ ...validFields(m), categoryId: '5' }) },
-  { what: 'categoryId has a fraction', body: (m) => json({ ...validFields(m), categoryId: 1.5 }) },
-  { what: 'categoryId is null', body: (m) => json({ ...validFields(m), categoryId: null }) },
-  { what: 'categoryId is a boolean', body: (m) => json({ ...validFields(m), categoryId: true }) },
+  { what: msg`categoryId is a string of digits`, body: (m) => json({ ...validFields(m), categoryId: '5' }) },
+  { what: msg`categoryId has a fraction`, body: (m) => json({ ...validFields(m), categoryId: 1.5 }) },
+  { what: msg`categoryId is null`, body: (m) => json({ ...validFields(m), categoryId: null }) },
+  { what: msg`categoryId is a boolean`, body: (m) => json({ ...validFields(m), categoryId: true }) },
 ];
 export const CATEGORY_RANGE: readonly InvalidBody[] = [
   {
-    what: 'categoryId is 2^63, one above the int64 maximum',
+    what: msg`categoryId is 2^63, one above the int64 maximum`,
     body: (m) => json({ ...validFields(m), categoryId: INT64_MAX + 1n }),
   },
   {
-    what: 'categoryId is -2^63-1, one below the int64 minimum',
+    what: msg`categoryId is -2^63-1, one below the int64 minimum`,
     body: (m) => json({ ...validFields(m), categoryId: INT64_MIN - 1n }),
   },
 ];
 export const STATUS_ENUM: readonly InvalidBody[] = [
-  { what: 'status "adopted" is not in the enumeration', body: (m) => json({ ...validFields(m), status: 'adopted' }) },
   {
-    what: 'status "Available" is not in the enumeration (it is case-sensitive)',
+    what: msg`status "adopted" is not in the enumeration`,
+    body: (m) => json({ ...validFields(m), status: 'adopted' }),
+  },
+  {
+    what: msg`status "Available" is not in the enumeration (it is case-sensitive)`,
     body: (m) => json({ ...validFields(m), status: 'Available' }),
   },
-  { what: 'status is a number', body: (m) => json({ ...validFields(m), status: 1 }) },
+  { what: msg`status is a number`, body: (m) => json({ ...validFields(m), status: 1 }) },
 ];
 export const NOT_OBJECTS: readonly InvalidBody[] = [
   {
-    what: 'the body is not JSON (cut short)',
+    what: msg`the body is not JSON (cut short)`,
     body: (m) => ({
       raw: `{"name": ${JSON.stringify(m.name)}, "categoryId": ${m.categoryId}, "status": "${m.status}"`,
     }),
   },
-  { what: 'the body is empty', body: () => ({ raw: '' }) },
-  { what: 'the body is a JSON array holding a valid NewPet', body: (m) => json([validFields(m)]) },
-  { what: 'the body is JSON null', body: () => json(null) },
+  { what: msg`the body is empty`, body: () => ({ raw: '' }) },
+  { what: msg`the body is a JSON array holding a valid NewPet`, body: (m) => json([validFields(m)]) },
+  { what: msg`the body is JSON null`, body: () => json(null) },
 ];
 
 /** A category id derived from a unique name: another pet having it is a 1 in 2^60 chance. */
@@ -136,10 +140,9 @@ export async function expectNothingCreated(
     const guilty = rejected.filter((r) => createdBy(r));
     const first = guilty[0];
     if (!first) return;
-    const others = guilty.length > 1 ? ` (and the pets of ${guilty.length - 1} more rejected bodies)` : '';
+    const others = guilty.length > 1 ? msg` (and the pets of ${guilty.length - 1} more rejected bodies)` : msg``;
     throw new Violation(
-      `${describeRequest(first.res)}: expected a rejected body to create nothing; got ${first.res.status}, yet ` +
-        `${describeRequest(list)}, complete with ${pets.length} Pets (fewer than the limit), holds the pet it describes: ${show(createdBy(first))}${others}`,
+      msg`${describeRequest(first.res)}: expected a rejected body to create nothing; got ${first.res.status}, yet ${describeRequest(list)}, complete with ${pets.length} Pets (fewer than the limit), holds the pet it describes: ${show(createdBy(first))}${others}`,
       [exchangeOf(first.res), exchangeOf(list)],
     );
   });

@@ -4,7 +4,10 @@ import { expectErrorBody, expectNotServerError, fail } from '../src/checks/asser
 import { createdRules } from '../src/checks/blame.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import type { NewPet, Pet, PetStatus } from '../src/data/generated/schema-types.js';
-import { exactInteger, INT64_MAX, INT64_MIN, roundedIdHint, show, type Int64 } from '../src/wire/json.js';
+import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/wire/json.js';
+import { wire } from '../src/wire/redact.js';
+import { msg, type Message } from '../src/checks/message.js';
+import { roundedIdHint } from '../src/checks/list-answers.js';
 import { because, eachCase, type Requirement, type RequirementId } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
@@ -32,22 +35,22 @@ const refuses = (id: RequirementId, statement: string, cases: Parameters<typeof 
 });
 
 /** categoryId values at the edges of int64 and of what a double holds exactly. */
-const EXTREMES: readonly (readonly [Int64, string])[] = [
-  [0, 'zero'],
-  [2n ** 53n + 1n, '2^53+1, the first integer a double cannot hold'],
-  [-(2n ** 53n) - 3n, '-(2^53+3), a negative integer a double cannot hold'],
-  [INT64_MAX, 'the int64 maximum'],
-  [INT64_MIN, 'the int64 minimum'],
+const EXTREMES: readonly (readonly [Int64, Message])[] = [
+  [0, msg`zero`],
+  [2n ** 53n + 1n, msg`2^53+1, the first integer a double cannot hold`],
+  [-(2n ** 53n) - 3n, msg`-(2^53+3), a negative integer a double cannot hold`],
+  [INT64_MAX, msg`the int64 maximum`],
+  [INT64_MIN, msg`the int64 minimum`],
 ];
 
 /** Names that break naive text handling; each follows the run's tagged name. */
-const UNICODE_NAMES: readonly (readonly [string, string])[] = [
-  ['emoji with joiners and skin tones (astral code points)', '🐈\u200D⬛ 🐕\u200D🦺 👩🏽\u200D🔬'],
-  ['mathematical letters outside the BMP', '𝔓𝔢𝔱 𝟘𝟙'],
-  ['CJK ideographs outside the BMP (supplementary planes)', '𠀋𡈽𪚲 𫝆'],
-  ['CJK and Hangul', '小猫 ねこ 고양이'],
-  ['right-to-left text with a mark', 'חתול \u200Fقطة'],
-  ['combining marks, not normalised (NFD)', 'Zoe\u0308 Rene\u0301e A\u030Angstro\u0308m'],
+const UNICODE_NAMES: readonly (readonly [Message, string])[] = [
+  [msg`emoji with joiners and skin tones (astral code points)`, '🐈\u200D⬛ 🐕\u200D🦺 👩🏽\u200D🔬'],
+  [msg`mathematical letters outside the BMP`, '𝔓𝔢𝔱 𝟘𝟙'],
+  [msg`CJK ideographs outside the BMP (supplementary planes)`, '𠀋𡈽𪚲 𫝆'],
+  [msg`CJK and Hangul`, '小猫 ねこ 고양이'],
+  [msg`right-to-left text with a mark`, 'חתול \u200Fقطة'],
+  [msg`combining marks, not normalised (NFD)`, 'Zoe\u0308 Rene\u0301e A\u030Angstro\u0308m'],
 ];
 
 /**
@@ -61,9 +64,9 @@ export const LITERAL_NAMES: readonly string[] = ['007', '1e3', '-0', '0.10', 'tr
  * Extra fields, empty, padded and very long names: the interface does not say, so a 4xx Error is
  * allowed; an accepted body must be stored as sent.
  */
-const GAPS: readonly (readonly [string, (ctx: RunContext) => NewPet & Record<string, unknown>])[] = [
+const GAPS: readonly (readonly [Message, (ctx: RunContext) => NewPet & Record<string, unknown>])[] = [
   [
-    'unknown extra fields',
+    msg`unknown extra fields`,
     (ctx) => ({
       ...ctx.newPet({ categoryId: 2n ** 53n + 1n, status: 'sold' }),
       color: 'grey',
@@ -71,10 +74,10 @@ const GAPS: readonly (readonly [string, (ctx: RunContext) => NewPet & Record<str
       owner: { name: 'someone' },
     }),
   ],
-  ['an empty name', (ctx) => ({ ...ctx.newPet({ status: 'pending' }), name: '' })],
-  ['white space at both ends of the name', (ctx) => ctx.newPet({ name: ` \t${ctx.petName('padded')}  ` })],
+  [msg`an empty name`, (ctx) => ({ ...ctx.newPet({ status: 'pending' }), name: '' })],
+  [msg`white space at both ends of the name`, (ctx) => ctx.newPet({ name: ` \t${ctx.petName('padded')}  ` })],
   [
-    'a name of 10,000 characters',
+    msg`a name of 10,000 characters`,
     (ctx) => ({ ...ctx.newPet(), name: `${ctx.petName('long')} ${'x'.repeat(10_000)}`.slice(0, 10_000) }),
   ],
 ];
@@ -100,7 +103,7 @@ export const createPet: Requirement[] = [
       eachCase(STATUSES, async (status) => {
         const body = ctx.newPet({ status });
         const { res } = await ctx.createPet(body);
-        await expectStoredAsSent(ctx, body, res, `a body with status "${status}"`);
+        await expectStoredAsSent(ctx, body, res, msg`a body with status "${wire(status)}"`);
       }),
   },
   {
@@ -163,7 +166,7 @@ export const createPet: Requirement[] = [
         seed: ctx.config.seed,
         numRuns: 1,
       });
-      ctx.reserveCreates(1, 'this check');
+      ctx.reserveCreates(1, msg`this check`);
       const body = ctx.newPet();
       const res = await ctx.api.createPet({ id: sent, ...body });
       if (res.status === 201) {
@@ -171,16 +174,16 @@ export const createPet: Requirement[] = [
         if (exactInteger((res.json as { id?: unknown } | null)?.id) === String(sent))
           fail(
             res,
-            `a service-assigned id, not the id ${String(sent)} the client sent`,
-            `id ${String(sent)}, the client's own`,
+            msg`a service-assigned id, not the id ${wire(String(sent))} the client sent`,
+            msg`id ${wire(String(sent))}, the client's own`,
           );
-        await expectStoredAsSent(ctx, body, res, 'the body besides its id');
+        await expectStoredAsSent(ctx, body, res, msg`the body besides its id`);
       } else if (res.status >= 400 && res.status < 500) {
         expectErrorBody(res);
       } else {
         // Another 2xx than 201 is createPet.minimal's rule.
         because(isSuccess(res) ? createdRules(res, body) : [], () =>
-          fail(res, '201 with an id the service assigned, or a 4xx with an Error body'),
+          fail(res, msg`201 with an id the service assigned, or a 4xx with an Error body`),
         );
       }
     },
@@ -194,12 +197,7 @@ export const createPet: Requirement[] = [
     check: (ctx) =>
       eachCase(EXTREMES, async ([categoryId, what]) => {
         const body = ctx.newPet({ categoryId });
-        await expectStoredAsSent(
-          ctx,
-          body,
-          (await ctx.createPet(body)).res,
-          `categoryId ${categoryId.toString()}, ${what}`,
-        );
+        await expectStoredAsSent(ctx, body, (await ctx.createPet(body)).res, msg`categoryId ${categoryId}, ${what}`);
       }),
   },
   {
@@ -212,8 +210,12 @@ export const createPet: Requirement[] = [
     check: (ctx) =>
       eachCase(
         [
-          ...UNICODE_NAMES.map(([what, text]) => [`a name with ${what}`, `${ctx.petName('unicode')} ${text}`] as const),
-          ...LITERAL_NAMES.map((name) => [`the name ${JSON.stringify(name)}, which reads as JSON`, name] as const),
+          ...UNICODE_NAMES.map(
+            ([what, text]) => [msg`a name with ${what}`, `${ctx.petName('unicode')} ${text}`] as const,
+          ),
+          ...LITERAL_NAMES.map(
+            (name) => [msg`the name ${wire(JSON.stringify(name))}, which reads as JSON`, name] as const,
+          ),
         ],
         async ([what, name]) => {
           const body = ctx.newPet({ name });
@@ -241,8 +243,8 @@ export const createPet: Requirement[] = [
         if (earlier)
           fail(
             res,
-            `an id no other pet has (${created.length} created: 3 in turn, then 5 at once)`,
-            `id ${id}, already given to ${show(earlier)}${roundedIdHint(id)}`,
+            msg`an id no other pet has (${created.length} created: 3 in turn, then 5 at once)`,
+            msg`id ${wire(id)}, already given to ${show(earlier)}${roundedIdHint(id)}`,
           );
         seen.set(id, pet);
       }
@@ -256,16 +258,16 @@ export const createPet: Requirement[] = [
       'Unknown extra fields, an empty, padded or very long name get a 4xx Error, or 201 with the body stored as sent; never a 5xx',
     check: async (ctx) => {
       // Each may be accepted, so each may create.
-      ctx.reserveCreates(GAPS.length, 'this check');
+      ctx.reserveCreates(GAPS.length, msg`this check`);
       await eachCase(GAPS, async ([what, body]) => {
         const sent = body(ctx);
         const res = await ctx.api.createPet(sent);
         expectNotServerError(res);
-        if (res.status === 201) await expectStoredAsSent(ctx, sent, res, `a body with ${what}`);
+        if (res.status === 201) await expectStoredAsSent(ctx, sent, res, msg`a body with ${what}`);
         else if (res.status >= 400 && res.status < 500) expectErrorBody(res);
         else
           because(isSuccess(res) ? createdRules(res, sent) : [], () =>
-            fail(res, `201 with a Pet or a 4xx with an Error body (${what}: the interface leaves it open)`),
+            fail(res, msg`201 with a Pet or a 4xx with an Error body (${what}: the interface leaves it open)`),
           );
       });
     },

@@ -12,6 +12,7 @@ import type { Requirement, RequirementId } from '../src/checks/requirement.js';
 import { because, eachCase, noteForCheck, Skip, Violation } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { unknownPetIds } from './pets.js';
+import { msg, type Message } from '../src/checks/message.js';
 
 const SECTION = 'Errors';
 
@@ -141,25 +142,28 @@ const nowhere = (ctx: RunContext) => `${ctx.runTag}-no-such-resource`;
 const unknownPet = (ctx: RunContext) => String(unknownPetIds(ctx)[0]);
 const NO_KEY = { auth: 'none' } as const;
 
+/** A case whose description goes into a failure message. */
+type Described = Case & { what: Message };
+
 /** One request to the wider service, described in plain words. */
-const request = (what: string, req: (ctx: RunContext) => ApiRequest): Case => ({
+const request = (what: Message, req: (ctx: RunContext) => ApiRequest): Described => ({
   what,
   send: (ctx) => ctx.api.send(req(ctx)),
 });
 
 /** Paths no operation has: a random segment under the base URL (clear of the store path), and one below a pet. */
-const UNKNOWN_PATHS: readonly Case[] = [
-  request('GET of a random segment under the base URL', (ctx) => ({ method: 'GET', path: `/${nowhere(ctx)}` })),
-  request('GET of a random segment under the base URL, without a key', (ctx) => ({
+const UNKNOWN_PATHS: readonly Described[] = [
+  request(msg`GET of a random segment under the base URL`, (ctx) => ({ method: 'GET', path: `/${nowhere(ctx)}` })),
+  request(msg`GET of a random segment under the base URL, without a key`, (ctx) => ({
     method: 'GET',
     path: `/${nowhere(ctx)}`,
     ...NO_KEY,
   })),
-  request('GET of a random segment below a pet', (ctx) => ({
+  request(msg`GET of a random segment below a pet`, (ctx) => ({
     method: 'GET',
     path: `/pets/${unknownPet(ctx)}/${nowhere(ctx)}`,
   })),
-  request('GET of a random segment below a pet, without a key', (ctx) => ({
+  request(msg`GET of a random segment below a pet, without a key`, (ctx) => ({
     method: 'GET',
     path: `/pets/${unknownPet(ctx)}/${nowhere(ctx)}`,
     ...NO_KEY,
@@ -170,14 +174,14 @@ const UNKNOWN_PATHS: readonly Case[] = [
  * Methods the interface does not define, without a body: PUT and PATCH on /pets, and PUT, PATCH
  * and DELETE only on an id that does not exist, so that even a server acting on them changes nothing.
  */
-const UNDEFINED_METHODS: readonly Case[] = [
-  request('PUT /pets', () => ({ method: 'PUT', path: '/pets' })),
-  request('PATCH /pets', () => ({ method: 'PATCH', path: '/pets' })),
-  request('PUT /pets, without a key', () => ({ method: 'PUT', path: '/pets', ...NO_KEY })),
-  request('PUT of an unknown pet', (ctx) => ({ method: 'PUT', path: `/pets/${unknownPet(ctx)}` })),
-  request('PATCH of an unknown pet', (ctx) => ({ method: 'PATCH', path: `/pets/${unknownPet(ctx)}` })),
-  request('DELETE of an unknown pet', (ctx) => ({ method: 'DELETE', path: `/pets/${unknownPet(ctx)}` })),
-  request('DELETE of an unknown pet, without a key', (ctx) => ({
+const UNDEFINED_METHODS: readonly Described[] = [
+  request(msg`PUT /pets`, () => ({ method: 'PUT', path: '/pets' })),
+  request(msg`PATCH /pets`, () => ({ method: 'PATCH', path: '/pets' })),
+  request(msg`PUT /pets, without a key`, () => ({ method: 'PUT', path: '/pets', ...NO_KEY })),
+  request(msg`PUT of an unknown pet`, (ctx) => ({ method: 'PUT', path: `/pets/${unknownPet(ctx)}` })),
+  request(msg`PATCH of an unknown pet`, (ctx) => ({ method: 'PATCH', path: `/pets/${unknownPet(ctx)}` })),
+  request(msg`DELETE of an unknown pet`, (ctx) => ({ method: 'DELETE', path: `/pets/${unknownPet(ctx)}` })),
+  request(msg`DELETE of an unknown pet, without a key`, (ctx) => ({
     method: 'DELETE',
     path: `/pets/${unknownPet(ctx)}`,
     ...NO_KEY,
@@ -188,35 +192,35 @@ const UNDEFINED_METHODS: readonly Case[] = [
 export const LARGE_BODY_BYTES = 5 * 1024 * 1024;
 
 /** createPet bodies a server may accept (each would create a pet) or refuse with an Error. */
-const REFUSABLE_BODIES: readonly Case[] = [
-  request('createPet with a NewPet sent as text/plain', (ctx) => ({
+const REFUSABLE_BODIES: readonly Described[] = [
+  request(msg`createPet with a NewPet sent as text/plain`, (ctx) => ({
     method: 'POST',
     path: '/pets',
     body: { json: ctx.newPet() },
     headers: { 'content-type': 'text/plain' },
   })),
-  request('createPet with a NewPet sent as text/plain, without a key', (ctx) => ({
+  request(msg`createPet with a NewPet sent as text/plain, without a key`, (ctx) => ({
     method: 'POST',
     path: '/pets',
     body: { json: ctx.newPet() },
     headers: { 'content-type': 'text/plain' },
     ...NO_KEY,
   })),
-  request('createPet with a NewPet and no Content-Type', (ctx) => ({
+  request(msg`createPet with a NewPet and no Content-Type`, (ctx) => ({
     method: 'POST',
     path: '/pets',
     body: { json: ctx.newPet() },
     headers: { 'content-type': '' },
   })),
   // What `curl -d` sends when the Content-Type is forgotten.
-  request('createPet with a form-encoded body', (ctx) => ({
+  request(msg`createPet with a form-encoded body`, (ctx) => ({
     method: 'POST',
     path: '/pets',
     body: { raw: new URLSearchParams({ name: ctx.petName(), categoryId: '1' }).toString() },
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   })),
   {
-    ...request(`createPet with a body of ${LARGE_BODY_BYTES / 1024 / 1024} MiB`, (ctx) => {
+    ...request(msg`createPet with a body of ${LARGE_BODY_BYTES / 1024 / 1024} MiB`, (ctx) => {
       const pet = JSON.stringify(ctx.newPet());
       return { method: 'POST', path: '/pets', body: { raw: pet.padEnd(LARGE_BODY_BYTES, ' ') } };
     }),
@@ -226,16 +230,16 @@ const REFUSABLE_BODIES: readonly Case[] = [
 const REFUSABLE_WITH_KEY = REFUSABLE_BODIES.filter((c) => !c.what.endsWith('without a key')).length;
 
 /** Not valid URI syntax: malformed percent-encoding, which many HTTP layers answer before the application. */
-const MALFORMED_URIS: readonly Case[] = [
-  request('getPet with the petId %ZZ', () => ({ method: 'GET', path: '/pets/%ZZ' })),
-  request('listPets with limit=%ZZ', () => ({ method: 'GET', path: '/pets?limit=%ZZ' })),
+const MALFORMED_URIS: readonly Described[] = [
+  request(msg`getPet with the petId %ZZ`, () => ({ method: 'GET', path: '/pets/%ZZ' })),
+  request(msg`listPets with limit=%ZZ`, () => ({ method: 'GET', path: '/pets?limit=%ZZ' })),
 ];
 
 /**
  * Sends each case and judges an error answer by every Error rule; an answer that is not an error
  * is a gap (the wider service has operations the interface does not show), never judged.
  */
-function errorBodyWhenError(ctx: RunContext, cases: readonly Case[]): Promise<void> {
+function errorBodyWhenError(ctx: RunContext, cases: readonly Described[]): Promise<void> {
   return eachCase(cases, async (c) => {
     let res: ApiResponse;
     try {
@@ -251,13 +255,12 @@ function errorBodyWhenError(ctx: RunContext, cases: readonly Case[]): Promise<vo
       expectErrorBody(res);
     } catch (err) {
       if (!(err instanceof Violation)) throw err;
-      throw new Violation(`${c.what}: ${err.message}`, [exchangeOf(res)], err.causes);
+      throw new Violation(msg`${c.what}: ${err.message}`, [exchangeOf(res)], err.causes);
     }
   });
 }
 
-const NO_WRITES =
-  'read-only mode: methods other than GET are not sent, not even to an id that does not exist (a broken server might act on them)';
+const NO_WRITES = msg`read-only mode: methods other than GET are not sent, not even to an id that does not exist (a broken server might act on them)`;
 
 export const errors: Requirement[] = [
   {
@@ -321,8 +324,8 @@ export const errors: Requirement[] = [
     statement: `A createPet body sent as text/plain, form-encoded or ${LARGE_BODY_BYTES / 1024 / 1024} MiB long is accepted, or refused with the JSON Error body`,
     check: async (ctx) => {
       if (ctx.config.readOnly)
-        throw new Skip('read-only mode: these bodies are valid NewPets and would create a pet where accepted');
-      ctx.reserveCreates(REFUSABLE_WITH_KEY, 'bodies a server may accept');
+        throw new Skip(msg`read-only mode: these bodies are valid NewPets and would create a pet where accepted`);
+      ctx.reserveCreates(REFUSABLE_WITH_KEY, msg`bodies a server may accept`);
       await errorBodyWhenError(ctx, REFUSABLE_BODIES);
     },
   },

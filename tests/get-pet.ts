@@ -10,7 +10,17 @@ import { because, eachCase, Skip } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { validate } from '../src/data/schemas.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
-import { anExistingPetId, expectSuccess, GETPET_REMOVAL, getPetGone, getPetStage, operations } from './operations.js';
+import {
+  anExistingPetId,
+  clockSays,
+  expectSuccess,
+  GETPET_REMOVAL,
+  getPetGone,
+  getPetStage,
+  operations,
+} from './operations.js';
+import { wire } from '../src/wire/redact.js';
+import { msg } from '../src/checks/message.js';
 import { blockIfTwin, samePet, unknownPetIds } from './pets.js';
 
 const SECTION = 'Endpoints › Get an animal (deprecated)';
@@ -31,7 +41,7 @@ async function readBackCreated(ctx: RunContext): Promise<void> {
   const got = expectPet(res);
   blockIfTwin(ctx, pet, got);
   const diff = samePet(pet, got);
-  if (diff) fail(res, `the created pet ${show(pet)}`, `${show(got)} (${diff})`);
+  if (diff) fail(res, msg`the created pet ${show(pet)}`, msg`${show(got)} (${diff})`);
 }
 
 /**
@@ -42,18 +52,18 @@ async function readBackListed(ctx: RunContext): Promise<void> {
   const list = await ctx.api.listPets([['limit', '100']]);
   // A list refused or invalid is listPets.ok's finding: nothing to read back here.
   if (list.status !== 200 || !validate('PetList', list.json).valid)
-    throw new Skip('no valid list to take pets from (listPets.ok judges it)');
+    throw new Skip(msg`no valid list to take pets from (listPets.ok judges it)`);
   const pets = list.json as Pet[];
   const picked = [
     ...new Map([pets[0], pets[pets.length - 1]].flatMap((p) => (p ? [[exactInteger(p.id), p] as const] : []))).values(),
   ];
-  if (picked.length === 0) throw new Skip('the store lists no pet');
+  if (picked.length === 0) throw new Skip(msg`the store lists no pet`);
   for (const pet of picked) {
     const res = await ctx.api.getPet(pet.id);
-    const what = `a pet GET /pets lists: ${show(pet)}`;
+    const what = msg`a pet GET /pets lists: ${show(pet)}`;
     because(res.status === 410 ? ['getPet.removal'] : [], () => expectStatus(res, 200, what));
     const got = expectPet(res);
-    if (exactInteger(got.id) !== exactInteger(pet.id)) fail(res, `${what}, with its id`, `${show(got)}`);
+    if (exactInteger(got.id) !== exactInteger(pet.id)) fail(res, msg`${what}, with its id`, msg`${show(got)}`);
   }
 }
 
@@ -61,9 +71,9 @@ async function readBackListed(ctx: RunContext): Promise<void> {
 async function deprecatedAnswer(ctx: RunContext): Promise<ApiResponse> {
   requireLive(ctx);
   const id = await anExistingPetId(ctx);
-  if (id === undefined) throw new Skip('no pet to fetch: the store lists none and this run may not create one');
+  if (id === undefined) throw new Skip(msg`no pet to fetch: the store lists none and this run may not create one`);
   const res = await ctx.api.getPet(id);
-  expectSuccess({ name: 'getPet', success: 200 }, res, 'a pet that exists');
+  expectSuccess({ name: 'getPet', success: 200 }, res, msg`a pet that exists`);
   return res;
 }
 
@@ -100,7 +110,7 @@ export const getPet: Requirement[] = [
     check: async (ctx) => {
       requireLive(ctx);
       await eachCase(unknownPetIds(ctx), async (id) => {
-        expectError(await ctx.api.getPet(id), 404, 'no pet has this id');
+        expectError(await ctx.api.getPet(id), 404, msg`no pet has this id`);
       });
     },
   },
@@ -114,7 +124,7 @@ export const getPet: Requirement[] = [
       requireLive(ctx);
       const ids = ['abc', '1.5', 'true', String(INT64_MAX + 1n), String(INT64_MIN - 1n)];
       await eachCase(ids, async (id) => {
-        expectError(await ctx.api.getPet(id), [400, 404], 'petId is an int64');
+        expectError(await ctx.api.getPet(id), [400, 404], msg`petId is an int64`);
       });
     },
   },
@@ -126,23 +136,24 @@ export const getPet: Requirement[] = [
       'getPet works until its removal day, 5 December 2030; after it, it is answered 410 or 404 with an Error body',
     check: async (ctx) => {
       const stage = getPetStage(ctx);
-      if (stage === 'removal-day') throw new Skip(getPetGone(ctx));
+      if (stage === 'removal-day') throw new Skip(getPetGone(ctx) ?? msg``);
       const existing = await anExistingPetId(ctx);
       const [unknown] = unknownPetIds(ctx);
       if (stage === 'live') {
-        const before = `getPet is removed only on ${GETPET_REMOVAL.day}; the suite's clock says ${ctx.now().toISOString()}`;
-        if (existing !== undefined) expectStatus(await ctx.api.getPet(existing), 200, `a pet that exists: ${before}`);
+        const before = msg`getPet is removed only on ${GETPET_REMOVAL.day}; the suite's clock says ${clockSays(ctx)}`;
+        if (existing !== undefined)
+          expectStatus(await ctx.api.getPet(existing), 200, msg`a pet that exists: ${before}`);
         const res = await ctx.api.getPet(unknown);
-        if (res.status === 410) fail(res, `404 for an unknown id, not 410 Gone: ${before}`);
+        if (res.status === 410) fail(res, msg`404 for an unknown id, not 410 Gone: ${before}`);
         return;
       }
-      const after = `getPet was removed on ${GETPET_REMOVAL.day}; the suite's clock says ${ctx.now().toISOString()}`;
+      const after = msg`getPet was removed on ${GETPET_REMOVAL.day}; the suite's clock says ${clockSays(ctx)}`;
       const ids = existing === undefined ? [unknown] : [existing, unknown];
       await eachCase(ids, async (id) => {
         expectError(
           await ctx.api.getPet(id),
           [410, 404],
-          `${exactInteger(id) === exactInteger(existing) ? 'a pet that exists' : 'an unknown id'}: ${after}`,
+          msg`${exactInteger(id) === exactInteger(existing) ? msg`a pet that exists` : msg`an unknown id`}: ${after}`,
         );
       });
     },
@@ -157,8 +168,8 @@ export const getPet: Requirement[] = [
       const res = await deprecatedAnswer(ctx);
       expectHeader(
         res,
-        'Deprecation',
-        'a date in RFC 9745 form, @<unix-seconds> (the draft form "true" is obsolete)',
+        msg`Deprecation`,
+        msg`a date in RFC 9745 form, @<unix-seconds> (the draft form "true" is obsolete)`,
         (v) => parseSfDate(v) !== undefined,
       );
     },
@@ -174,24 +185,24 @@ export const getPet: Requirement[] = [
       const res = await deprecatedAnswer(ctx);
       const value = expectHeader(
         res,
-        'Sunset',
-        'an HTTP date in IMF-fixdate form, e.g. "Thu, 05 Dec 2030 00:00:00 GMT" (RFC 9110 §5.6.7)',
+        msg`Sunset`,
+        msg`an HTTP date in IMF-fixdate form, e.g. "Thu, 05 Dec 2030 00:00:00 GMT" (RFC 9110 §5.6.7)`,
         (v) => parseImfFixdate(v) !== undefined,
       );
       const sunset = parseImfFixdate(value) as Date;
       // 5 December in any time zone: from its start at UTC+14 to its end at UTC-12.
       expectHeader(
         res,
-        'Sunset',
-        `a time on ${GETPET_REMOVAL.day}, the scheduled removal`,
+        msg`Sunset`,
+        msg`a time on ${GETPET_REMOVAL.day}, the scheduled removal`,
         () => sunset >= GETPET_REMOVAL.starts && sunset < GETPET_REMOVAL.ends,
       );
       const deprecation = parseSfDate(res.headers.deprecation ?? '');
       if (deprecation && sunset < deprecation) {
         fail(
           res,
-          'a Sunset not earlier than the Deprecation date (RFC 9745)',
-          `Sunset: ${show(value)} before Deprecation: ${show(res.headers.deprecation)}`,
+          msg`a Sunset not earlier than the Deprecation date (RFC 9745)`,
+          msg`Sunset: ${show(value)} before Deprecation: ${show(res.headers.deprecation)}`,
         );
       }
     },
@@ -206,8 +217,9 @@ export const getPet: Requirement[] = [
       const res = await deprecatedAnswer(ctx);
       expectHeader(
         res,
-        'Link',
-        `a link to the replacement, the /pets collection (e.g. <${collectionPath(ctx)}>; rel="successor-version")`,
+        msg`Link`,
+        // The path under the configured base URL: a quote, as the base URL is.
+        msg`a link to the replacement, the /pets collection (e.g. <${wire(collectionPath(ctx))}>; rel="successor-version")`,
         (v) => parseLinks(v).some((link) => isCollection(ctx, link.target, res.request.url)),
       );
     },
@@ -223,7 +235,7 @@ export const getPet: Requirement[] = [
       return eachCase(others, async (op) => {
         const res = await op.send(ctx);
         expectSuccess(op, res);
-        expectNoHeader(res, 'Deprecation', `only getPet is deprecated, not ${op.name}`);
+        expectNoHeader(res, msg`Deprecation`, msg`only getPet is deprecated, not ${op.name}`);
       });
     },
   },

@@ -31,24 +31,26 @@ import {
 import { POPULATION_PLAN, type RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
 import { FULL_LISTS } from './pets.js';
+import { wire } from '../src/wire/redact.js';
+import { msg, type Message } from '../src/checks/message.js';
 
 const SECTION = 'Endpoints › List all animals';
 const LIMITS = 'Limits';
 const STATUSES = PET_STATUSES as readonly PetStatus[];
 
 /** Out-of-range `limit` values, each described by what it breaks. */
-const OUT_OF_RANGE: readonly (readonly [string, string])[] = [
-  ['0', 'below the minimum'],
-  ['-1', 'negative'],
-  ['101', 'one above the maximum'],
-  ['1000', 'far above the maximum'],
-  ['18446744073709551616', 'beyond 64 bits'],
+const OUT_OF_RANGE: readonly (readonly [string, Message])[] = [
+  ['0', msg`below the minimum`],
+  ['-1', msg`negative`],
+  ['101', msg`one above the maximum`],
+  ['1000', msg`far above the maximum`],
+  ['18446744073709551616', msg`beyond 64 bits`],
 ];
 /** Malformed `limit` values. */
-const MALFORMED: readonly (readonly [string, string])[] = [
-  ['1.5', 'not an integer'],
-  ['abc', 'not a number'],
-  ['', 'empty'],
+const MALFORMED: readonly (readonly [string, Message])[] = [
+  ['1.5', msg`not an integer`],
+  ['abc', msg`not a number`],
+  ['', msg`empty`],
 ];
 /** Status values outside the enumeration (it is case-sensitive). */
 const UNKNOWN_STATUSES = ['adopted', 'Available'] as const;
@@ -64,14 +66,14 @@ async function onFullStore(ctx: RunContext, assert: () => Promise<void>): Promis
     await ctx.ensurePopulation();
   } catch (err) {
     if (!(err instanceof Skip)) throw err;
-    unproven = new Skip(`held on this store, but it may be too small to show the fault: ${err.message}`);
+    unproven = new Skip(msg`held on this store, but it may be too small to show the fault: ${err.message}`);
   }
   await assert();
   if (unproven) throw unproven;
 }
 
 /** limit=n at an end of the range is accepted. */
-const acceptsEnd = (id: RequirementId, n: number, end: string): Requirement => ({
+const acceptsEnd = (id: RequirementId, n: number, end: Message): Requirement => ({
   id,
   level: 'MUST',
   section: LIMITS,
@@ -79,17 +81,17 @@ const acceptsEnd = (id: RequirementId, n: number, end: string): Requirement => (
   check: (ctx) =>
     onFullStore(ctx, async () => {
       // That the end is accepted is this requirement's rule; that no more than n come back, listPets.limit.respected's.
-      expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n} is the ${end}`, [
+      expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, msg`limit=${n} is the ${end}`, [
         'listPets.limit.respected',
       ]);
     }),
 });
 
 /** A 200 with exactly `n` Pets. */
-function expectExactly(res: ApiResponse, n: number, what: string): Pet[] {
+function expectExactly(res: ApiResponse, n: number, what: Message): Pet[] {
   expectStatus(res, 200, what);
   const pets = listToJudge(res);
-  if (pets.length !== n) fail(res, `exactly ${n} Pets (${what})`, `${pets.length} Pets`);
+  if (pets.length !== n) fail(res, msg`exactly ${n} Pets (${what})`, msg`${pets.length} Pets`);
   return pets;
 }
 
@@ -122,7 +124,7 @@ const rejectedOrBounded = (
   check: (ctx) =>
     onFullStore(ctx, () =>
       eachCase(cases, async ([limit, what]) => {
-        expectRejectedOrBounded(await ctx.api.listPets([['limit', limit]]), 100, `limit ${what}`);
+        expectRejectedOrBounded(await ctx.api.listPets([['limit', limit]]), 100, msg`limit ${what}`);
       }),
     ),
 });
@@ -144,8 +146,8 @@ export const listPets: Requirement[] = [
     },
     judgeRun: everyList('listPets.ok'),
   },
-  acceptsEnd('listPets.limit.min', 1, 'minimum'),
-  acceptsEnd('listPets.limit.max', 100, 'maximum'),
+  acceptsEnd('listPets.limit.min', 1, msg`minimum`),
+  acceptsEnd('listPets.limit.max', 100, msg`maximum`),
   {
     id: 'listPets.limit.respected',
     properties: [limitRespectedProperty],
@@ -156,7 +158,7 @@ export const listPets: Requirement[] = [
       onFullStore(ctx, async () => {
         const limits = [...new Set([1, 2, 19, 20, 21, 50, 99, 100, ...seededLimits(ctx, 3)])];
         await eachCase(limits, async (n) => {
-          expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, `limit=${n}`);
+          expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, msg`limit=${n}`);
         });
       }),
     judgeRun: everyList('listPets.limit.respected'),
@@ -170,7 +172,7 @@ export const listPets: Requirement[] = [
       onFullStore(ctx, async () => {
         const queries: [string, string][][] = [[], ...STATUSES.map((s): [string, string][] => [['status', s]])];
         await eachCase(queries, async (query) => {
-          expectListOf(await ctx.api.listPets(query), 20, 'the default limit is 20');
+          expectListOf(await ctx.api.listPets(query), 20, msg`the default limit is 20`);
         });
       }),
     judgeRun: everyList('listPets.limit.default'),
@@ -189,7 +191,7 @@ export const listPets: Requirement[] = [
         expectExactly(
           await ctx.api.listPets([['limit', String(n)]]),
           n,
-          `the store holds more than 100 pets; limit=${n}`,
+          msg`the store holds more than 100 pets; limit=${n}`,
         );
       });
     },
@@ -201,7 +203,7 @@ export const listPets: Requirement[] = [
     statement: 'When the store holds at least 20 pets, no limit yields exactly 20',
     check: async (ctx) => {
       await ctx.ensurePopulation();
-      expectExactly(await ctx.api.listPets(), 20, 'the store holds more than 100 pets; the default limit is 20');
+      expectExactly(await ctx.api.listPets(), 20, msg`the store holds more than 100 pets; the default limit is 20`);
     },
   },
   rejectedOrBounded(
@@ -223,7 +225,7 @@ export const listPets: Requirement[] = [
     statement: 'An out-of-range or malformed limit is answered 400 with an Error body',
     check: async (ctx) => {
       await eachCase([...OUT_OF_RANGE, ...MALFORMED], async ([limit, what]) => {
-        expectError(await ctx.api.listPets([['limit', limit]]), 400, `limit ${what}`);
+        expectError(await ctx.api.listPets([['limit', limit]]), 400, msg`limit ${what}`);
       });
     },
   },
@@ -247,7 +249,7 @@ export const listPets: Requirement[] = [
         ]);
         await eachCase(queries, async ([status, query]) => {
           const res = await ctx.api.listPets(query);
-          expectAllOfStatus(res, expectListOf(res, 100, `filtered by status ${status}`), status);
+          expectAllOfStatus(res, expectListOf(res, 100, msg`filtered by status ${wire(status)}`), status);
         });
       }),
     judgeRun: everyList('listPets.status.filter'),
@@ -262,7 +264,7 @@ export const listPets: Requirement[] = [
         // Full lists of every status too: a repeated pet shows wherever there are two to list.
         await eachCase(FULL_LISTS, async (query) => {
           const res = await ctx.api.listPets(query);
-          expectDistinctIds(res, expectListOf(res, 100, 'limit=100'));
+          expectDistinctIds(res, expectListOf(res, 100, msg`limit=100`));
         });
       }),
     judgeRun: everyList('listPets.distinct-ids'),
@@ -281,7 +283,7 @@ export const listPets: Requirement[] = [
             ['status', status],
             ['limit', String(n)],
           ]);
-          expectAllOfStatus(res, expectListOf(res, n, `status=${status}&limit=${n}`), status);
+          expectAllOfStatus(res, expectListOf(res, n, msg`status=${wire(status)}&limit=${n}`), status);
         });
       }),
   },
@@ -301,7 +303,7 @@ export const listPets: Requirement[] = [
           ['status', status],
           ['limit', String(n)],
         ]);
-        const what = `the store holds at least ${POPULATION_PLAN[status]} pets with status ${status}`;
+        const what = msg`the store holds at least ${POPULATION_PLAN[status]} pets with status ${wire(status)}`;
         expectAllOfStatus(res, expectExactly(res, n, what), status);
       });
     },
@@ -320,7 +322,7 @@ export const listPets: Requirement[] = [
         else
           fail(
             res,
-            `a 4xx (400 preferred) with an Error body, or 200 with valid Pets (status "${status}" is not in the enumeration)`,
+            msg`a 4xx (400 preferred) with an Error body, or 200 with valid Pets (status "${wire(status)}" is not in the enumeration)`,
           );
       });
     },
@@ -332,7 +334,11 @@ export const listPets: Requirement[] = [
     statement: 'A status outside the enumeration is answered 400 with an Error body',
     check: async (ctx) => {
       await eachCase(UNKNOWN_STATUSES, async (status) => {
-        expectError(await ctx.api.listPets([['status', status]]), 400, `status "${status}" is not in the enumeration`);
+        expectError(
+          await ctx.api.listPets([['status', status]]),
+          400,
+          msg`status "${wire(status)}" is not in the enumeration`,
+        );
       });
     },
   },

@@ -3,13 +3,14 @@ import { expectStatus } from '../src/checks/assert.js';
 import type { ApiRequest, ApiResponse } from '../src/wire/wire.js';
 import { because, Skip } from '../src/checks/requirement.js';
 import { successRules } from '../src/checks/blame.js';
+import { msg, words, type Message, type OperationName } from '../src/checks/message.js';
 import type { RunContext } from '../src/checks/run.js';
 import { validate } from '../src/data/schemas.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
 import type { Int64 } from '../src/wire/json.js';
 
 export interface Operation {
-  name: 'listPets' | 'createPet' | 'getPet';
+  name: OperationName;
   /** The status a valid, authenticated request gets. */
   success: number;
   /** Sends a valid request; `extra` changes auth or headers. Writes only when the check may. */
@@ -31,7 +32,7 @@ export async function anExistingPetId(ctx: RunContext): Promise<Int64 | undefine
 /** A pet to fetch with getPet: anyone's will do, as only the status of the answer is judged. */
 async function petToFetch(ctx: RunContext): Promise<Int64> {
   const id = await anExistingPetId(ctx);
-  if (id === undefined) throw new Skip('read-only mode: getPet needs a pet to fetch, and the store lists none');
+  if (id === undefined) throw new Skip(msg`read-only mode: getPet needs a pet to fetch, and the store lists none`);
   return id;
 }
 
@@ -42,7 +43,7 @@ export const operations: readonly Operation[] = [
     success: 201,
     send: (ctx, extra) => {
       // Reserved ahead with the right key, so a read-only or spent run says which operation skipped.
-      if ((extra?.auth ?? 'key') === 'key') ctx.reserveCreates(1, 'createPet');
+      if ((extra?.auth ?? 'key') === 'key') ctx.reserveCreates(1, msg`createPet`);
       return ctx.api.createPet(ctx.newPet(), extra);
     },
   },
@@ -60,7 +61,7 @@ export const operations: readonly Operation[] = [
  * conforming server may answer either way, so checks that depend on it skip.
  */
 export const GETPET_REMOVAL = Object.freeze({
-  day: '5 December 2030',
+  day: msg`5 December 2030`,
   starts: new Date('2030-12-04T10:00:00Z'),
   ends: new Date('2030-12-06T12:00:00Z'),
 });
@@ -75,14 +76,17 @@ export function getPetStage(ctx: Pick<RunContext, 'now'>): GetPetStage {
 }
 
 /** Why a check that needs a working getPet cannot run, or undefined while getPet is live. */
-export function getPetGone(ctx: Pick<RunContext, 'now'>): string | undefined {
+export function getPetGone(ctx: Pick<RunContext, 'now'>): Message | undefined {
   const stage = getPetStage(ctx);
   if (stage === 'live') return undefined;
-  const when = ctx.now().toISOString();
+  const when = clockSays(ctx);
   return stage === 'removed'
-    ? `getPet was removed on ${GETPET_REMOVAL.day} and the suite's clock says ${when}; getPet.removal checks the removal instead`
-    : `the suite's clock (${when}) is on getPet's removal day, ${GETPET_REMOVAL.day}, in some time zone: a conforming server may or may not have removed it yet`;
+    ? msg`getPet was removed on ${GETPET_REMOVAL.day} and the suite's clock says ${when}; getPet.removal checks the removal instead`
+    : msg`the suite's clock (${when}) is on getPet's removal day, ${GETPET_REMOVAL.day}, in some time zone: a conforming server may or may not have removed it yet`;
 }
+
+/** The suite's clock, for a message: its own words (PETSTORE_NOW or the real time), never the wire's. */
+export const clockSays = (ctx: Pick<RunContext, 'now'>): Message => words(ctx.now().toISOString());
 
 /** The operations a conforming server offers at the suite's clock: getPet only while it is live. */
 export function liveOperations(ctx: Pick<RunContext, 'now'>): readonly Operation[] {
@@ -90,6 +94,6 @@ export function liveOperations(ctx: Pick<RunContext, 'now'>): readonly Operation
 }
 
 /** A valid request a check sends on the way to its own rule is answered with the operation's success. */
-export function expectSuccess(op: Pick<Operation, 'name' | 'success'>, res: ApiResponse, what: string = op.name): void {
+export function expectSuccess(op: Pick<Operation, 'name' | 'success'>, res: ApiResponse, what = msg`${op.name}`): void {
   because(successRules(op.name, res), () => expectStatus(res, op.success, what));
 }

@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import { expectPet, fail } from '../src/checks/assert.js';
 import { createdRules, echoRules, isTwin, readBackRules, type Sent } from '../src/checks/blame.js';
 import type { ApiResponse } from '../src/wire/wire.js';
-import { exactInteger, roundedIdHint, show } from '../src/wire/json.js';
+import { exactInteger, show } from '../src/wire/json.js';
+import { wire } from '../src/wire/redact.js';
+import { msg, type Message } from '../src/checks/message.js';
+import { roundedIdHint } from '../src/checks/list-answers.js';
 import { codePoints } from '../src/data/generators.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
@@ -12,13 +15,16 @@ import type { RunContext } from '../src/checks/run.js';
 import { expectSuccess, getPetStage } from './operations.js';
 
 /** Undefined when equal on every interface field; otherwise which field differs. */
-export function samePet(expected: Pet, actual: Pet): string | undefined {
-  if (exactInteger(actual.id) !== exactInteger(expected.id)) return `id ${String(actual.id)} ≠ ${String(expected.id)}`;
-  if (actual.name !== expected.name) return `name ${JSON.stringify(actual.name)} ≠ ${JSON.stringify(expected.name)}`;
-  if (exactInteger(actual.categoryId) !== exactInteger(expected.categoryId)) {
-    return `categoryId ${String(actual.categoryId)} ≠ ${String(expected.categoryId)}`;
-  }
-  if (actual.status !== expected.status) return `status ${String(actual.status)} ≠ ${String(expected.status)}`;
+export function samePet(expected: Pet, actual: Pet): Message | undefined {
+  // Both values came in answers: quotes.
+  const differ = (field: Message, a: string, e: string) => msg`${field} ${wire(a)} ≠ ${wire(e)}`;
+  if (exactInteger(actual.id) !== exactInteger(expected.id))
+    return differ(msg`id`, String(actual.id), String(expected.id));
+  if (actual.name !== expected.name)
+    return differ(msg`name`, JSON.stringify(actual.name), JSON.stringify(expected.name));
+  if (exactInteger(actual.categoryId) !== exactInteger(expected.categoryId))
+    return differ(msg`categoryId`, String(actual.categoryId), String(expected.categoryId));
+  if (actual.status !== expected.status) return differ(msg`status`, String(actual.status), String(expected.status));
   return undefined;
 }
 
@@ -42,13 +48,14 @@ export function unknownPetIds(ctx: Pick<RunContext, 'config' | 'ledger'>): bigin
 }
 
 /** Undefined when equal code point for code point; otherwise where they first differ, as U+ code points. */
-export function codePointDifference(expected: string, actual: string): string | undefined {
+export function codePointDifference(expected: string, actual: string): Message | undefined {
   const a = [...expected];
   const b = [...actual];
-  const u = (c: string | undefined) => (c === undefined ? '(end)' : codePoints(c));
+  // The code points of a name sent or answered: quotes.
+  const u = (c: string | undefined) => (c === undefined ? msg`(end)` : wire(codePoints(c)));
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     if (a[i] !== b[i])
-      return `code point ${i} is ${u(b[i])} where ${u(a[i])} was expected (${b.length} code points, ${a.length} expected)`;
+      return msg`code point ${i} is ${u(b[i])} where ${u(a[i])} was expected (${b.length} code points, ${a.length} expected)`;
   }
   return undefined;
 }
@@ -61,16 +68,16 @@ export function codePointDifference(expected: string, actual: string): string | 
 export function echoDifference(
   sent: { name?: unknown; categoryId?: unknown; status?: unknown },
   pet: Pet,
-): string | undefined {
+): Message | undefined {
   if (typeof sent.name === 'string') {
     const diff = codePointDifference(sent.name, pet.name);
-    if (diff) return `name ${show(pet.name, 80)}: ${diff}`;
+    if (diff) return msg`name ${show(pet.name, 80)}: ${diff}`;
   }
   const categoryId = exactInteger(sent.categoryId);
   if (categoryId !== undefined && exactInteger(pet.categoryId) !== categoryId)
-    return `categoryId ${show(pet.categoryId)} instead of ${categoryId}`;
+    return msg`categoryId ${show(pet.categoryId)} instead of ${wire(categoryId)}`;
   if (sent.status !== undefined && pet.status !== sent.status)
-    return `status ${show(pet.status)} instead of ${show(sent.status)}`;
+    return msg`status ${show(pet.status)} instead of ${show(sent.status)}`;
   return undefined;
 }
 
@@ -82,7 +89,7 @@ export function blockIfTwin(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got:
   if (isTwin(ctx, pet, got))
     throw new Blocked(
       'createPet.distinct-ids',
-      `reading back ${show(pet)} gave ${show(got)}, another pet this run created under the same id${roundedIdHint(exactInteger(pet.id) ?? '')}`,
+      msg`reading back ${show(pet)} gave ${show(got)}, another pet this run created under the same id${roundedIdHint(exactInteger(pet.id) ?? '')}`,
     );
 }
 
@@ -95,24 +102,24 @@ export async function expectStoredAsSent(
   ctx: RunContext,
   sent: Sent,
   res: ApiResponse,
-  what = 'the body sent',
+  what = msg`the body sent`,
 ): Promise<Pet> {
   const pet = because(createdRules(res, sent), () => expectPet(res));
   const wrong = echoDifference(sent, pet);
-  if (wrong) because(echoRules(sent, pet), () => fail(res, `${what}, accepted, echoed exactly`, wrong));
+  if (wrong) because(echoRules(sent, pet), () => fail(res, msg`${what}, accepted, echoed exactly`, wrong));
   if (getPetStage(ctx) !== 'live') return pet;
   const back = await ctx.api.getPet(pet.id);
   expectSuccess(
     { name: 'getPet', success: 200 },
     back,
-    `reading back pet ${exactInteger(pet.id) ?? show(pet.id)}, just created`,
+    msg`reading back pet ${wire(exactInteger(pet.id) ?? show(pet.id))}, just created`,
   );
   const got = expectPet(back);
   blockIfTwin(ctx, pet, got);
   const diff = echoDifference(sent, got) ?? samePet(pet, got);
   if (diff)
     because(readBackRules(ctx, pet, got), () =>
-      fail(back, `${what}, accepted, read back exactly as created: ${show(pet)}`, `${show(got)} (${diff})`),
+      fail(back, msg`${what}, accepted, read back exactly as created: ${show(pet)}`, msg`${show(got)} (${diff})`),
     );
   return pet;
 }

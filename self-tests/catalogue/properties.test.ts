@@ -14,6 +14,7 @@ import { checks } from '../../tests/catalogue.js';
 import { CREATE_WEIGHTS } from '../../tests/properties/shared.js';
 import { answer, isObject, isOp, mapRequest, mapRequestJson, withQuery, type Wrap } from '../harness/faults-kit.js';
 import fc from 'fast-check';
+import { msg } from '../../src/checks/message.js';
 
 /** The three bugs of issue 4, each a few lines around the reference handler. */
 const SEEDED: Record<'astral' | 'precision' | 'filterAfterLimit', Wrap> = {
@@ -202,7 +203,7 @@ describe('the write budget', () => {
         {
           check: (c) =>
             checkProperty(c, {
-              label: 'ro',
+              label: msg`ro`,
               arbitrary: fc.nat(),
               creates: { perRun: 1, weight: 0.1 },
               predicate: async () => {},

@@ -25,6 +25,7 @@ import {
 import { closedPort } from '../net-kit.js';
 import { runSetup } from '../harness/harness.js';
 import { nginxPage, variants } from '../harness/variants.js';
+import { msg } from '../../src/checks/message.js';
 
 const closers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -115,8 +116,8 @@ describe('connections the other side closed', () => {
     expect(get.resent).toMatch(/^sent twice/);
     expect(post.status).toBe(201);
     expect(post.resent).toBeUndefined();
-    // A failure on the resent answer says it was sent twice.
-    expect(() => fail(get, '404')).toThrow(/\(sent twice: the reused connection was closed/);
+    // A failure on the resent answer says it was sent twice (a quote of what the network said: marked).
+    expect(() => fail(get, msg`404`)).toThrow(/\(\uE000sent twice: the reused connection was closed/);
   });
 
   test('the whole catalogue through a server that closes after every answer decides every requirement', async () => {
@@ -136,7 +137,7 @@ describe('a gateway whose backend is down', () => {
       expect(res.infrastructure).toMatch(new RegExp(`^${status} \\w.* from nginx/1\\.27\\.0$`));
       let thrown: unknown;
       try {
-        fail(res, '200');
+        fail(res, msg`200`);
       } catch (err) {
         thrown = err;
       }
@@ -160,7 +161,7 @@ describe('a gateway whose backend is down', () => {
     const server = await up(serve(() => answer));
     const res = await client(server.origin).listPets();
     expect(res.infrastructure).toBeUndefined();
-    expect(() => fail(res, '200')).toThrow(Violation);
+    expect(() => fail(res, msg`200`)).toThrow(Violation);
   });
 
   test('the backend falling over mid-run makes requirements undecided, never violated', async () => {
@@ -206,7 +207,7 @@ describe("a gateway's own answers to the request (nginx's defaults in front)", (
     const server = await up(serve(() => page));
     const res = await client(server.origin).listPets();
     expect(res.infrastructure).toMatch(reason);
-    expect(() => fail(res, '200')).toThrow(/^the gateway in front answered itself \(/);
+    expect(() => fail(res, msg`200`)).toThrow(/^the gateway in front answered itself \(/);
   });
 
   test.each([
@@ -222,7 +223,7 @@ describe("a gateway's own answers to the request (nginx's defaults in front)", (
     );
     const res = await client(server.origin).listPets();
     expect(res.infrastructure).toBeUndefined();
-    expect(() => fail(res, '200')).toThrow(Violation);
+    expect(() => fail(res, msg`200`)).toThrow(Violation);
   });
 
   test("the reference server behind them conforms; the refused body is named as the gateway's answer", async () => {

@@ -13,6 +13,7 @@ import { serve, type RunningServer } from '../../src/reference-server/http.js';
 import { execute, Violation } from '../../src/checks/requirement.js';
 import { forgetSecrets, redactMessage } from '../../src/wire/redact.js';
 import { exchangeOf } from '../../src/wire/evidence.js';
+import { msg } from '../../src/checks/message.js';
 
 const servers: RunningServer[] = [];
 const clients: Client[] = [];
@@ -89,7 +90,7 @@ describe('retries', () => {
     const res = await client(baseUrl, { retries: 3 }).listPets();
     expect(seen).toHaveLength(3);
     expect(res.status).toBe(400);
-    expect(() => fail(res, '200')).toThrow(/answered after 2 retries of 429\/503 with Retry-After/);
+    expect(() => fail(res, msg`200`)).toThrow(/answered after 2 retries of 429\/503 with Retry-After/);
   });
 
   test.each([
@@ -168,7 +169,7 @@ describe('redirects', () => {
     expect(seen).toEqual(['GET /v1/pets']);
     let message = '';
     try {
-      fail(res, '200');
+      fail(res, msg`200`);
     } catch (err) {
       message = (err as Violation).message;
     }

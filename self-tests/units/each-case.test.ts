@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { eachCase, execute, Skip, Violation } from '../../src/checks/requirement.js';
 import type { RunContext } from '../../src/checks/run.js';
 import { TransportError } from '../../src/wire/wire.js';
+import { msg } from '../../src/checks/message.js';
 
 const request = { method: 'POST', url: 'http://127.0.0.1:1/v1/pets', headers: {} };
 const lostCase = () => new TransportError('connection reset by the server', request);
@@ -15,9 +16,9 @@ const run = (cases: Case[]) =>
     {
       check: () =>
         eachCase(cases, async (c) => {
-          if (c === 'violation') throw new Violation('expected 201; got 500');
+          if (c === 'violation') throw new Violation(msg`expected 201; got 500`);
           if (c === 'lost') throw lostCase();
-          if (c === 'skip') throw new Skip('write budget spent');
+          if (c === 'skip') throw new Skip(msg`write budget spent`);
         }),
     },
     {} as RunContext,

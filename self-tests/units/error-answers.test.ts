@@ -15,6 +15,8 @@ import type { Variant, Wrap } from '../harness/faults-kit.js';
 import { cleanEnv, root } from '../net-kit.js';
 import { runSetup } from '../harness/harness.js';
 import { variants } from '../harness/variants.js';
+import { msg } from '../../src/checks/message.js';
+import { redactMessage, wire } from '../../src/wire/redact.js';
 
 const fault = (name: string) => {
   const f = faults.find((x) => x.name === name);
@@ -118,7 +120,9 @@ describe('findings', () => {
       'auth.missing-key',
     );
     const v = violationOf(() => answers.verdict('errors.body'));
-    const lines = v.message.split('\n');
+    // The page is quoted from the wire: marked, so a key in it would be redacted.
+    expect(v.message).toContain(wire(page));
+    const lines = redactMessage(v.message).split('\n');
     expect(lines[0]).toBe("201 of the run's 202 error answers break it, in 2 shape(s):");
     expect(lines[1]).toMatch(
       /^- 404 text\/html, not JSON: 200 answer\(s\) from 7 check\(s\), .*sent by check 0\).*sent by check 1\).*sent by check 2\)$/,
@@ -204,13 +208,13 @@ describe('the run-wide rules judge after every other check', () => {
     const checks: Check[] = [
       rule('errors.body', step('own errors.body'), () => {
         order.push('verdict errors.body');
-        throw new Violation('an error answer without the Error body', []);
+        throw new Violation(msg`an error answer without the Error body`, []);
       }),
       { requirement: requirement('auth.valid-key'), kind: 'requirement', name: 'slow', check: step('slow', 30) },
       rule(
         'errors.content-type',
         async () => {
-          throw new Violation('its own case failed', []);
+          throw new Violation(msg`its own case failed`, []);
         },
         () => void order.push('verdict errors.content-type'),
       ),

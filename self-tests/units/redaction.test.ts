@@ -30,11 +30,12 @@ import {
 import { TransportError, type ApiResponse } from '../../src/wire/wire.js';
 import { curlCommand } from '../../src/wire/evidence.js';
 import { parseJson, show } from '../../src/wire/json.js';
-import { forgetSecrets, PLACEHOLDER, redact, registerSecret } from '../../src/wire/redact.js';
+import { forgetSecrets, PLACEHOLDER, redact, redactMessage, registerSecret, wire } from '../../src/wire/redact.js';
 import { renderReports } from '../../src/report/reporter.js';
 import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { execute, Skip, Violation } from '../../src/checks/requirement.js';
+import { joined, msg, words } from '../../src/checks/message.js';
 import { createReferenceHandler, type Handler } from '../../src/reference-server/handler.js';
 import { serve, type RunningServer } from '../../src/reference-server/http.js';
 import { catalogue } from '../../tests/catalogue.js';
@@ -116,17 +117,17 @@ function recordedChecks(key: string): ((r: number) => void)[] {
     '{"name":"pet","categoryId":7}',
   );
   return [
-    () => expectStatus(list, 401, 'listPets without a key'),
+    () => expectStatus(list, 401, msg`listPets without a key`),
     () => expectJsonContentType(refused),
-    () => expectHeader(refused, 'WWW-Authenticate', 'a Bearer challenge (RFC 6750 §3)', (v) => v === 'Bearer'),
-    () => expectNoHeader(list, 'X-Echo', 'the key is never echoed'),
+    () => expectHeader(refused, msg`WWW-Authenticate`, msg`a Bearer challenge (RFC 6750 §3)`, (v) => v === 'Bearer'),
+    () => expectNoHeader(list, msg`X-Echo`, msg`the key is never echoed`),
     () => expectBody(created, 'Pet'),
-    () => fail(created, `name ${show('pet a key')} echoed`, `name ${show(key)}`),
+    () => fail(created, msg`name ${show('pet a key')} echoed`, msg`name ${show(key)}`),
     () => {
       throw new TransportError(`connect ECONNREFUSED ${key}`, list.request);
     },
     () => {
-      throw new Skip('read-only mode: this check needs to send POST /pets');
+      throw new Skip(msg`read-only mode: this check needs to send POST /pets`);
     },
     () => undefined,
   ];
@@ -321,6 +322,30 @@ describe('redaction: the key leaves no trace, the suite keeps its words', () => 
       }),
       { numRuns: 25 },
     );
+  });
+});
+
+describe('a failure message is typed: its quotes from the wire are marked, or it does not compile', () => {
+  test('msg makes the string the template literal makes, its quotes marked', () => {
+    const quote = wire('from the wire');
+    const n = 3;
+    expect(msg`expected ${n} Pets (${2n}), got ${quote}\n\u00e9`).toBe(
+      `expected ${n} Pets (${2n}), got ${quote}\n\u00e9`,
+    );
+    expect(joined([msg`a`, quote, 7], msg`; `)).toBe(`a; ${quote}; 7`);
+    expect(words('a check')).toBe('a check');
+    expect(redactMessage(msg`got ${quote}`)).toBe('got from the wire');
+  });
+
+  test('a plain string is refused where a failure is built (tsc over the self-tests checks these lines)', () => {
+    const res = answer('k', 'GET', '/pets', 200, {}, '[]');
+    const header: string = res.headers['x-echo'] ?? 'from the wire';
+    // @ts-expect-error a Violation takes a Message, not text that may quote the wire unmarked
+    expect(() => new Violation(`got ${header}`)).not.toThrow();
+    // @ts-expect-error fail() takes a Message
+    expect(() => fail(res, `no ${header}`)).toThrow(Violation);
+    // @ts-expect-error msg takes wire(), show(), messages and numbers, not a plain string
+    expect(msg`got ${header}`).toBe('got from the wire');
   });
 });
 

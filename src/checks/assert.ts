@@ -3,14 +3,15 @@
 import { answeredByFront, GATEWAY_FAILING, TransportError, type ApiResponse } from '../wire/wire.js';
 import { exchangeOf } from '../wire/evidence.js';
 import { detach, show } from '../wire/json.js';
-import { wire } from '../wire/redact.js';
+import { wire, type WireText } from '../wire/redact.js';
 import { because, Blocked, Violation, type CaseCause } from './outcomes.js';
+import { joined, msg, words, type Message } from './message.js';
 import { createdRules, isObject, listCause } from './blame.js';
 import { validate, type SchemaName } from '../data/schemas.js';
 import type { Pet, Error as ErrorBody } from '../data/generated/schema-types.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
 
-export function describeRequest(res: ApiResponse): string {
+export function describeRequest(res: ApiResponse): WireText {
   const url = new URL(res.request.url);
   return wire(`${res.request.method} ${url.pathname}${url.search}`);
 }
@@ -24,22 +25,22 @@ function excerpt(text: string, max: number): string {
   return text.length > max ? `${line.slice(0, max)}… (${text.length} chars)` : line;
 }
 
-function describeResponse(res: ApiResponse): string {
-  const body = res.text.length ? wire(excerpt(res.text, 160)) : 'an empty body';
+function describeResponse(res: ApiResponse): Message {
+  const body = res.text.length ? wire(excerpt(res.text, 160)) : msg`an empty body`;
   // Redirects are not followed: where the server points is part of the finding.
   const location =
     res.status >= 300 && res.status < 400
-      ? `, redirecting to Location: ${wire(res.headers.location ?? '(none)')} (not followed)`
-      : '';
-  const retried = res.retries ? ` (answered after ${res.retries} retries of 429/503 with Retry-After)` : '';
-  return `${res.status}${location} with ${body}${retried}`;
+      ? msg`, redirecting to Location: ${wire(res.headers.location ?? '(none)')} (not followed)`
+      : msg``;
+  const retried = res.retries ? msg` (answered after ${res.retries} retries of 429/503 with Retry-After)` : msg``;
+  return msg`${res.status}${location} with ${body}${retried}`;
 }
 
 /**
  * Throws a Violation about this exchange; but an answer the client attributed to infrastructure
  * (a gateway's 502/503/504 that is not JSON) is not the service's: the check could not decide.
  */
-export function fail(res: ApiResponse, expected: string, got = describeResponse(res)): never {
+export function fail(res: ApiResponse, expected: Message, got = describeResponse(res)): never {
   if (res.infrastructure)
     throw new TransportError(
       answeredByFront(res)
@@ -47,20 +48,21 @@ export function fail(res: ApiResponse, expected: string, got = describeResponse(
         : `${GATEWAY_FAILING} (${res.infrastructure}): ${describeRequest(res)} got no answer from the service`,
       res.request,
     );
-  const resent = res.resent ? ` (${res.resent})` : '';
-  throw new Violation(`${describeRequest(res)}: expected ${expected}; got ${got}${resent}`, [exchangeOf(res)]);
+  // What the network said of the first send: a quote, as in any TransportError's message.
+  const resent = res.resent ? msg` (${wire(res.resent)})` : msg``;
+  throw new Violation(msg`${describeRequest(res)}: expected ${expected}; got ${got}${resent}`, [exchangeOf(res)]);
 }
 
-export function expectStatus(res: ApiResponse, expected: number | readonly number[], what = ''): void {
+export function expectStatus(res: ApiResponse, expected: number | readonly number[], what?: Message): void {
   const list = typeof expected === 'number' ? [expected] : expected;
-  if (!list.includes(res.status)) fail(res, `${list.join(' or ')}${what ? ` (${what})` : ''}`);
+  if (!list.includes(res.status)) fail(res, msg`${joined(list, msg` or `)}${what ? msg` (${what})` : msg``}`);
 }
 
 /** A 4xx: how a server may refuse input where the interface leaves the answer open. */
 export const isClientError = (res: ApiResponse): boolean => res.status >= 400 && res.status < 500;
 
 export function expectNotServerError(res: ApiResponse): void {
-  if (res.status >= 500) fail(res, 'no 5xx: the server must answer malformed input without failing');
+  if (res.status >= 500) fail(res, msg`no 5xx: the server must answer malformed input without failing`);
 }
 
 export function isJsonMediaType(contentType: string | undefined): boolean {
@@ -69,7 +71,7 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 
 export function expectJsonContentType(res: ApiResponse): void {
   if (!isJsonMediaType(res.headers['content-type'])) {
-    fail(res, 'Content-Type application/json', `Content-Type ${wire(res.headers['content-type'] ?? '(none)')}`);
+    fail(res, msg`Content-Type application/json`, msg`Content-Type ${wire(res.headers['content-type'] ?? '(none)')}`);
   }
 }
 
@@ -79,53 +81,55 @@ export function expectJsonContentType(res: ApiResponse): void {
  */
 export function expectHeader(
   res: ApiResponse,
-  name: string,
-  expected: string,
+  name: Message,
+  expected: Message,
   accept: (value: string) => boolean = () => true,
 ): string {
   const value = res.headers[name.toLowerCase()];
-  if (value === undefined) fail(res, `a ${name} header: ${expected}`, `${res.status} without ${name}`);
-  if (!accept(value)) fail(res, `${name}: ${expected}`, `${res.status} with ${name}: ${wire(value)}`);
+  if (value === undefined) fail(res, msg`a ${name} header: ${expected}`, msg`${res.status} without ${name}`);
+  if (!accept(value)) fail(res, msg`${name}: ${expected}`, msg`${res.status} with ${name}: ${wire(value)}`);
   return value;
 }
 
 /** A response header that must be absent. */
-export function expectNoHeader(res: ApiResponse, name: string, why: string): void {
+export function expectNoHeader(res: ApiResponse, name: Message, why: Message): void {
   const value = res.headers[name.toLowerCase()];
-  if (value !== undefined) fail(res, `no ${name} header (${why})`, `${res.status} with ${name}: ${wire(value)}`);
+  if (value !== undefined) fail(res, msg`no ${name} header (${why})`, msg`${res.status} with ${name}: ${wire(value)}`);
 }
 
 /** Parses and schema-checks the JSON body. */
 export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): unknown {
   // A list that is no valid PetList breaks listPets.ok's rule, whichever check listed (see listCause).
   const list = (): CaseCause | undefined => (schema === 'PetList' ? { rules: ['listPets.ok'] } : undefined);
+  const name = words(schema); // a schema's name: the suite's own (schemas/)
   if (res.truncated)
-    failAs(list(), res, `a ${schema} body`, `a body larger than the suite reads (${res.text.length} bytes read)`);
+    failAs(list(), res, msg`a ${name} body`, msg`a body larger than the suite reads (${res.text.length} bytes read)`);
   if (res.jsonError !== undefined)
     failAs(
       list(),
       res,
-      `a JSON ${schema} body`,
-      `a body that is not JSON (${wire(res.jsonError)}): ${wire(excerpt(res.text, 120))}`,
+      msg`a JSON ${name} body`,
+      msg`a body that is not JSON (${wire(res.jsonError)}): ${wire(excerpt(res.text, 120))}`,
     );
   const result = validate(schema, res.json);
   if (!result.valid)
     failAs(
       schema === 'PetList' ? listCause(res.json) : undefined,
       res,
-      `a valid ${schema}`,
-      `${show(res.json, 200)}, where ${result.problems.join('; ')}`,
+      msg`a valid ${name}`,
+      // The validator's words point into the answer (its paths): a quote of it.
+      msg`${show(res.json, 200)}, where ${wire(result.problems.join('; '))}`,
     );
   return res.json;
 }
 
 /** fail(), the case naming whose rule it breaks (undefined: the check's own). */
-function failAs(cause: CaseCause | undefined, res: ApiResponse, expected: string, got?: string): never {
+function failAs(cause: CaseCause | undefined, res: ApiResponse, expected: Message, got?: Message): never {
   return cause ? because(cause, () => fail(res, expected, got)) : fail(res, expected, got);
 }
 
 /** The answer to a valid createPet: 201 and a valid Pet; a failure names the rule it breaks (createdRules). */
-export function expectCreated(res: ApiResponse, sent: { status?: unknown }, what = 'a valid NewPet'): Pet {
+export function expectCreated(res: ApiResponse, sent: { status?: unknown }, what = msg`a valid NewPet`): Pet {
   return because(createdRules(res, sent), () => {
     expectStatus(res, 201, what);
     return expectPet(res);
@@ -149,7 +153,7 @@ export function listToJudge(res: ApiResponse): Pet[] {
   try {
     return expectPetList(res);
   } catch (err) {
-    if (err instanceof Violation) throw new Blocked('listPets.ok', `the list is no valid PetList (${err.message})`);
+    if (err instanceof Violation) throw new Blocked('listPets.ok', msg`the list is no valid PetList (${err.message})`);
     throw err;
   }
 }
@@ -158,12 +162,13 @@ export function listToJudge(res: ApiResponse): Pet[] {
 export function expectListOf(
   res: ApiResponse,
   max: number,
-  what: string,
+  what: Message,
   countRules: readonly RequirementId[] = [],
 ): Pet[] {
   expectStatus(res, 200, what);
   const pets = listToJudge(res);
-  if (pets.length > max) because(countRules, () => fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`));
+  if (pets.length > max)
+    because(countRules, () => fail(res, msg`at most ${max} Pets (${what})`, msg`${pets.length} Pets`));
   return pets;
 }
 
@@ -194,16 +199,16 @@ export function expectErrorBody(res: ApiResponse): ErrorBody {
     [onlyStatus ? 'errors.status-field' : 'errors.body'],
     () => expectBody(res, 'Error') as ErrorBody,
   );
-  if (body.code.length === 0) because(['errors.body'], () => fail(res, 'a non-empty Error code', `code ""`));
+  if (body.code.length === 0) because(['errors.body'], () => fail(res, msg`a non-empty Error code`, msg`code ""`));
   if (body.status !== res.status)
     because(['errors.status-field'], () =>
-      fail(res, `Error.status equal to the HTTP status ${res.status}`, `status ${show(body.status)}`),
+      fail(res, msg`Error.status equal to the HTTP status ${res.status}`, msg`status ${show(body.status)}`),
     );
   return body;
 }
 
 /** The status, then the Error body: the shape of every error the interface lists. */
-export function expectError(res: ApiResponse, status: number | readonly number[], what = ''): ErrorBody {
+export function expectError(res: ApiResponse, status: number | readonly number[], what?: Message): ErrorBody {
   expectStatus(res, status, what);
   return expectErrorBody(res);
 }

@@ -2,6 +2,7 @@
 // status checks rely on, the share properties may create, one property's allowance.
 import type { PetStatus } from '../data/generated/schema-types.js';
 import { Skip } from './outcomes.js';
+import { msg, type Message } from './message.js';
 import type { Settle } from '../wire/client-setup.js';
 
 /**
@@ -55,11 +56,11 @@ export class WriteBudget {
   }
 
   /** Takes n creations for good, or skips the check saying why. */
-  reserve(n: number, what: string): void {
-    if (this.readOnly) throw new Skip(`read-only mode: ${what} needs to create ${n} pet(s)`);
+  reserve(n: number, what: Message): void {
+    if (this.readOnly) throw new Skip(msg`read-only mode: ${what} needs to create ${n} pet(s)`);
     if (this.left < n)
       throw new Skip(
-        `write budget spent: ${what} needs ${n} more pet(s), ${this.left} of PETSTORE_MAX_CREATES=${this.max} left`,
+        msg`write budget spent: ${what} needs ${n} more pet(s), ${this.left} of PETSTORE_MAX_CREATES=${this.max} left`,
       );
     this.reserved += n;
   }
@@ -72,7 +73,7 @@ export class WriteBudget {
   /** One creation for one request, given back unless it created (for a request whose scope has none ahead). */
   readonly account: WriteAccount = {
     take: () => {
-      this.reserve(1, 'this check');
+      this.reserve(1, msg`this check`);
       return (created) => {
         if (!created) this.release(1);
       };

@@ -10,6 +10,8 @@ import type { RequirementId } from '../data/generated/requirement-ids.js';
 import { exchangeOf, type Exchange } from '../wire/evidence.js';
 import { detach, exactInteger, show } from '../wire/json.js';
 import { requirementOf, Violation, type CaseCause } from './outcomes.js';
+import { joined, msg, words, type Message } from './message.js';
+import { wire } from '../wire/redact.js';
 import { validate } from '../data/schemas.js';
 
 export const ERROR_RULES = [
@@ -27,59 +29,62 @@ const bodyOf = (res: ApiResponse): Record<string, unknown> | undefined =>
     : undefined;
 
 /** Each rule: what it expects of an error answer, and what was wrong with one (undefined: nothing). */
-const RULES: Record<ErrorRule, { expected: string; judge: (res: ApiResponse) => string | undefined }> = {
+const RULES: Record<ErrorRule, { expected: Message; judge: (res: ApiResponse) => Message | undefined }> = {
   'errors.body': {
-    expected: 'a JSON Error body (code a non-empty string, message a string, status an integer)',
+    expected: msg`a JSON Error body (code a non-empty string, message a string, status an integer)`,
     judge: (res) => {
-      if (res.truncated) return `a body larger than the suite reads (${res.text.length} bytes read)`;
+      if (res.truncated) return msg`a body larger than the suite reads (${res.text.length} bytes read)`;
       if (res.jsonError !== undefined)
-        return res.text.length === 0 ? 'an empty body' : `a body that is not JSON: ${excerpt(res.text)}`;
+        return res.text.length === 0 ? msg`an empty body` : msg`a body that is not JSON: ${wire(excerpt(res.text))}`;
       const result = validate('Error', res.json);
-      if (!result.valid) return `${show(res.json, 160)}, where ${result.problems.join('; ')}`;
-      return bodyOf(res)?.code === '' ? 'code ""' : undefined;
+      // The validator's words point into the answer (its paths): a quote of it.
+      if (!result.valid) return msg`${show(res.json, 160)}, where ${wire(result.problems.join('; '))}`;
+      return bodyOf(res)?.code === '' ? msg`code ""` : undefined;
     },
   },
   'errors.status-field': {
-    expected: 'an Error body whose status is the HTTP status',
+    expected: msg`an Error body whose status is the HTTP status`,
     judge: (res) => {
       const status = bodyOf(res)?.status;
-      return exactInteger(status) === String(res.status) ? undefined : `status ${show(status)} in the body`;
+      return exactInteger(status) === String(res.status) ? undefined : msg`status ${show(status)} in the body`;
     },
   },
   'errors.content-type': {
-    expected: 'Content-Type application/json',
+    expected: msg`Content-Type application/json`,
     judge: (res) =>
       isJsonMediaType(res.headers['content-type'])
         ? undefined
-        : `Content-Type ${res.headers['content-type'] ?? '(none)'}`,
+        : msg`Content-Type ${wire(res.headers['content-type'] ?? '(none)')}`,
   },
 };
 
 /** Status and body shape, e.g. `404 text/html, not JSON` or `405 application/json {detail}`. */
-export function shapeOf(res: ApiResponse): string {
-  const type = res.headers['content-type']?.split(';')[0]?.trim().toLowerCase() || 'no Content-Type';
+export function shapeOf(res: ApiResponse): Message {
+  const type = res.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
   const body = bodyOf(res);
+  // A JavaScript type's name, chosen by the suite: never the body's text.
+  const kind = words(Array.isArray(res.json) ? 'array' : res.json === null ? 'null' : typeof res.json);
   const shape =
     res.text.length === 0
-      ? 'empty body'
+      ? msg`empty body`
       : res.jsonError !== undefined
-        ? 'not JSON'
+        ? msg`not JSON`
         : body
-          ? `{${Object.keys(body).sort().slice(0, 6).join(', ')}}`
-          : `JSON ${Array.isArray(res.json) ? 'array' : res.json === null ? 'null' : typeof res.json}`;
-  return `${res.status} ${type}, ${shape}`;
+          ? msg`{${wire(Object.keys(body).sort().slice(0, 6).join(', '))}}`
+          : msg`JSON ${kind}`;
+  return msg`${res.status} ${type ? wire(type) : msg`no Content-Type`}, ${shape}`;
 }
 
 interface Example {
-  what: string;
+  what: Message;
   exchange: Exchange;
 }
 
 interface Group {
-  shape: string;
+  shape: Message;
   count: number;
   /** What was wrong with the first answer of this shape. */
-  got: string;
+  got: Message;
   /** A few answers, each from another check where possible. */
   examples: Example[];
   senders: Set<string>;
@@ -162,7 +167,7 @@ export class ErrorAnswers {
     }
   }
 
-  private add(rule: ErrorRule, res: ApiResponse, got: string, check: string): void {
+  private add(rule: ErrorRule, res: ApiResponse, got: Message, check: string): void {
     // A requirement's own check by its id; a property by its id and title.
     const sentBy = / \(property\) /.test(check) ? check : (/^[a-z][A-Za-z]*\.\S+(?= )/.exec(check)?.[0] ?? check);
     const groups = this.failures.get(rule) as Map<string, Group>;
@@ -179,7 +184,8 @@ export class ErrorAnswers {
     if (group.examples.length < EXAMPLES_PER_GROUP && !group.senders.has(sentBy)) {
       const url = new URL(res.request.url);
       group.examples.push({
-        what: `${res.request.method} ${url.pathname}${url.search} (sent by ${sentBy})`,
+        // A sender is a check's name (or the run): the suite's own words.
+        what: msg`${wire(`${res.request.method} ${url.pathname}${url.search}`)} (sent by ${words(sentBy)})`,
         exchange: exchangeOf(res),
       });
     }
@@ -193,17 +199,20 @@ export class ErrorAnswers {
     );
     if (groups.length === 0) return;
     const count = groups.reduce((n, g) => n + g.count, 0);
-    const lines = groups
-      .slice(0, GROUPS_SHOWN)
-      .map(
-        (g) =>
-          `- ${g.shape}: ${g.count} answer(s) from ${g.senders.size} check(s), expected ${RULES[rule].expected}; got ${g.got}; e.g. ${g.examples.map((e) => e.what).join('; ')}`,
-      );
-    if (groups.length > GROUPS_SHOWN) lines.push(`- and ${groups.length - GROUPS_SHOWN} more shape(s)`);
+    const lines = groups.slice(0, GROUPS_SHOWN).map(
+      (g) =>
+        msg`- ${g.shape}: ${g.count} answer(s) from ${g.senders.size} check(s), expected ${RULES[rule].expected}; got ${g.got}; e.g. ${joined(
+          g.examples.map((e) => e.what),
+          msg`; `,
+        )}`,
+    );
+    if (groups.length > GROUPS_SHOWN) lines.push(msg`- and ${groups.length - GROUPS_SHOWN} more shape(s)`);
     const infra =
-      this.infrastructure > 0 ? ` (${this.infrastructure} answer(s) attributed to infrastructure were not judged)` : '';
+      this.infrastructure > 0
+        ? msg` (${this.infrastructure} answer(s) attributed to infrastructure were not judged)`
+        : msg``;
     throw new Violation(
-      `${count} of the run's ${this.judged} error answers break it, in ${groups.length} shape(s)${infra}:\n${lines.join('\n')}`,
+      msg`${count} of the run's ${this.judged} error answers break it, in ${groups.length} shape(s)${infra}:\n${joined(lines, msg`\n`)}`,
       groups.slice(0, GROUPS_SHOWN).flatMap((g) => g.examples.map((e) => e.exchange)),
       groups.map(causeOf),
     );

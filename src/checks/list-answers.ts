@@ -6,8 +6,10 @@ import { expectErrorBody, expectListOf, expectPetList, fail, isClientError, list
 import type { Pet } from '../data/generated/schema-types.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
 import { LIMIT } from '../data/generators.js';
-import { exactInteger, roundedIdHint, show } from '../wire/json.js';
+import { exactInteger, show } from '../wire/json.js';
+import { wire } from '../wire/redact.js';
 import { requirementOf, Violation } from './outcomes.js';
+import { joined, msg, words, type Message } from './message.js';
 import { PET_STATUSES } from '../data/schemas.js';
 import type { ApiResponse } from '../wire/wire.js';
 
@@ -27,6 +29,18 @@ const ALLOWED_LIMIT = /^[1-9]\d{0,2}$/;
 export const repeatsAnId = (pets: readonly Pet[]): boolean =>
   new Set(pets.map((p) => exactInteger(p.id) ?? String(p.id))).size !== pets.length;
 
+/**
+ * For two pets sharing an id: when the id lies above 2^53 and a double holds it exactly, the words
+ * that say how such ids collide (written through a floating-point number, they come back rounded
+ * to the few integers a double holds there); empty otherwise.
+ */
+export function roundedIdHint(digits: string): Message {
+  if (!/^-?\d+$/.test(digits)) return msg``;
+  const id = BigInt(digits);
+  if ((id < 0n ? -id : id) <= 2n ** 53n || BigInt(Number(id)) !== id) return msg``;
+  return msg` (an id above 2^53 that a double holds exactly: ids written through a floating-point number come back rounded to such values, and collide)`;
+}
+
 /** Throws a Violation when two items of the list share an id: an id identifies one pet. */
 export function expectDistinctIds(res: ApiResponse, pets: readonly Pet[]): void {
   const at = new Map<string, number>();
@@ -36,29 +50,29 @@ export function expectDistinctIds(res: ApiResponse, pets: readonly Pet[]): void 
     if (first !== undefined)
       fail(
         res,
-        'no id twice in one list (an id identifies one pet)',
-        `id ${id} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}${roundedIdHint(id)}`,
+        msg`no id twice in one list (an id identifies one pet)`,
+        msg`id ${wire(id)} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}${roundedIdHint(id)}`,
       );
     at.set(id, i);
   });
 }
 
 /** Where the interface leaves the answer open: a 4xx Error (400 preferred), or a 200 list of at most `max` valid Pets. */
-export function expectRejectedOrBounded(res: ApiResponse, max: number, what: string): void {
+export function expectRejectedOrBounded(res: ApiResponse, max: number, what: Message): void {
   if (isClientError(res)) {
     expectErrorBody(res);
     return;
   }
   if (res.status !== 200)
-    fail(res, `a 4xx (400 preferred) with an Error body, or 200 with at most ${max} Pets (${what})`);
+    fail(res, msg`a 4xx (400 preferred) with an Error body, or 200 with at most ${max} Pets (${what})`);
   const pets = listToJudge(res);
-  if (pets.length > max) fail(res, `at most ${max} Pets (${what})`, `${pets.length} Pets`);
+  if (pets.length > max) fail(res, msg`at most ${max} Pets (${what})`, msg`${pets.length} Pets`);
 }
 
-/** Throws a Violation when an item's status is not the one the list was filtered by. */
+/** Throws a Violation when an item's status is not the one the list was filtered by (a value sent: quoted). */
 export function expectAllOfStatus(res: ApiResponse, pets: readonly Pet[], status: string): void {
   const other = pets.find((p) => p.status !== status);
-  if (other) fail(res, `only pets with status "${status}"`, `${show(other)} among ${pets.length} Pets`);
+  if (other) fail(res, msg`only pets with status "${wire(status)}"`, msg`${show(other)} among ${pets.length} Pets`);
 }
 
 /** The rules a 200 answer to GET /pets breaks, each with its violation. */
@@ -81,9 +95,11 @@ function judge(res: ApiResponse): [ListRule, Violation][] {
   const statuses = query.getAll('status');
   const [limit] = limits;
   if (limits.length === 0)
-    at('listPets.limit.default', () => expectListOf(res, LIMIT.default, `no limit: the default is ${LIMIT.default}`));
+    at('listPets.limit.default', () =>
+      expectListOf(res, LIMIT.default, msg`no limit: the default is ${LIMIT.default}`),
+    );
   else if (limits.length === 1 && limit !== undefined && ALLOWED_LIMIT.test(limit) && Number(limit) <= LIMIT.max) {
-    at('listPets.limit.respected', () => expectListOf(res, Number(limit), `limit=${limit}`));
+    at('listPets.limit.respected', () => expectListOf(res, Number(limit), msg`limit=${wire(limit)}`));
   }
   const [status] = statuses;
   if (statuses.length === 1 && status !== undefined && PET_STATUSES.includes(status))
@@ -144,9 +160,11 @@ export class ListAnswers {
       );
     if (found.length === 0) return;
     const shown = found.slice(0, EXAMPLES);
-    const more = found.length > EXAMPLES ? `\n- and ${found.length - EXAMPLES} more` : '';
+    const more = found.length > EXAMPLES ? msg`\n- and ${found.length - EXAMPLES} more` : msg``;
+    // A sender is a check's name (or the run, the population): the suite's own words.
+    const lines = shown.map((f) => msg`- ${f.violation.message} (sent by ${words(f.sentBy)})`);
     throw new Violation(
-      `${found.length} of the run's ${this.judged} list answers, sent by other checks, break it:\n${shown.map((f) => `- ${f.violation.message} (sent by ${f.sentBy})`).join('\n')}${more}`,
+      msg`${found.length} of the run's ${this.judged} list answers, sent by other checks, break it:\n${joined(lines, msg`\n`)}${more}`,
       shown.flatMap((f) => f.violation.evidence),
       shown.flatMap((f) => f.violation.causes),
     );

@@ -1,7 +1,9 @@
 // The outcome vocabulary: what a check can end in. It depends on nothing of the suite (the
-// Exchange type aside), so assertions, the run context and the requirement model all build on it.
+// Exchange and Message types aside), so assertions, the run context and the requirement model
+// all build on it.
 import type { Exchange } from '../wire/evidence.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
+import { msg, type Message } from './message.js';
 
 /**
  * Whose rule one failing case's evidence breaks, when the check met another requirement's rule on
@@ -24,8 +26,9 @@ export interface CaseCause {
 /** The target broke the rule. `causes`: one per failing case, in the order of the message's cases. */
 export class Violation extends Error {
   override name = 'Violation';
+  declare readonly message: Message;
   constructor(
-    message: string,
+    message: Message,
     readonly evidence: Exchange[] = [],
     readonly causes: readonly CaseCause[] = [{}],
   ) {
@@ -65,6 +68,10 @@ export function because<T>(cause: readonly RequirementId[] | CaseCause, fn: () =
 /** The check could not run here (read-only mode, write budget spent, store not provable). */
 export class Skip extends Error {
   override name = 'Skip';
+  declare readonly message: Message;
+  constructor(message: Message) {
+    super(message);
+  }
 }
 
 /**
@@ -76,9 +83,9 @@ export class Blocked extends Skip {
   override name = 'Blocked';
   constructor(
     readonly by: RequirementId,
-    why: string,
+    why: Message,
   ) {
-    super(`blocked by ${by}: ${why}`);
+    super(msg`blocked by ${by}: ${why}`);
   }
 }
 

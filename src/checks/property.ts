@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import { Violation } from './outcomes.js';
 import { wire } from '../wire/redact.js';
+import { joined, msg, words, type Message } from './message.js';
 import type { CreateAllowance, RunContext } from './run.js';
 import { ScopeWrites } from './budget.js';
 
@@ -31,7 +32,7 @@ export interface Trial {
 
 export interface PropertySpec<T> {
   /** Short and unique: mixed into the run seed (so properties draw different inputs) and into pet names. */
-  label: string;
+  label: Message;
   arbitrary: fc.Arbitrary<T>;
   /** Throws a Violation when the target breaks the rule for this input. */
   predicate: (value: T, trial: Trial) => Promise<void>;
@@ -186,7 +187,7 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
   let share = 0;
   if (spec.creates) {
     const { perRun, weight } = spec.creates;
-    allowance = ctx.propertyCreates(weight, wanted * perRun + SHRINK_CREATES, `the property "${spec.label}"`);
+    allowance = ctx.propertyCreates(weight, wanted * perRun + SHRINK_CREATES, msg`the property "${spec.label}"`);
     if (perRun > 0) numRuns = runsWithin(allowance.size, perRun, wanted);
     share = Math.max(perRun, Math.floor((allowance.size - shrinkReserve(allowance.size)) / numRuns));
   }
@@ -255,10 +256,13 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     if (first < examples.length) {
       const shown = wire(spec.show ? spec.show(inputs[first] as T) : fc.stringify(inputs[first]));
       throw new Violation(
-        [
-          found.message,
-          `Counterexample (example ${first + 1} of ${examples.length}, checked on every seed, so any PETSTORE_SEED replays it; examples are not shrunk): ${shown}`,
-        ].join('\n'),
+        joined(
+          [
+            found.message,
+            msg`Counterexample (example ${first + 1} of ${examples.length}, checked on every seed, so any PETSTORE_SEED replays it; examples are not shrunk): ${shown}`,
+          ],
+          msg`\n`,
+        ),
         found.evidence,
         found.causes,
       );
@@ -294,20 +298,25 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     const shown = wire(spec.show ? spec.show(value) : fc.stringify(value));
     const cut =
       shrinkStarved > 0 && (allowance?.left ?? 0) === 0
-        ? '; shrinking stopped early: the write allowance was spent'
-        : '';
+        ? msg`; shrinking stopped early: the write allowance was spent`
+        : msg``;
     // Not shrunk: say the real reason (no allowance left to replay it, or a replay that passed).
     const how = replayed
-      ? `shrunk ${details.numShrinks} times${cut}`
+      ? msg`shrunk ${details.numShrinks} times${cut}`
       : shrinkStarved > 0 || spent
-        ? 'not shrunk: no write allowance was left to replay it'
-        : 'not shrunk: it did not fail again when replayed alone (it may depend on what ran beside it)';
+        ? msg`not shrunk: no write allowance was left to replay it`
+        : msg`not shrunk: it did not fail again when replayed alone (it may depend on what ran beside it)`;
+    // fast-check's replay path (indices and colons): the suite's own words, never the wire's.
+    const path = replayed ? words(details.counterexamplePath ?? '') : msg`${drawn}`;
     throw new Violation(
-      [
-        error.message,
-        `Counterexample (found at run ${drawn + 1} of ${numRuns}, ${how}): ${shown}`,
-        `Replay: PETSTORE_SEED=${ctx.config.seed} replays it (fast-check seed ${seed}, path "${replayed ? (details.counterexamplePath ?? '') : String(drawn)}")`,
-      ].join('\n'),
+      joined(
+        [
+          error.message,
+          msg`Counterexample (found at run ${drawn + 1} of ${numRuns}, ${how}): ${shown}`,
+          msg`Replay: PETSTORE_SEED=${ctx.config.seed} replays it (fast-check seed ${seed}, path "${path}")`,
+        ],
+        msg`\n`,
+      ),
       error.evidence,
       error.causes,
     );

@@ -6,6 +6,7 @@ import { TransportError, WriteBlocked } from '../wire/wire.js';
 import { requestOnly } from '../wire/evidence.js';
 import { requirementOf, Skip, Violation, type CaseCause, type Outcome } from './outcomes.js';
 import { redactMessage, wire } from '../wire/redact.js';
+import { joined, msg } from './message.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 // The outcome vocabulary lives below the run context and the assertions; checks get it from here too.
@@ -205,7 +206,10 @@ export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise
   if (violations.length === 1) throw violations[0] as Violation;
   if (violations.length > 1) {
     throw new Violation(
-      `${violations.length} of ${items.length} cases failed:\n${violations.map((v) => `- ${v.message}`).join('\n')}`,
+      msg`${violations.length} of ${items.length} cases failed:\n${joined(
+        violations.map((v) => msg`- ${v.message}`),
+        msg`\n`,
+      )}`,
       violations.flatMap((v) => v.evidence),
       violations.flatMap((v) => v.causes),
     );

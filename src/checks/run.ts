@@ -12,6 +12,7 @@ import { exactInteger, type Int64 } from '../wire/json.js';
 import { LIMIT } from '../data/generators.js';
 import { PET_STATUSES } from '../data/schemas.js';
 import { requirementOf, Skip, Violation } from './outcomes.js';
+import { msg, type Message } from './message.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
 import { expectCreated, expectPetList, expectStatus } from './assert.js';
 import type { NewPet, Pet, PetStatus } from '../data/generated/schema-types.js';
@@ -209,7 +210,7 @@ export class RunContext {
    * (which take them as they are sent), or skips the check saying why: so a check that needs n pets
    * skips before its first request rather than halfway.
    */
-  reserveCreates(n: number, what: string): void {
+  reserveCreates(n: number, what: Message): void {
     this.budget.reserve(n, what);
     sender.getStore()?.writes?.add(n);
   }
@@ -224,7 +225,7 @@ export class RunContext {
    * properties' share of the budget (PROPERTY_SHARE), but at least one; Skip in read-only mode
    * or when the budget is spent. Close the allowance when the property ends.
    */
-  propertyCreates(weight: number, wanted: number, what: string): CreateAllowance {
+  propertyCreates(weight: number, wanted: number, what: Message): CreateAllowance {
     const share = Math.floor(this.config.maxCreates * PROPERTY_SHARE * weight);
     const n = Math.max(1, Math.min(wanted, share, this.createsLeft));
     this.budget.reserve(n, what);
@@ -233,10 +234,10 @@ export class RunContext {
 
   /** Creates a pet the check needs as a fixture: 201 and a valid Pet, or a violation. */
   async createPet(body: NewPet = this.newPet()): Promise<{ pet: Pet; res: ApiResponse }> {
-    this.reserveCreates(1, 'this check');
+    this.reserveCreates(1, msg`this check`);
     const res = await this.api.createPet(body);
     // The fixture's answer is createPet.minimal's rule (or another the answer names), not the check's.
-    return { pet: expectCreated(res, body, 'the pet must be created'), res };
+    return { pet: expectCreated(res, body, msg`the pet must be created`), res };
   }
 
   /**
@@ -255,7 +256,7 @@ export class RunContext {
         () => this.populate(),
       )
       .catch((err: unknown) => {
-        if (err instanceof Violation) throw new Skip(`the store could not be populated: ${err.message}`);
+        if (err instanceof Violation) throw new Skip(msg`the store could not be populated: ${err.message}`);
         throw err;
       });
     return this.population;
@@ -291,11 +292,11 @@ export class RunContext {
     const topUp = Math.max(0, POPULATION_TOTAL - total - missing.length);
     missing.push(...Array.from({ length: topUp }, () => 'available' as const));
     if (missing.length > 0) {
-      this.reserveCreates(missing.length, 'populating the store (checks that need more than 100 pets)');
+      this.reserveCreates(missing.length, msg`populating the store (checks that need more than 100 pets)`);
       await Promise.all(
         missing.map(async (status) => {
           const res = await this.api.createPet(this.newPet({ status }));
-          expectStatus(res, 201, 'populating the store');
+          expectStatus(res, 201, msg`populating the store`);
           // The population belongs to no check: its pets are no check's evidence.
           const id = exactInteger((res.json as { id?: unknown } | null)?.id);
           if (id !== undefined) this.creators.delete(id);

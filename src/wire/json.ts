@@ -1,7 +1,7 @@
 // Lossless JSON: int64 values beyond 2^53 must survive digit for digit (Principle 4),
 // so integers that a double cannot hold exactly are kept as bigint.
 import { parse, stringify } from 'lossless-json';
-import { wire } from './redact.js';
+import { wire, type WireText } from './redact.js';
 
 /** An int64 value as parsed: a number when exactly representable, else a bigint. */
 export type Int64 = number | bigint;
@@ -273,18 +273,6 @@ export function exactInteger(value: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * For two pets sharing an id: when the id lies above 2^53 and a double holds it exactly, the words
- * that say how such ids collide (written through a floating-point number, they come back rounded
- * to the few integers a double holds there); '' otherwise.
- */
-export function roundedIdHint(digits: string): string {
-  if (!/^-?\d+$/.test(digits)) return '';
-  const id = BigInt(digits);
-  if ((id < 0n ? -id : id) <= 2n ** 53n || BigInt(Number(id)) !== id) return '';
-  return ` (an id above 2^53 that a double holds exactly: ids written through a floating-point number come back rounded to such values, and collide)`;
-}
-
 export function isInt64(value: unknown): boolean {
   if (typeof value === 'bigint') return value >= INT64_MIN && value <= INT64_MAX;
   return typeof value === 'number' && Number.isSafeInteger(value);
@@ -300,7 +288,7 @@ export function detach(piece: string): string {
 }
 
 /** Renders a parsed value for humans (bigint digits included), compactly. */
-export function show(value: unknown, max = 300): string {
+export function show(value: unknown, max = 300): WireText {
   let text: string;
   try {
     text = value === undefined ? 'undefined' : stringifyJson(value);

@@ -9,8 +9,7 @@ import type { Property } from '../../src/checks/requirement.js';
 import type { RunContext } from '../../src/checks/run.js';
 import { getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS } from './shared.js';
-
-type OperationName = 'listPets' | 'createPet' | 'getPet';
+import { msg, type OperationName } from '../../src/checks/message.js';
 
 /** An existing pet for getPet, so only the token can explain a refusal (an unknown id is auth.before-validation's case). */
 async function existingPetId(ctx: RunContext): Promise<Int64 | undefined> {
@@ -48,14 +47,14 @@ export const wrongKeyProperty: Property = {
     const key = ctx.config.apiKey;
     const prefix = key.length > 1 ? key.slice(0, -1) : `${key}${key}`;
     await checkProperty(ctx, {
-      label: 'tok',
+      label: msg`tok`,
       arbitrary: fc.record({ op: fc.constantFrom(...ops), token: wrongToken(key), name: plainText() }),
       examples: ops.map((op) => ({ op, token: prefix, name: 'example' })),
       ...(ctx.config.readOnly ? {} : { creates: { perRun: 0, weight: CREATE_WEIGHTS.byMistake } }),
       show: ({ op, token }) => `${op} with Authorization: Bearer ${token}`,
       predicate: async ({ op, token, name }, trial) => {
         const res = await send(ctx, trial, op, { authorization: `Bearer ${token}` }, petId, name);
-        expectError(res, 401, `${op} with a token that is not the key`);
+        expectError(res, 401, msg`${op} with a token that is not the key`);
       },
     });
   },

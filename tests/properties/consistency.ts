@@ -9,6 +9,8 @@ import { echoDifference, samePet } from '../pets.js';
 import { echoRules, readBackRules } from '../../src/checks/blame.js';
 import { expectSuccess, getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS } from './shared.js';
+import { wire } from '../../src/wire/redact.js';
+import { msg } from '../../src/checks/message.js';
 
 /** Most pets created at once by one run of the property. */
 const MOST_AT_ONCE = 6;
@@ -18,7 +20,7 @@ export const concurrentCreatesProperty: Property = {
   title: 'K pets created at once get K distinct ids, and each reads back as created',
   check: (ctx) =>
     checkProperty(ctx, {
-      label: 'par',
+      label: msg`par`,
       // Plain names and small categoryIds: how exactly fields are stored is createPet's rules'
       // (their examples meet every such fault on every seed); this property is about creating at once.
       arbitrary: fc.array(
@@ -34,9 +36,9 @@ export const concurrentCreatesProperty: Property = {
         const answers = await Promise.all(bodies.map((b) => ctx.api.createPet(b)));
         const pets = answers.map((res, i) => {
           // Each answer is first the rule of one create (createdRules, echoRules); what only creating at once shows is this property's.
-          const pet = expectCreated(res, bodies[i]!, `one of ${bodies.length} creates sent at once`);
+          const pet = expectCreated(res, bodies[i]!, msg`one of ${bodies.length} creates sent at once`);
           const wrong = echoDifference(bodies[i]!, pet);
-          if (wrong) because(echoRules(bodies[i]!, pet), () => fail(res, 'the sent fields echoed exactly', wrong));
+          if (wrong) because(echoRules(bodies[i]!, pet), () => fail(res, msg`the sent fields echoed exactly`, wrong));
           return pet;
         });
         const seen = new Map<string | undefined, number>();
@@ -45,8 +47,8 @@ export const concurrentCreatesProperty: Property = {
           if (first !== undefined)
             fail(
               answers[i]!,
-              `an id of its own among ${pets.length} pets created at once`,
-              `id ${exactInteger(pet.id)}, also given to ${show(pets[first])}`,
+              msg`an id of its own among ${pets.length} pets created at once`,
+              msg`id ${wire(String(exactInteger(pet.id)))}, also given to ${show(pets[first])}`,
             );
           seen.set(exactInteger(pet.id), i);
         });
@@ -54,12 +56,12 @@ export const concurrentCreatesProperty: Property = {
         await Promise.all(
           pets.map(async (pet) => {
             const res = await ctx.api.getPet(pet.id);
-            expectSuccess({ name: 'getPet', success: 200 }, res, 'a pet just created');
+            expectSuccess({ name: 'getPet', success: 200 }, res, msg`a pet just created`);
             const got = expectPet(res);
             const diff = samePet(pet, got);
             if (diff)
               because(readBackRules(ctx, pet, got), () =>
-                fail(res, `the pet as created: ${show(pet)}`, `${show(got)} (${diff})`),
+                fail(res, msg`the pet as created: ${show(pet)}`, msg`${show(got)} (${diff})`),
               );
           }),
         );

@@ -16,6 +16,8 @@ import { checkProperty } from '../../src/checks/property.js';
 import { because, Skip, type Property, type RequirementId } from '../../src/checks/requirement.js';
 import type { RunContext } from '../../src/checks/run.js';
 import { expectRejectedOrBounded } from '../../src/checks/list-answers.js';
+import { wire } from '../../src/wire/redact.js';
+import { msg, type Message } from '../../src/checks/message.js';
 
 const query = (limit: number | string | undefined, status: string | undefined): [string, string][] => [
   ...(status === undefined ? [] : [['status', status] as [string, string]]),
@@ -28,10 +30,11 @@ async function listWithin(ctx: RunContext, limit: number, status: PetStatus | un
   // An end of the range refused is the rule of that end's requirement.
   const end: RequirementId[] =
     limit === LIMIT.max ? ['listPets.limit.max'] : limit === LIMIT.min ? ['listPets.limit.min'] : [];
-  because(end, () => expectStatus(res, 200, 'an allowed limit and filter'));
-  const pets = expectListOf(res, limit, 'an allowed limit and filter');
+  because(end, () => expectStatus(res, 200, msg`an allowed limit and filter`));
+  const pets = expectListOf(res, limit, msg`an allowed limit and filter`);
   const other = status === undefined ? undefined : pets.find((p) => p.status !== status);
-  if (other) fail(res, `only pets with status "${status}"`, `${show(other)} among ${pets.length} Pets`);
+  if (other)
+    fail(res, msg`only pets with status "${wire(String(status))}"`, msg`${show(other)} among ${pets.length} Pets`);
   return pets.length;
 }
 
@@ -40,7 +43,7 @@ export const limitRespectedProperty: Property = {
   title: 'Any limit from 1 to 100 yields a valid list of at most that many Pets',
   check: (ctx) =>
     checkProperty(ctx, {
-      label: 'lim',
+      label: msg`lim`,
       arbitrary: validLimit(),
       examples: [LIMIT.min, LIMIT.max],
       predicate: async (limit) => void (await listWithin(ctx, limit, undefined)),
@@ -52,7 +55,7 @@ export const statusWithLimitProperty: Property = {
   title: 'Any status filter with any limit from 1 to 100 yields at most that many Pets, all of that status',
   check: (ctx) =>
     checkProperty(ctx, {
-      label: 'slim',
+      label: msg`slim`,
       arbitrary: fc.record({ status: statusFilter(), limit: validLimit() }),
       examples: [{ status: 'available' as PetStatus, limit: LIMIT.max }],
       predicate: async ({ status, limit }) => void (await listWithin(ctx, limit, status)),
@@ -60,7 +63,7 @@ export const statusWithLimitProperty: Property = {
 };
 
 /** A `limit` the interface does not allow, with or without a filter: a 4xx Error or at most 100 Pets. */
-const badLimit = (label: string, title: string, limits: fc.Arbitrary<string>, says: string): Property => ({
+const badLimit = (label: Message, title: string, limits: fc.Arbitrary<string>, says: Message): Property => ({
   title,
   check: (ctx) =>
     checkProperty(ctx, {
@@ -70,25 +73,25 @@ const badLimit = (label: string, title: string, limits: fc.Arbitrary<string>, sa
         expectRejectedOrBounded(
           await ctx.api.listPets(query(limit, status)),
           LIMIT.max,
-          `limit=${show(limit)} ${says}`,
+          msg`limit=${show(limit)} ${says}`,
         ),
     }),
 });
 
 /** listPets.limit.out-of-range's property. */
 export const limitOutOfRangeProperty = badLimit(
-  'oor',
+  msg`oor`,
   'Any integer limit outside 1..100 gets a 4xx Error or a list of at most 100 Pets, never a 5xx',
   outOfRangeLimit(),
-  `is outside ${LIMIT.min}..${LIMIT.max}`,
+  msg`is outside ${LIMIT.min}..${LIMIT.max}`,
 );
 
 /** listPets.limit.malformed's property. */
 export const limitMalformedProperty = badLimit(
-  'mal',
+  msg`mal`,
   'Any limit that is not an integer gets a 4xx Error or a list of at most 100 Pets, never a 5xx',
   malformedLimit(),
-  'is not an integer',
+  msg`is not an integer`,
 );
 
 /** listPets.status.unknown's property. */
@@ -96,13 +99,13 @@ export const statusUnknownProperty: Property = {
   title: 'Any status filter outside the enumeration gets a 4xx Error or a valid list, never a 5xx',
   check: (ctx) =>
     checkProperty(ctx, {
-      label: 'ust',
+      label: msg`ust`,
       arbitrary: fc.record({ status: unknownStatusFilter(), limit: fc.option(validLimit(), { nil: undefined }) }),
       predicate: async ({ status, limit }) =>
         expectRejectedOrBounded(
           await ctx.api.listPets(query(limit, status)),
           limit ?? LIMIT.default,
-          `status=${show(status)} is not a PetStatus`,
+          msg`status=${show(status)} is not a PetStatus`,
         ),
     }),
 };
@@ -116,13 +119,13 @@ export const limitExactProperty: Property = {
   check: async (ctx) => {
     const { total } = await ctx.ensurePopulation();
     await checkProperty(ctx, {
-      label: 'xlim',
+      label: msg`xlim`,
       arbitrary: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, total) }),
       predicate: async (limit) => {
         const res = await ctx.api.listPets(query(limit, undefined));
         expectStatus(res, 200);
         const n = expectPetList(res).length;
-        if (n !== limit) fail(res, `exactly ${limit} Pets (the store holds at least ${total})`, `${n} Pets`);
+        if (n !== limit) fail(res, msg`exactly ${limit} Pets (the store holds at least ${total})`, msg`${n} Pets`);
       },
     });
   },
@@ -135,9 +138,9 @@ export const statusExactProperty: Property = {
   check: async (ctx) => {
     const { byStatus } = await ctx.ensurePopulation();
     const held = (Object.entries(byStatus) as [PetStatus, number][]).filter(([, n]) => n >= LIMIT.min);
-    if (held.length === 0) throw new Skip('the store holds no pet of any status');
+    if (held.length === 0) throw new Skip(msg`the store holds no pet of any status`);
     await checkProperty(ctx, {
-      label: 'xst',
+      label: msg`xst`,
       arbitrary: fc.constantFrom(...held).chain(([status, n]) =>
         fc.record({
           status: fc.constant(status),
@@ -151,8 +154,8 @@ export const statusExactProperty: Property = {
         if (n !== limit)
           fail(
             res,
-            `exactly ${limit} Pets with status "${status}" (the store holds at least ${byStatus[status]})`,
-            `${n}`,
+            msg`exactly ${limit} Pets with status "${wire(status)}" (the store holds at least ${byStatus[status]})`,
+            msg`${n}`,
           );
       },
     });

@@ -15,6 +15,8 @@ import { blockIfTwin, samePet, UNKNOWN_ID_RANGE } from '../pets.js';
 import { echoRules, readBackRules, shortListRules } from '../../src/checks/blame.js';
 import { expectSuccess, getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
+import { wire } from '../../src/wire/redact.js';
+import { msg } from '../../src/checks/message.js';
 
 // Each command's answer is first the rule of the requirement of that one operation (a fixture's
 // create, getPet); the model's own finding is what only a sequence shows. What rules judge on every
@@ -53,11 +55,15 @@ class CreatePet implements PetCommand {
     const twin = m.pets.find((p) => idOf(p) === idOf(pet));
     if (twin)
       because(DISTINCT_IDS, () =>
-        fail(res, 'a new id', `id ${idOf(pet)}, already given to ${show(twin)} earlier in this sequence`),
+        fail(
+          res,
+          msg`a new id`,
+          msg`id ${wire(String(idOf(pet)))}, already given to ${show(twin)} earlier in this sequence`,
+        ),
       );
     if (ctx.ledger.filter((id) => exactInteger(id) === idOf(pet)).length > 1)
       because(DISTINCT_IDS, () =>
-        fail(res, 'a new id', `id ${idOf(pet)}, already given to another pet this run created`),
+        fail(res, msg`a new id`, msg`id ${wire(String(idOf(pet)))}, already given to another pet this run created`),
       );
     m.pets.push(pet);
   }
@@ -84,13 +90,13 @@ class GetPet implements PetCommand {
   async run(m: Model, { ctx }: Real): Promise<void> {
     const pet = m.pets[this.index] as Pet;
     const res = await ctx.api.getPet(pet.id);
-    expectSuccess({ name: 'getPet', success: 200 }, res, 'a pet this sequence created');
+    expectSuccess({ name: 'getPet', success: 200 }, res, msg`a pet this sequence created`);
     const got = expectPet(res);
     blockIfTwin(ctx, pet, got);
     const diff = samePet(pet, got);
     if (diff)
       because(readBackRules(ctx, pet, got), () =>
-        fail(res, `the pet as created: ${show(pet)}`, `${show(got)} (${diff})`),
+        fail(res, msg`the pet as created: ${show(pet)}`, msg`${show(got)} (${diff})`),
       );
   }
   toString = () => `getPet(created[${this.index}])`;
@@ -103,7 +109,7 @@ class GetUnknownPet implements PetCommand {
     if (ctx.ledger.some((id) => exactInteger(id) === this.id.toString())) return;
     const res = await ctx.api.getPet(this.id);
     // Found, it disagrees with the model; the status and Error body of the refusal are getPet.unknown's and the Error rules'.
-    if (res.status < 300) because(['getPet.unknown'], () => expectError(res, 404, 'an id no pet has'));
+    if (res.status < 300) because(['getPet.unknown'], () => expectError(res, 404, msg`an id no pet has`));
   }
   toString = () => `getPet(${this.id}) /* unknown */`;
 }
@@ -131,7 +137,7 @@ class ListPets implements PetCommand {
       const diff = item && samePet(pet, item);
       if (diff)
         because(echoRules(pet, item as Pet), () =>
-          fail(res, `our pet as created: ${show(pet)}`, `${show(item)} (${diff})`),
+          fail(res, msg`our pet as created: ${show(pet)}`, msg`${show(item)} (${diff})`),
         );
     }
     // Fewer items than the limit: the list is complete, so it holds every matching pet of ours.
@@ -144,8 +150,8 @@ class ListPets implements PetCommand {
         because(rules, () =>
           fail(
             res,
-            `every matching pet, as the list is complete (${items.length} < limit ${limit}), including ${show(missing)}`,
-            `${items.length} Pets without it`,
+            msg`every matching pet, as the list is complete (${items.length} < limit ${limit}), including ${show(missing)}`,
+            msg`${items.length} Pets without it`,
           ),
         );
     }
@@ -233,7 +239,7 @@ function script(cmds: Iterable<PetCommand>): string {
 export function checkModel(ctx: RunContext): Promise<void> {
   const getPetLive = getPetStage(ctx) === 'live';
   return checkProperty(ctx, {
-    label: 'mdl',
+    label: msg`mdl`,
     arbitrary: commands(),
     creates: { perRun: CREATES_PER_SEQUENCE, weight: CREATE_WEIGHTS.model },
     show: script,
