@@ -39,18 +39,14 @@ export default defineConfig({
           name: 'conformance',
           include: ['tests/**/*.test.ts'],
           globalSetup: ['src/vitest/global-setup.ts'],
-          // One worker holds the run's state (client pool, write budget, ledger); checks run
-          // concurrently inside it and the client's pool bounds requests in flight.
+          // One worker holds the run (src/vitest/adapter.ts runs every check in one hook, as the
+          // command line does; each test then reports its check).
           // Threads start faster than forked processes (some 20 s of processor time over a run);
           // each keeps its own process.env (vi.stubEnv) and no self-test changes directory.
           pool: 'threads',
           maxWorkers: 1,
-          // Every check of an area's block at once, as the command line starts them; the client's
-          // pool bounds the requests in flight.
-          maxConcurrency: 256,
           // Hang guards, not speed targets: each request has its own timeout (--timeout, up to 10
           // minutes), and a property's cases on a rate-limited staging server (2 req/s) take minutes.
-          // The run-wide rules' own cases run in one hook (src/vitest/adapter.ts).
           testTimeout: 3_600_000,
           hookTimeout: 3_600_000,
         },

@@ -35,9 +35,17 @@ describe('a server that keeps categoryId as a double', () => {
     failed = results.requirements.filter((e) => e.outcome === 'failed');
   });
 
-  test('fails several requirements, the lists among them, all but one because of createPet.int64-extremes', () => {
-    expect(failed.length).toBeGreaterThanOrEqual(3);
+  test('fails it and the lists because of it; blocks, not fails, what only broke its rule', () => {
+    expect(failed.length).toBeGreaterThanOrEqual(2);
     expect(failed.map((e) => e.id)).toContain('listPets.ok');
+    // createPet.gaps' bodies came back with categoryId rounded: int64-extremes' rule, not its own.
+    const blocked = results.requirements.filter((e) => e.blockedBy !== undefined);
+    expect(blocked.map((e) => e.id)).toContain('createPet.gaps');
+    for (const e of blocked) {
+      expect(e.blockedBy, e.id).toBe(CAUSE);
+      expect(e.outcome, e.id).toBe('skipped');
+      expect(e.skipReason, e.id).toMatch(/^blocked by createPet\.int64-extremes: /);
+    }
     // A list rule with no valid list to judge is blocked by listPets.ok, not failed beside it.
     const max = results.requirements.find((e) => e.id === 'listPets.limit.max');
     expect(max?.outcome).toBe('skipped');
@@ -72,7 +80,7 @@ describe('a server that keeps categoryId as a double', () => {
     const files = Object.fromEntries(renderReports(results, []).map((r) => [r.file, r.content]));
     const json = JSON.parse(files['conformance.json'] as string) as Results;
     expect(validateReport(json), JSON.stringify(validateReport.errors)).toBe(true);
-    expect(json.formatVersion).toBe('1.6.0');
+    expect(json.formatVersion).toBe('1.7.0');
     expect(json.requirements.find((e) => e.id === 'listPets.ok')?.causedBy).toBe(CAUSE);
     for (const e of failed) {
       expect(json.requirements.find((x) => x.id === e.id)?.outcome, e.id).toBe('failed');
@@ -80,11 +88,14 @@ describe('a server that keeps categoryId as a double', () => {
       expect(files['conformance.html'], e.id).toContain(`id="req-${e.id}"`);
     }
     expect(files['junit.xml']).toContain(`<property name="causedBy" value="${CAUSE}"/>`);
+    expect(files['junit.xml']).toContain(`<property name="blockedBy" value="${CAUSE}"/>`);
+    expect(json.requirements.find((e) => e.id === 'createPet.gaps')?.blockedBy).toBe(CAUSE);
     // The page lists the cause first among the violations, the others under it.
     const html = files['conformance.html'] as string;
     const list = html.slice(html.indexOf('<div class="finding f-failed">'));
     expect(list.indexOf(`href="#req-${CAUSE}"`)).toBeLessThan(list.indexOf('href="#req-listPets.ok"'));
     expect(list).toContain('also failed because of this: ');
+    expect(list).toContain('blocked by this (not violated themselves): ');
   });
 });
 

@@ -1,10 +1,13 @@
 // Root cause first: which failure explains another (from what checks said of each failing case, never message text), and the order findings are named in.
 import type { CaseCause } from '../checks/outcomes.js';
+import type { RequirementId } from '../data/generated/requirement-ids.js';
 import type { RequirementResult } from '../data/generated/report-types.js';
 
 /** What causes.ts reads of a requirement: its outcome and, when failed, its failing checks' cases. */
 export interface CauseInput {
   id: string;
+  /** MUST when absent. A MUST is never explained by a SHOULD. */
+  level?: RequirementResult['level'];
   outcome: RequirementResult['outcome'];
   /** One per failing case of its failed checks; a failed check that names none counts one own case. */
   cases: readonly CaseCause[];
@@ -14,15 +17,22 @@ interface Link {
   to: string;
   /** Through a shared exchange (sentBy), not only a rule. */
   shared: boolean;
+  /** Only through other rules: the evidence broke them, never this one's own (see causesOf). */
+  blocked?: boolean;
 }
 
-/** Where one case's evidence points: the one sender that failed, else the first rule it names that failed, else undefined (its own). */
+/**
+ * Where one case's evidence points: the one sender that failed, else the first rule it names that
+ * failed, else undefined (its own). `failed` may explain it: failures of a level at least its own.
+ */
 function resolve(c: CaseCause, self: string, failed: ReadonlySet<string>): Link | undefined {
   const senders = (c.sentBy ?? []).filter((id) => id !== self && failed.has(id));
   if (senders.length === 1) return { to: senders[0] as string, shared: true };
-  for (const rule of c.rules ?? []) {
+  const rules = c.rules ?? [];
+  for (const rule of rules) {
     if (rule === self) return undefined;
-    if (failed.has(rule)) return { to: rule, shared: false };
+    // Its own rule named after it: broken too, so a violation of its own that rule explains.
+    if (failed.has(rule)) return { to: rule, shared: false, blocked: !rules.includes(self as RequirementId) };
   }
   return undefined;
 }
@@ -48,7 +58,7 @@ function linkOf(
   const ends = new Set((cases as Link[]).map((c) => (links ? rootOf(c.to, links) : c.to)));
   const [to] = ends;
   if (ends.size !== 1 || to === undefined || to === self) return undefined;
-  return { to, shared: (cases as Link[]).every((c) => c.shared) };
+  return { to, shared: (cases as Link[]).every((c) => c.shared), blocked: (cases as Link[]).every((c) => c.blocked) };
 }
 
 /**
@@ -68,9 +78,27 @@ function linkOf(
  * Every failure stays in the reports; a grouped one records its root as `causedBy`.
  */
 export function rootCauses(entries: readonly CauseInput[]): Map<string, string> {
-  const failed = new Set(entries.filter((e) => e.outcome === 'failed').map((e) => e.id));
+  return new Map([...causesOf(entries)].map(([id, { root }]) => [id, root]));
+}
+
+/**
+ * rootCauses, saying of each failure grouped under a root whether it is blocked by it: every one
+ * of its failing cases broke another requirement's rule (a check's own statement, not shown false
+ * on that evidence, is not violated by it), none showed an exchange that failed its own rule.
+ */
+export function causesOf(entries: readonly CauseInput[]): Map<string, { root: string; blocked: boolean }> {
+  const failedAt = (level: CauseInput['level']) =>
+    new Set(
+      entries
+        .filter((e) => e.outcome === 'failed' && (level === 'SHOULD' || (e.level ?? 'MUST') === 'MUST'))
+        .map((e) => e.id),
+    );
+  const failed = failedAt('SHOULD');
+  const mustFailed = failedAt('MUST');
   const cases = new Map(
-    entries.filter((e) => failed.has(e.id)).map((e) => [e.id, e.cases.map((c) => resolve(c, e.id, failed))]),
+    entries
+      .filter((e) => failed.has(e.id))
+      .map((e) => [e.id, e.cases.map((c) => resolve(c, e.id, (e.level ?? 'MUST') === 'MUST' ? mustFailed : failed))]),
   );
   const links = new Map<string, Link>();
   for (const [id, resolved] of cases) {
@@ -104,12 +132,65 @@ export function rootCauses(entries: readonly CauseInput[]): Map<string, string> 
       changed = true;
     }
   }
-  return new Map([...links.keys()].map((id) => [id, rootOf(id, links)]));
+  return new Map([...links].map(([id, link]) => [id, { root: rootOf(id, links), blocked: link.blocked === true }]));
+}
+
+/** What rootsOf reads of a check (src/report/results.ts's CheckInput). */
+export interface CauseCheck {
+  requirement: { id: string; level: RequirementResult['level'] };
+  outcome: RequirementResult['outcome'];
+  message?: string;
+  causes?: readonly CaseCause[];
+}
+
+/** Checks grouped by requirement, in the order of the first check of each. */
+export function byRequirement<C extends CauseCheck>(checks: readonly C[]): Map<string, C[]> {
+  const byId = new Map<string, C[]>();
+  for (const c of checks) byId.set(c.requirement.id, [...(byId.get(c.requirement.id) ?? []), c]);
+  return byId;
+}
+
+/**
+ * Root cause first, over a run's checks (catalogue order): for each requirement grouped under
+ * another failure, that root, and whether it is blocked by it (see causesOf); and the checks as a
+ * verdict takes them, a blocked one's failure turned into "blocked by <root>: …" (skipped). The
+ * reports and vitest's adapter both take the checks from here, so both say the same.
+ */
+export function rootsOf<C extends CauseCheck>(
+  checks: readonly C[],
+): {
+  links: Map<string, { root: string; blocked: boolean }>;
+  checks: C[];
+} {
+  const byId = byRequirement(checks);
+  const links = causesOf(
+    [...byId.values()].map((list) => ({
+      id: (list[0] as C).requirement.id,
+      level: (list[0] as C).requirement.level,
+      // A failed check makes its requirement failed, whatever the others did.
+      outcome: list.some((c) => c.outcome === 'failed') ? 'failed' : 'passed',
+      cases: list.filter((c) => c.outcome === 'failed').flatMap((c) => c.causes ?? [{}]),
+    })),
+  );
+  return {
+    links,
+    checks: checks.map((c) => {
+      const link = links.get(c.requirement.id);
+      return link?.blocked && c.outcome === 'failed'
+        ? { ...c, outcome: 'skipped', message: `blocked by ${link.root}: ${c.message ?? 'failed'}` }
+        : c;
+    }),
+  };
 }
 
 /** The failures grouped under `head` (those whose causedBy names it), in catalogue order. */
 export function alsoFailed(head: RequirementResult, all: readonly RequirementResult[]): RequirementResult[] {
   return all.filter((e) => e.causedBy === head.id);
+}
+
+/** The requirements blocked by `head` (those whose blockedBy names it), in catalogue order. */
+export function blockedUnder(head: RequirementResult, all: readonly RequirementResult[]): RequirementResult[] {
+  return all.filter((e) => e.blockedBy === head.id);
 }
 
 /** The entry a failure is grouped under, when it is among `all`. */
@@ -128,7 +209,7 @@ export function inCauseOrder(
   all: readonly RequirementResult[],
 ): RequirementResult[] {
   const here = new Set(list.map((e) => e.id));
-  const size = (e: RequirementResult) => alsoFailed(e, all).length;
+  const size = (e: RequirementResult) => alsoFailed(e, all).length + blockedUnder(e, all).length;
   const index = new Map(all.map((e, i) => [e.id, i]));
   const at = (e: RequirementResult) => index.get(e.id) ?? 0;
   const heads = list.filter((e) => causeOf(e, all) === undefined).sort((a, b) => size(b) - size(a) || at(a) - at(b));
@@ -137,11 +218,12 @@ export function inCauseOrder(
   return [...grouped, ...elsewhere];
 }
 
-/** One finding as a report shows it: `cause` when it is grouped under one only a later list shows; `also`, those grouped under it. */
+/** One finding as a report shows it: `cause` when it is grouped under one only a later list shows; `also`, those grouped under it; `blocked`, those it blocked. */
 export interface Shown {
   entry: RequirementResult;
   cause?: RequirementResult;
   also: RequirementResult[];
+  blocked: RequirementResult[];
 }
 
 /** After an id in `also`: its level, where it differs from that of the failure it is named under. */
@@ -161,6 +243,6 @@ export function shownFindings(
   return list.flatMap((entry) => {
     const cause = causeOf(entry, all);
     if (cause && (list.includes(cause) || before.includes(cause))) return [];
-    return [{ entry, ...(cause ? { cause } : {}), also: alsoFailed(entry, all) }];
+    return [{ entry, ...(cause ? { cause } : {}), also: alsoFailed(entry, all), blocked: blockedUnder(entry, all) }];
   });
 }

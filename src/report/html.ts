@@ -105,7 +105,9 @@ function rowHead(e: RequirementResult, shown: Shown, expandable: boolean): strin
   const retries = retried ? `<span class="why">Sent again: ${h(retried)}</span>` : '';
   const cause = e.causedBy
     ? `<span class="why">Failed because of <a href="#req-${h(e.causedBy)}">${h(e.causedBy)}</a>: its evidence explains this failure</span>`
-    : '';
+    : e.blockedBy
+      ? `<span class="why">Blocked by <a href="#req-${h(e.blockedBy)}">${h(e.blockedBy)}</a>: its cases broke that rule, not this one</span>`
+      : '';
   const mark = e.baseline
     ? `<span class="why">${e.baseline.status === 'known' ? `Known ${e.outcome === 'failed' ? 'failure' : 'undecided'} (baseline)` : 'Fixed: remove it from the baseline'}: ${h(baselineSaid(e))}</span>`
     : '';
@@ -174,12 +176,14 @@ function findingList(
   why = (e: RequirementResult) => oneLine(e.message, 220),
 ): string {
   const { entries, shown } =
-    'shown' in list ? list : { entries: list, shown: list.map((entry): ShownFinding => ({ entry, also: [] })) };
+    'shown' in list
+      ? list
+      : { entries: list, shown: list.map((entry): ShownFinding => ({ entry, also: [], blocked: [] })) };
   if (entries.length === 0) return '';
   return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${entries.length}</span></h3><ul>${shown
     .map(
-      ({ entry: e, cause, also }) =>
-        `<li>${link(e)}${cause ? ` <span class="why">(because of ${link(cause)}, below)</span>` : ''} <span class="why">${h(why(e))}</span>${also.length ? `<ul class="also"><li>also failed because of this: ${also.map(link).join(', ')}</li></ul>` : ''}</li>`,
+      ({ entry: e, cause, also, blocked }) =>
+        `<li>${link(e)}${cause ? ` <span class="why">(because of ${link(cause)}, below)</span>` : ''} <span class="why">${h(why(e))}</span>${also.length ? `<ul class="also"><li>also failed because of this: ${also.map(link).join(', ')}</li></ul>` : ''}${blocked.length ? `<ul class="also"><li>blocked by this (not violated themselves): ${blocked.map(link).join(', ')}</li></ul>` : ''}</li>`,
     )
     .join('')}</ul></div>`;
 }

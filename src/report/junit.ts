@@ -48,6 +48,7 @@ function testcase(e: RequirementResult, strict: boolean, classname: string): str
   if (e.outcome === 'passed' && e.note) props.push(`note=${oneLine(e.note)}`);
   // Root cause first: the failure whose evidence explains this one (src/report/causes.ts).
   if (e.causedBy) props.push(`causedBy=${e.causedBy}`);
+  if (e.blockedBy) props.push(`blockedBy=${e.blockedBy}`);
   let body = '';
   // A known deviation, or a requirement outside the set scored against, fails no build.
   const known = e.baseline?.status === 'known' || e.notScored !== undefined;

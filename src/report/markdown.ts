@@ -61,11 +61,12 @@ function list(
  */
 function causeList({ shown }: FindingList): string[] {
   const under = (e: RequirementResult) => {
-    const { cause, also } = shown.find((s) => s.entry === e) as Shown;
-    const ids = also.map((m) => `${code(m.id)}${levelApart(m, e)}`);
+    const { cause, also, blocked } = shown.find((s) => s.entry === e) as Shown;
+    const ids = (list: RequirementResult[]) => list.map((m) => `${code(m.id)}${levelApart(m, e)}`).join(', ');
     return [
       ...(cause ? [`  - failed because of ${code(cause.id)}, below`] : []),
-      ...(ids.length ? [`  - also failed because of this: ${ids.join(', ')}`] : []),
+      ...(also.length ? [`  - also failed because of this: ${ids(also)}`] : []),
+      ...(blocked.length ? [`  - blocked by this (not violated themselves): ${ids(blocked)}`] : []),
     ];
   };
   return list(

@@ -5,7 +5,7 @@ import { addRetries, noRetries, type Retries } from '../wire/wire.js';
 import type { Exchange } from '../wire/evidence.js';
 import { areaOf, worse, type CaseCause, type CheckKind, type Level, type OutcomeKind } from '../checks/requirement.js';
 import { matches } from '../checks/select.js';
-import { rootCauses } from './causes.js';
+import { byRequirement, rootsOf } from './causes.js';
 import { tally, verdictOf } from './verdict.js';
 import type { BaselineEntry } from '../data/generated/schema-types.js';
 import { CURRENT_REQUIREMENT_SET } from '../data/generated/requirement-ids.js';
@@ -52,7 +52,7 @@ export interface Baseline {
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
 /** Semantic version of the format: a new optional field is a minor bump, anything else major. */
-export const REPORT_FORMAT_VERSION = '1.6.0';
+export const REPORT_FORMAT_VERSION = '1.7.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
@@ -125,6 +125,19 @@ export function requirementOutcome(outcomes: readonly OutcomeKind[]): OutcomeKin
   return outcomes.reduce<OutcomeKind>(worse, 'passed');
 }
 
+/**
+ * A requirement blocked by `root` (its blocked checks skipped): passed, with what blocked it as
+ * its note, when its other checks passed (its statement held wherever it was judged).
+ */
+function blockedResult(checks: readonly CheckInput[], judged: readonly CheckInput[], root: string): RequirementResult {
+  const e = { ...requirementResult(checks), blockedBy: root };
+  const held = judged.filter((c, i) => c === checks[i]);
+  if (e.outcome !== 'skipped' || !held.some((c) => c.outcome === 'passed') || held.some((c) => c.outcome === 'skipped'))
+    return e;
+  const { skipReason, ...rest } = e;
+  return { ...rest, outcome: 'passed', note: [e.note, skipReason].filter(Boolean).join('\n') };
+}
+
 function requirementResult(checks: readonly CheckInput[]): RequirementResult {
   const first = checks[0] as CheckInput;
   const { id, level, section, statement } = first.requirement;
@@ -191,25 +204,15 @@ export function givenLabel(target: Results['target']): string | undefined {
 
 /** Builds the tree from the checks in catalogue order; checks of one requirement are merged. */
 export function buildResults(checks: readonly CheckInput[], run: RunInput): Results {
-  const byId = new Map<string, CheckInput[]>();
-  for (const c of checks) {
-    const list = byId.get(c.requirement.id);
-    if (list) list.push(c);
-    else byId.set(c.requirement.id, [c]);
-  }
-  const requirements = [...byId.values()].map(requirementResult);
-  // Root cause first: a failure whose every failing case another failure explains is grouped under it.
-  const causes = rootCauses(
-    [...byId.values()].map((list, i) => ({
-      id: (requirements[i] as RequirementResult).id,
-      outcome: (requirements[i] as RequirementResult).outcome,
-      cases: list.filter((c) => c.outcome === 'failed').flatMap((c) => c.causes ?? [{}]),
-    })),
-  );
-  for (const e of requirements) {
-    const root = causes.get(e.id);
-    if (root !== undefined) e.causedBy = root;
-  }
+  const roots = rootsOf(checks);
+  const byId = byRequirement(roots.checks);
+  const before = byRequirement(checks);
+  const requirements = [...byId].map(([id, list]) => {
+    const link = roots.links.get(id);
+    if (!link) return requirementResult(list);
+    if (!link.blocked) return { ...requirementResult(list), causedBy: link.root };
+    return blockedResult(list, before.get(id) ?? [], link.root);
+  });
   // A run that never reached the target has nothing to compare with the baseline.
   if (run.baseline && !run.diagnosis) for (const e of requirements) markBaseline(e, run.baseline);
   // Requirements added after the set scored against ran, and are reported, but not scored.

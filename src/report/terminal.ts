@@ -92,16 +92,20 @@ export function renderTerminal(
   ];
   // Root cause first (src/report/causes.ts): a failure another one explains is named under that
   // one, in its "also failed because of this" line, unless that one comes only in a later list.
-  const finding = (mark: string, { entry: e, cause, also }: Shown, tag: string) => {
+  const finding = (mark: string, { entry: e, cause, also, blocked }: Shown, tag: string) => {
     out.push(item(mark, e, `${tag}${cause ? ` (because of ${cause.id}, below)` : ''}`, e.message));
-    if (also.length)
-      out.push(
-        ...wrapped(
-          also.map((m) => `${m.id}${levelApart(m, e)}`),
-          width,
-          paint.dim('      also failed because of this: '),
-        ),
-      );
+    for (const [ids, said] of [
+      [also, '      also failed because of this: '],
+      [blocked, '      blocked by this (not violated themselves): '],
+    ] as const)
+      if (ids.length)
+        out.push(
+          ...wrapped(
+            ids.map((m) => `${m.id}${levelApart(m, e)}`),
+            width,
+            paint.dim(said),
+          ),
+        );
   };
   for (const s of violations.shown) finding(paint.red('✘'), s, s.entry.level === 'SHOULD' ? ' (SHOULD, strict)' : '');
   // A backend that fell over mid-run is said once (the verdict says it for MUSTs), not once per requirement it left undecided.

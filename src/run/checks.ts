@@ -1,7 +1,7 @@
 // The run without a test runner: the selected checks in one run context, in the order of run()
 // (ordinary checks at once, then the run-wide rules and the fragile checks), each outcome as the
-// reports take it. The command line, runConformance and the kill matrix run this; vitest's adapter
-// (src/vitest/adapter.ts) runs the same checks as tests, and a self-test keeps their verdicts equal.
+// reports take it. The command line, runConformance, the kill matrix and vitest's adapter
+// (src/vitest/adapter.ts: one test per check, saying how it ended here) run this.
 import type { RunConfig } from '../config/config.js';
 import { execute, judgeRun, type Check, type Outcome } from '../checks/requirement.js';
 import { RunContext } from '../checks/run.js';
@@ -80,7 +80,7 @@ export class ChecksRunner {
    * Runs the selected checks and closes the client, in four steps, each once the one before has
    * ended: every ordinary check at once; the run-wide rules' own cases; the fragile checks (what
    * may crash a fragile target, so it is judged on the rest first); the run-wide rules' verdicts
-   * over every answer of the run. (src/vitest/adapter.ts keeps the same order.)
+   * over every answer of the run.
    */
   async run(): Promise<ChecksRun> {
     const { ctx, events } = this;

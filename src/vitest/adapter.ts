@@ -1,61 +1,41 @@
 // The one thin adapter from requirements to vitest tests, for `npx vitest run --project
-// conformance` (the command line runs the same checks without a test runner: src/run/checks.ts).
-// Test names start with the id, so `-t listPets.limit` filters; a MUST not met fails its test, a
-// SHOULD not met is an annotation (a failure with PETSTORE_STRICT). The order is the runner's:
-// every ordinary check at once in its area's block; once those have ended, a last block for the
-// run-wide rules and the fragile checks (see ChecksRunner.run).
-import { afterAll, beforeAll, describe, test, type RunnerTestSuite, type TestContext } from 'vitest';
-import { describePacing } from '../wire/pacer.js';
+// conformance`. The checks run as the command line runs them (src/run/checks.ts: the same
+// runner, its order, root cause first by src/report/results.ts's rootsOf), once, before the
+// tests; each test then says how its check ended, so both paths give the same verdicts. Test
+// names start with the id, so `-t listPets.limit` filters; a MUST not met fails its test, a
+// SHOULD not met is an annotation (a failure with PETSTORE_STRICT).
+import { beforeAll, describe, test, type RunnerTestSuite, type TestContext } from 'vitest';
 import type { RunConfig } from '../config/config.js';
-import { areaOf, execute, judgeRun, type Check, type Outcome } from '../checks/requirement.js';
-import { RunContext } from '../checks/run.js';
+import { areaOf, type Check } from '../checks/requirement.js';
 import { selectChecks } from '../checks/select.js';
+import { rootsOf } from '../report/causes.js';
+import type { CheckInput } from '../report/results.js';
+import { ChecksRunner } from '../run/checks.js';
 
 export function defineConformanceTests(checks: readonly Check[], config: RunConfig): void {
-  const ctx = new RunContext(config);
-  afterAll(async () => {
-    const pacing = describePacing(ctx.api.pacing, ctx.api.retried.count);
-    if (pacing) console.log(`petstore-conformance: ${pacing}`);
-    await ctx.close();
-  });
   const selected = selectChecks(checks, config);
-  const ordinary = selected.filter((c) => !c.judgeRun && !c.fragile);
-  for (const area of new Set(ordinary.map((c) => areaOf(c.requirement.id))))
-    describe.concurrent(area, () => {
-      for (const c of ordinary.filter((x) => areaOf(x.requirement.id) === area))
-        test(c.name, (t) => report(c, t, () => execute(c, ctx)));
+  const decided = new Map<string, CheckInput>();
+  // The hook's suite is the file: the tests vitest will run (a -t filter leaves the others out).
+  beforeAll(async ({}, suite) => {
+    const running = new Set(namesToRun(suite));
+    const runner = new ChecksRunner(selected, config, { note: (line) => console.log(line) }, (c) =>
+      running.has(c.name),
+    );
+    for (const c of rootsOf((await runner.run()).checks).checks) decided.set(c.name, c);
+  });
+  const later = (c: Check) => c.judgeRun !== undefined || c.fragile === true;
+  for (const area of new Set(selected.filter((c) => !later(c)).map((c) => areaOf(c.requirement.id))))
+    describe(area, () => {
+      for (const c of selected.filter((x) => !later(x) && areaOf(x.requirement.id) === area))
+        test(c.name, (t) => report(c, t));
     });
-  // Not concurrent: vitest starts this block once the concurrent ones before it have ended. Its
-  // hook runs the rest as the runner does: the run-wide rules' own cases, then the fragile checks;
-  // each test then reports its outcome, a run-wide rule's being its verdict over the whole run.
   describe('after the other checks: the run-wide rules, the fragile checks', () => {
-    const later = selected.filter((c) => c.judgeRun || c.fragile);
-    const outcomes = new Map<Check, Promise<Outcome>>();
-    beforeAll(async ({}, suite) => {
-      const running = new Set(namesToRun(suite));
-      const own = later.filter((c) => c.judgeRun && running.has(c.name)).map((c) => [c, execute(c, ctx)] as const);
-      await Promise.all(own.map(([, o]) => o));
-      const fragile = later.filter((c) => c.fragile && running.has(c.name));
-      for (const c of fragile) outcomes.set(c, execute(c, ctx));
-      await Promise.all(outcomes.values());
-      for (const [c, o] of own)
-        outcomes.set(
-          c,
-          o.then((settled) => judgeRun(c, ctx, settled)),
-        );
-    });
-    for (const c of later) test(c.name, (t) => report(c, t, () => outcomes.get(c) ?? execute(c, ctx)));
+    for (const c of selected.filter(later)) test(c.name, (t) => report(c, t));
   });
 
-  async function report(c: Check, { skip, annotate, signal }: TestContext, outcomeOf: () => Promise<Outcome>) {
-    // Ctrl-C: vitest aborts the signals of running tests (not always all of them), and the first
-    // one stops every request of the run at once, so it ends in moments instead of waiting out
-    // timeouts. (A test's own timeout aborts its signal with another reason.)
-    signal.addEventListener('abort', () => signal.reason?.name === 'TestRunAbortError' && ctx.interrupt(), {
-      once: true,
-    });
-    const outcome = await outcomeOf();
-    if (signal.aborted || ctx.api.aborted) return skip('interrupted before this check finished');
+  async function report(c: Check, { skip, annotate }: TestContext) {
+    const outcome = decided.get(c.name);
+    if (!outcome) throw new Error(`${c.name} did not run`);
     if (outcome.outcome === 'passed') return;
     if (outcome.outcome === 'skipped') return skip(outcome.message);
     const text = [outcome.message, ...outcome.evidence.map((e) => `Reproduce with: ${e.reproduce}`)].join('\n');

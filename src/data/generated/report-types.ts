@@ -59,9 +59,13 @@ export type RequirementResult = {
   reproduce?: string;
   retries?: Retries;
   /**
-   * Since 1.4.0. Only when outcome is failed: the id of another failed requirement whose evidence explains this failure (the root cause, as far as the checks tell: each of its failing cases broke that one's rule or showed that one's exchange; see src/report/causes.ts). The reports list this failure under it, as also failed because of it.
+   * Since 1.4.0. Only when outcome is failed: the id of another failed requirement whose evidence explains this failure (the root cause, as far as the checks tell: each of its failing cases showed that one's exchange, or broke that one's rule while others showed an exchange breaking its own; see src/report/causes.ts). The reports list this failure under it, as also failed because of it.
    */
   causedBy?: string;
+  /**
+   * Since 1.7.0. Never when outcome is failed: the id of the failed requirement whose rule every failing case of this one broke, none its own (a MUST is never blocked by a SHOULD). Those cases are not a violation of this requirement: its checks that met them are skipped, saying 'blocked by' that id, and it is skipped, or passed with that as its note when its other checks passed. The reports list it under that one.
+   */
+  blockedBy?: string;
   /**
    * Since 1.6.0. Present when the requirement is not in run.requirementSet: it ran and keeps its outcome, but the verdict and the counts leave it out.
    */
@@ -89,7 +93,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy.
    */
   formatVersion: string;
   /**
