@@ -295,7 +295,10 @@ export const errors: Requirement[] = [
     section: SECTION,
     statement: 'Malformed input of every kind (bad JSON, wrong types, odd query and path values) never gets a 5xx',
     check: (ctx) =>
-      eachError(ctx, MALFORMED, (res, c) => because(c.input ? [c.input] : [], () => expectNotServerError(res))),
+      // A 5xx is this rule's own violation, grouped under the requirement whose input it was.
+      eachError(ctx, MALFORMED, (res, c) =>
+        because({ rules: c.input ? [c.input] : [], mine: true }, () => expectNotServerError(res)),
+      ),
   },
   {
     id: 'errors.unknown-path',

@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CaseCause } from '../../src/checks/outcomes.js';
-import { inCauseOrder, rootCauses, type CauseInput } from '../../src/report/causes.js';
+import { causesOf, inCauseOrder, rootCauses, type CauseInput } from '../../src/report/causes.js';
 import { renderReports } from '../../src/report/reporter.js';
 import type { RequirementResult, Results } from '../../src/report/results.js';
 import { renderTerminal } from '../../src/report/terminal.js';
@@ -100,10 +100,11 @@ describe('a server that keeps categoryId as a double', () => {
 });
 
 /** A case of the made-up runs below, whose ids are short letters, not the catalogue's. */
-type MadeUpCase = { [K in keyof CaseCause]: readonly string[] };
+type MadeUpCase = { [K in Exclude<keyof CaseCause, 'mine'>]?: readonly string[] } & { mine?: true };
 /** A requirement of the made-up runs below: failed, with these cases. */
 const failing = (id: string, ...cases: MadeUpCase[]): CauseInput => ({
   id,
+  level: id.startsWith('should') ? 'SHOULD' : 'MUST',
   outcome: 'failed',
   cases: (cases.length ? cases : [{}]) as CaseCause[],
 });
@@ -158,6 +159,76 @@ describe('grouping, from what the checks say about each failing case', () => {
       failing('errors.unknown-path', { rules: ['errors.body'] }),
     ]);
     expect(Object.fromEntries(roots)).toEqual({ 'errors.body': 'errors.unknown-path' });
+  });
+});
+
+describe("blocked or failed: whether the evidence breaks the requirement's own statement", () => {
+  const said = (entries: CauseInput[]) => Object.fromEntries(causesOf(entries));
+
+  test('cases that broke only another failed rule block the requirement; its own rule named too, or mine, fail it', () => {
+    expect(said([failing('a'), failing('b', { rules: ['a'] })])).toEqual({ b: { root: 'a', blocked: true } });
+    expect(said([failing('a'), failing('b', { rules: ['a', 'b'] })])).toEqual({ b: { root: 'a', blocked: false } });
+    expect(said([failing('a'), failing('b', { rules: ['a'], mine: true })])).toEqual({
+      b: { root: 'a', blocked: false },
+    });
+    // One case that broke its own statement is enough for a violation of its own.
+    expect(said([failing('a'), failing('b', { rules: ['a'] }, { rules: ['a'], mine: true })])).toEqual({
+      b: { root: 'a', blocked: false },
+    });
+  });
+
+  test('the same exchange, judged by a rule of the whole run, is a violation of its own, grouped', () => {
+    expect(said([failing('s'), failing('j', { sentBy: ['s'] })])).toEqual({ j: { root: 's', blocked: false } });
+  });
+
+  test('a MUST may be blocked by a SHOULD it relied on, but no MUST violation is explained by a SHOULD', () => {
+    expect(said([failing('should.exact'), failing('m', { rules: ['should.exact'] })])).toEqual({
+      m: { root: 'should.exact', blocked: true },
+    });
+    expect(said([failing('should.exact'), failing('m', { rules: ['should.exact'], mine: true })])).toEqual({});
+    expect(said([failing('should.page'), failing('j', { sentBy: ['should.page'] })])).toEqual({});
+    // A SHOULD is explained by a MUST as by any failure.
+    expect(said([failing('a'), failing('should.x', { rules: ['a'], mine: true })])).toEqual({
+      'should.x': { root: 'a', blocked: false },
+    });
+  });
+});
+
+describe('the true story, against whole runs of the broken servers', () => {
+  /** The verdict line and findings of conformance.md, and the results, of one fault's whole run. */
+  const storyOf = async (name: string) => {
+    const fault = faults.find((f) => f.name === name);
+    if (!fault) throw new Error(`no fault ${name}`);
+    const results = resultsOf(await runSetup(fault));
+    const md = renderReports(results, []).find((r) => r.file === 'conformance.md')?.content ?? '';
+    const findings = md
+      .slice(md.indexOf('### '))
+      .split('\n')
+      .filter((l) => l.startsWith('- '));
+    return { results, first: findings[0] ?? '', violated: results.requirements.filter((e) => e.outcome === 'failed') };
+  };
+
+  test('a default limit of 10 is the SHOULD it breaks, not a created pet missing from a list', async () => {
+    const { results, first, violated } = await storyOf('default-ten');
+    expect(first).toMatch(/^- `listPets\.limit\.default-exact` /);
+    expect(violated.filter((e) => e.level === 'MUST')).toEqual([]);
+    const blocked = results.requirements.find((e) => e.id === 'consistency.create-then-list');
+    expect(blocked?.blockedBy).toBe('listPets.limit.default-exact');
+    expect(results.verdict).toBe('conformant');
+  });
+
+  test('ids rounded above 2^53: the content type and the key are not blamed for a pet read back 404', async () => {
+    const { results, violated } = await storyOf('ids-through-double');
+    for (const id of ['service.json-content-type', 'auth.valid-key'] as const) {
+      expect(violated.map((e) => e.id)).not.toContain(id);
+      expect(results.requirements.find((e) => e.id === id)?.blockedBy, id).toBe('getPet.existing');
+    }
+  });
+
+  test('a categoryId stored through a double: createPet.gaps is blocked by it, not violated', async () => {
+    const { results, violated } = await storyOf('category-through-double');
+    expect(violated.map((e) => e.id)).toContain('createPet.int64-extremes');
+    expect(results.requirements.find((e) => e.id === 'createPet.gaps')?.blockedBy).toBe('createPet.int64-extremes');
   });
 });
 

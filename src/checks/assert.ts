@@ -194,14 +194,16 @@ export function errorAnswerRoot(res: ApiResponse): { json: boolean; onlyStatus: 
  */
 export function expectErrorBody(res: ApiResponse): ErrorBody {
   const { json, onlyStatus } = errorAnswerRoot(res);
-  because([json ? 'errors.content-type' : 'errors.body'], () => expectJsonContentType(res));
+  // The caller's statement says "with an Error body" too: its own violation, grouped under the rule.
+  const rule = (id: RequirementId): CaseCause => ({ rules: [id], mine: true });
+  because(rule(json ? 'errors.content-type' : 'errors.body'), () => expectJsonContentType(res));
   const body = because(
-    [onlyStatus ? 'errors.status-field' : 'errors.body'],
+    rule(onlyStatus ? 'errors.status-field' : 'errors.body'),
     () => expectBody(res, 'Error') as ErrorBody,
   );
-  if (body.code.length === 0) because(['errors.body'], () => fail(res, msg`a non-empty Error code`, msg`code ""`));
+  if (body.code.length === 0) because(rule('errors.body'), () => fail(res, msg`a non-empty Error code`, msg`code ""`));
   if (body.status !== res.status)
-    because(['errors.status-field'], () =>
+    because(rule('errors.status-field'), () =>
       fail(res, msg`Error.status equal to the HTTP status ${res.status}`, msg`status ${show(body.status)}`),
     );
   return body;

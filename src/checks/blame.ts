@@ -107,13 +107,16 @@ export const isTwin = (ctx: CreatedIds, pet: Pet, got: Pet): boolean =>
 
 /**
  * Whose rule a list relies on when it is taken as complete because it is shorter than its limit
- * (see CaseCause): listPets.limit.exact first, then listPets.status.exact under a filter, or
- * listPets.limit.default-exact without a limit. A pet missing from it may be a short page.
+ * (see CaseCause): listPets.limit.exact first, then listPets.limit.default-exact without a limit,
+ * and listPets.status.exact under a filter. A pet missing from it may be a short page.
  */
 export function shortListRules(res: ApiResponse): RequirementId[] {
   const query = new URL(res.request.url).searchParams;
-  if (query.has('status')) return ['listPets.limit.exact', 'listPets.status.exact'];
-  return query.has('limit') ? ['listPets.limit.exact'] : ['listPets.limit.exact', 'listPets.limit.default-exact'];
+  return [
+    'listPets.limit.exact',
+    ...(query.has('limit') ? [] : (['listPets.limit.default-exact'] as const)),
+    ...(query.has('status') ? (['listPets.status.exact'] as const) : []),
+  ];
 }
 /** The requirement whose rule a valid request of each operation meets first: it is answered with the operation's success. */
 const SUCCESS_RULE: Readonly<Record<'listPets' | 'createPet' | 'getPet', RequirementId>> = {

@@ -16,11 +16,15 @@ import { msg, type Message } from './message.js';
  *   the answers of the whole run): when exactly one of them failed too, the evidence is its.
  * - pets: ids of pets the evidence is about (invalid items of a list); the run context puts the
  *   requirement whose check created each before `rules` (see RunContext.creatorOf).
+ * - mine: the check's own statement is false on this evidence too (an answer it expects "with an
+ *   Error body" came without one): a violation of its own, grouped under the cause. Without it (or
+ *   the check's own id among `rules`), a case naming a failed rule only blocks the check.
  */
 export interface CaseCause {
   rules?: readonly RequirementId[];
   sentBy?: readonly string[];
   pets?: readonly string[];
+  mine?: true;
 }
 
 /** The target broke the rule. `causes`: one per failing case, in the order of the message's cases. */

@@ -23,16 +23,24 @@ interface Link {
 
 /**
  * Where one case's evidence points: the one sender that failed, else the first rule it names that
- * failed, else undefined (its own). `failed` may explain it: failures of a level at least its own.
+ * failed, else undefined (its own). `explains`: the failures that may explain a violation of its
+ * own (of a level at least its own: a MUST finding is never explained by a SHOULD); any failure
+ * may block it (a MUST check that relied on a SHOULD behaviour decided nothing where it failed).
  */
-function resolve(c: CaseCause, self: string, failed: ReadonlySet<string>): Link | undefined {
+function resolve(
+  c: CaseCause,
+  self: string,
+  failed: ReadonlySet<string>,
+  explains: ReadonlySet<string>,
+): Link | undefined {
   const senders = (c.sentBy ?? []).filter((id) => id !== self && failed.has(id));
-  if (senders.length === 1) return { to: senders[0] as string, shared: true };
+  if (senders.length === 1 && explains.has(senders[0] as string)) return { to: senders[0] as string, shared: true };
   const rules = c.rules ?? [];
+  // Its own rule named too, or `mine`: broken too, so a violation of its own that a rule explains.
+  const mine = c.mine === true || rules.includes(self as RequirementId);
   for (const rule of rules) {
     if (rule === self) return undefined;
-    // Its own rule named after it: broken too, so a violation of its own that rule explains.
-    if (failed.has(rule)) return { to: rule, shared: false, blocked: !rules.includes(self as RequirementId) };
+    if ((mine ? explains : failed).has(rule)) return { to: rule, shared: false, blocked: !mine };
   }
   return undefined;
 }
@@ -98,7 +106,10 @@ export function causesOf(entries: readonly CauseInput[]): Map<string, { root: st
   const cases = new Map(
     entries
       .filter((e) => failed.has(e.id))
-      .map((e) => [e.id, e.cases.map((c) => resolve(c, e.id, (e.level ?? 'MUST') === 'MUST' ? mustFailed : failed))]),
+      .map((e) => [
+        e.id,
+        e.cases.map((c) => resolve(c, e.id, failed, (e.level ?? 'MUST') === 'MUST' ? mustFailed : failed)),
+      ]),
   );
   const links = new Map<string, Link>();
   for (const [id, resolved] of cases) {
