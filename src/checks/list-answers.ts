@@ -30,15 +30,15 @@ export const repeatsAnId = (pets: readonly Pet[]): boolean =>
   new Set(pets.map((p) => exactInteger(p.id) ?? String(p.id))).size !== pets.length;
 
 /**
- * For two pets sharing an id: when the id lies above 2^53 and a double holds it exactly, the words
- * that say how such ids collide (written through a floating-point number, they come back rounded
- * to the few integers a double holds there); empty otherwise.
+ * For an id at or above 2^53 that a double holds exactly, the words that say how such ids go wrong
+ * (written through a floating-point number, they come back rounded to the few integers a double
+ * holds there): two pets `then` collide, or the one listed is not found; empty for any other id.
  */
-export function roundedIdHint(digits: string): Message {
+export function roundedIdHint(digits: string, then: Message = msg`and collide`): Message {
   if (!/^-?\d+$/.test(digits)) return msg``;
   const id = BigInt(digits);
-  if ((id < 0n ? -id : id) <= 2n ** 53n || BigInt(Number(id)) !== id) return msg``;
-  return msg` (an id above 2^53 that a double holds exactly: ids written through a floating-point number come back rounded to such values, and collide)`;
+  if ((id < 0n ? -id : id) < 2n ** 53n || BigInt(Number(id)) !== id) return msg``;
+  return msg` (an id at or above 2^53 that a double holds exactly: ids written through a floating-point number come back rounded to such values, ${then})`;
 }
 
 /** Throws a Violation when two items of the list share an id: an id identifies one pet. */
