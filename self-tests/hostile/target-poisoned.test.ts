@@ -1,6 +1,7 @@
 // A target the suite's own input broke is named first: a backend that accepts a body the interface
 // rejects (categoryId as a string), stores it, and from then on fails every list with a 500. The
 // knock-ons are real violations, but the verdict says first which input did it and what followed.
+// So for a store that turns failing after an ordinary write: the write after which it turned.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -8,6 +9,7 @@ import { EXIT } from '../../src/commands/cli.js';
 import { errorResponse } from '../../src/reference-server/handler.js';
 import type { Results } from '../../src/report/results.js';
 import { isObject, operationOf } from '../harness/faults-kit.js';
+import { faults } from '../harness/faults/index.js';
 import { parseJson, stringifyJson } from '../../src/wire/json.js';
 import { CHILD_TIMEOUT, referenceServer, runBin, targetEnv, type TestServer } from '../net-kit.js';
 
@@ -54,6 +56,25 @@ test(
     // The requirement that sent it is the first violation named, when it failed.
     const violated = /violated: ([\w.-]+)/.exec(results.verdictReason)?.[1];
     if (results.requirements.find((r) => r.id === p?.by)?.outcome === 'failed') expect(violated).toBe(p?.by);
+  },
+  CHILD_TIMEOUT.timeout,
+);
+
+test(
+  'a store that fails every write after its tenth: the verdict names the write after which it turned, first',
+  async () => {
+    const fault = faults.find((f) => f.name === 'fail-after-writes');
+    if (!fault) throw new Error('no fault fail-after-writes');
+    const server = await referenceServer({ wrap: fault.wrap });
+    servers.push(server);
+    const run = await runBin(['--seed', '5'], { env: targetEnv(server) });
+    expect(run.code, run.out).toBe(EXIT.violations);
+    const results = JSON.parse(readFileSync(join(run.cwd, 'reports', 'conformance.json'), 'utf8')) as Results;
+    const p = results.run.targetPoisoned;
+    expect(p).toMatchObject({ operation: 'createPet', valid: true, status: 500 });
+    expect(results.verdictReason).toMatch(
+      /^the target turned failing after it accepted POST \/v1\/pets .* \(201, sent by [\w.-]+\): every createPet answered 500 from then on \(\d+ answers\), where it had succeeded before; /,
+    );
   },
   CHILD_TIMEOUT.timeout,
 );

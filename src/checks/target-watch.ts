@@ -1,8 +1,9 @@
 // Whether the target is still there, and still itself: the requests it left without an answer
 // lately (what a server that died was doing); since its last answer, the first request that got
 // none, why, and how many followed (a run whose last requests all went unanswered lost its
-// target); and whether it broke on the suite's own input (it accepted a createPet body the
-// interface rejects, and every list answered a 5xx from then on). Each is said once, first.
+// target); and whether it turned from answering to failing after a write of the suite (it
+// accepted a createPet, a body the interface rejects first, and from then on one operation that
+// had answered 2xx answered only 5xx). Each is said once, first.
 import type { TargetLost, TargetPoisoned } from '../data/generated/report-types.js';
 import { validate } from '../data/schemas.js';
 import { parseJson } from '../wire/json.js';
@@ -28,15 +29,17 @@ const line = (sent: SentRequest) => {
   return `${sent.method} ${pathname}${search}`;
 };
 
+type Operation = 'listPets' | 'getPet' | 'createPet';
+
 export class TargetWatch {
   /** The last requests a dropped connection left unanswered (method, path), newest last. */
   readonly unanswered: string[] = [];
   private lastAnswered: SentRequest | undefined;
   private silence: { first: SentRequest; why: string; count: number; dropped: string[] } | undefined;
-  /** Answers in order; the createPet bodies the interface rejects that were accepted, and every list's status. */
+  /** Answers in order: the createPet bodies accepted (those the interface rejects first), and every operation's status. */
   private seq = 0;
-  private readonly accepted: { seq: number; sent: SentRequest; by: string }[] = [];
-  private readonly lists: { seq: number; status: number }[] = [];
+  private readonly accepted: { seq: number; sent: SentRequest; by: string; valid: boolean }[] = [];
+  private readonly answers: { seq: number; op: Operation; status: number }[] = [];
 
   constructor(
     private readonly timeoutMs: number,
@@ -50,23 +53,48 @@ export class TargetWatch {
     this.silence = undefined;
     this.seq++;
     const { method, url } = res.request;
-    if (method === 'POST' && res.status === 201 && !acceptable(res.request.body))
-      this.accepted.push({ seq: this.seq, sent: res.request, by });
-    else if (method === 'GET' && url.split('?', 1)[0]?.endsWith(this.listPath))
-      this.lists.push({ seq: this.seq, status: res.status });
+    const path = new URL(url).pathname;
+    const op: Operation | undefined =
+      path === this.listPath
+        ? method === 'GET'
+          ? 'listPets'
+          : method === 'POST'
+            ? 'createPet'
+            : undefined
+        : method === 'GET' &&
+            path.startsWith(`${this.listPath}/`) &&
+            !path.slice(this.listPath.length + 1).includes('/')
+          ? 'getPet'
+          : undefined;
+    if (op) this.answers.push({ seq: this.seq, op, status: res.status });
+    if (op === 'createPet' && res.status === 201)
+      this.accepted.push({ seq: this.seq, sent: res.request, by, valid: acceptable(res.request.body) });
   }
 
-  /** The suite's own input broke the target: the first accepted invalid body after which every list answered a 5xx. */
+  /**
+   * The target turned from answering to failing after a write of the suite: the first accepted
+   * createPet (a body the interface rejects before a valid one) after which every answer of one
+   * operation was a 5xx, where it had answered 2xx before.
+   */
   poisoned(): TargetPoisoned | undefined {
-    for (const a of this.accepted) {
-      const before = this.lists.filter((l) => l.seq < a.seq);
-      const after = this.lists.filter((l) => l.seq > a.seq);
-      if (before.some((l) => l.status === 200) && after.length >= LOST_AFTER && after.every((l) => l.status >= 500)) {
-        const body = a.sent.body ?? '';
-        const shown = body.length > 120 ? `${body.slice(0, 119)}…` : body;
-        return { accepted: `${line(a.sent)} ${shown}`, by: a.by, status: after[0]?.status ?? 500, lists: after.length };
+    for (const a of [...this.accepted.filter((x) => !x.valid), ...this.accepted.filter((x) => x.valid)])
+      for (const op of ['listPets', 'getPet', 'createPet'] as const) {
+        const mine = this.answers.filter((l) => l.op === op);
+        const before = mine.filter((l) => l.seq < a.seq);
+        const after = mine.filter((l) => l.seq > a.seq);
+        if (before.some((l) => l.status < 300) && after.length >= LOST_AFTER && after.every((l) => l.status >= 500)) {
+          const body = a.sent.body ?? '';
+          const shown = body.length > 120 ? `${body.slice(0, 119)}…` : body;
+          return {
+            accepted: `${line(a.sent)} ${shown}`,
+            by: a.by,
+            status: after[0]?.status ?? 500,
+            lists: after.length,
+            ...(op === 'listPets' ? {} : { operation: op }),
+            ...(a.valid ? { valid: true } : {}),
+          };
+        }
       }
-    }
     return undefined;
   }
 

@@ -54,7 +54,13 @@ export function targetLostSaid(t: TargetLost): string {
 
 /** The suite's own input broke the target (TargetPoisoned), in words: said first, before what followed from it. */
 export function targetPoisonedSaid(p: TargetPoisoned): string {
-  return `the suite's own input broke the target: it accepted ${p.accepted} (201), a body the interface rejects (${p.by}), and every list answered ${p.status} from then on (${plural(p.lists, 'list')})`;
+  const every =
+    (p.operation ?? 'listPets') === 'listPets'
+      ? `every list answered ${p.status} from then on (${plural(p.lists, 'list')})`
+      : `every ${p.operation} answered ${p.status} from then on (${plural(p.lists, 'answer')}), where it had succeeded before`;
+  return p.valid
+    ? `the target turned failing after it accepted ${p.accepted} (201, sent by ${p.by}): ${every}`
+    : `the suite's own input broke the target: it accepted ${p.accepted} (201), a body the interface rejects (${p.by}), and ${every}`;
 }
 
 /** The requirements a lost target left undecided: those that could not decide for want of an answer. */

@@ -93,7 +93,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write).
    */
   formatVersion: string;
   /**
@@ -295,7 +295,7 @@ export interface TargetLost {
   dropped: string[];
 }
 /**
- * Since 1.5.0. Present when the suite's own input broke the target: it accepted (201) a createPet body the interface rejects, and from then on every list answered a 5xx, where lists had answered 200 before. The failures that follow are knock-ons of that one.
+ * Since 1.5.0. Present when the target turned from answering to failing after it accepted (201) a createPet of the suite: from then on every answer of one operation (listPets until 1.7.0; since, also getPet or createPet) was a 5xx, where that operation had answered 2xx before. A body the interface rejects first (the suite's own input broke the target), then a valid one. The failures that follow are knock-ons of that one.
  */
 export interface TargetPoisoned {
   /**
@@ -307,13 +307,21 @@ export interface TargetPoisoned {
    */
   by: string;
   /**
-   * The status every list answered after it (the first of them).
+   * The status the operation answered after it (the first of them).
    */
   status: number;
   /**
-   * List answers after it, every one a 5xx.
+   * Answers of the operation after it, every one a 5xx (list answers until 1.7.0).
    */
   lists: number;
+  /**
+   * Since 1.7.0: the operation that turned failing (listPets when absent).
+   */
+  operation?: "listPets" | "getPet" | "createPet";
+  /**
+   * Since 1.7.0: true when the body it accepted was a valid NewPet (the target turned failing after an ordinary write, not on bad input).
+   */
+  valid?: boolean;
 }
 /**
  * Since 1.5.0. --start (PETSTORE_START): the command that started the server under test for the run; absent without it.
