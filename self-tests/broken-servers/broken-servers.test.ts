@@ -165,6 +165,19 @@ describe('root cause first', () => {
   });
 });
 
+describe('the true story', () => {
+  // Misreadings the story once told (issue 25): no violation is filed under a requirement whose
+  // statement the fault's evidence does not contradict, nor is one of those named first.
+  test.each(faults.flatMap((f) => (f.notUnder ? [[f.name, f.notUnder] as const] : [])))(
+    '%s: nothing filed where it does not belong',
+    (name, notUnder) => {
+      const row = matrix.faults.find((r) => r.fault === name);
+      expect(notUnder).not.toContain(row?.rootCause?.first);
+      expect(row?.misfiled).toEqual([]);
+    },
+  );
+});
+
 describe('bounded reports', () => {
   // Whatever a server does, every report stays small enough to open, attach and diff.
   test.each(faults.map((f) => [f.name] as const))('%s: every report file under 1 MiB', (name) => {
@@ -239,8 +252,13 @@ describe('every fault, whatever the seed', () => {
     },
   );
 
-  test('only a fault modelling a race is exempt from the same MUST requirements', () => {
-    expect(faults.filter((f) => f.racy).map((f) => f.name)).toEqual(['ids-collide', 'fail-under-load']);
+  // A guard against exempting a fault to quiet a flaky verdict: each exemption is named here, with its reason in the fault.
+  test('only a fault modelling a race, or a knock-on only some seeds show, is exempt from the same MUST requirements', () => {
+    expect(faults.filter((f) => f.racy).map((f) => f.name)).toEqual([
+      'category-stored-as-double',
+      'ids-collide',
+      'fail-under-load',
+    ]);
   });
 });
 

@@ -44,8 +44,14 @@ export interface Fault extends ServerSetup {
    */
   alongside?: readonly RequirementId[];
   /**
-   * Why what else it breaks depends on timing (a race the fault models: load, a coarse clock):
-   * across seeds only its own requirement is compared, as no scheduling is the same twice.
+   * Requirements its evidence must not be filed under (a misreading the story once told): in its
+   * whole-catalogue run none of them is a violation, nor named first.
+   */
+  notUnder?: readonly RequirementId[];
+  /**
+   * Why what else it breaks depends on timing (a race the fault models: load, a coarse clock) or
+   * on the inputs a seed draws (a knock-on only some lists show): across seeds only its own
+   * requirement is compared, which must fail with every one.
    */
   racy?: string;
 }

@@ -44,6 +44,8 @@ export interface FaultRow {
    * run cost when the fault was caught (at ROOT_CAUSE_RUNS against a MUST, SHOULD_WHOLE_RUNS against a SHOULD).
    */
   rootCause: { first: string; root: string; ms?: number; requests?: number } | null;
+  /** Of the fault's notUnder, those its whole-catalogue run's reports file a violation under. */
+  misfiled?: string[];
   /** That whole-catalogue run as one of the fault's seeds (the harness's, 42). */
   wholeRun: SeedRow;
   /** The largest file of that run's reports (rendered as the reporter renders them). */
@@ -134,6 +136,10 @@ export function firstNamed(run: HarnessRun): { first: string; root: string } | u
   return first && { first: first.id, root: first.causedBy ?? first.id };
 }
 
+/** Of `ids`, those the reports of a run name as violated. */
+const violatedOf = (run: HarnessRun, ids: readonly string[]): string[] =>
+  reported(resultsOf(run)).violations.flatMap((e) => (ids.includes(e.id) ? [e.id] : []));
+
 /** Pseudo requirement id under which a run that could not even start reports its error. */
 const SETUP = '(server setup)';
 
@@ -217,6 +223,7 @@ async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<F
     failingInstead,
     ...(should ? { mustFailures: findings(whole, levels, ['failed', 'error']).filter((x) => x.level === 'MUST') } : {}),
     rootCause: named ? { ...named, ...(caught ? { ms: whole.ms, requests: whole.requests } : {}) } : null,
+    ...(f.notUnder ? { misfiled: violatedOf(whole, f.notUnder) } : {}),
     wholeRun: asSeedRow(f, f.config?.seed ?? HARNESS_SEED, runs ?? f.config?.runs, whole, levels),
     largestReport: largestReport(whole),
     ms: run.ms,

@@ -79,12 +79,19 @@ export const isGapName = (name: string): boolean =>
 
 /**
  * Whose rule a pet that does not carry `sent` exactly breaks (see CaseCause): a name is
- * createPet.unicode's (createPet.gaps' when empty, padded or very long), categoryId
+ * createPet.minimal's when plain ASCII, createPet.unicode's otherwise (createPet.gaps' when empty,
+ * padded or very long), categoryId
  * createPet.int64-extremes', status createPet.status-echo's; none when nothing differs.
  */
 export function echoRules(sent: Sent, pet: Pet): RequirementId[] {
   const field = differingField(sent, pet);
-  if (field === 'name') return [isGapName(sent.name as string) ? 'createPet.gaps' : 'createPet.unicode'];
+  if (field === 'name') {
+    const name = sent.name as string;
+    // A plain name is createPet.minimal's to echo; createPet.unicode speaks for the other code points.
+    return [
+      isGapName(name) ? 'createPet.gaps' : /^[\x20-\x7e]*$/.test(name) ? 'createPet.minimal' : 'createPet.unicode',
+    ];
+  }
   return field ? [field === 'categoryId' ? 'createPet.int64-extremes' : 'createPet.status-echo'] : [];
 }
 

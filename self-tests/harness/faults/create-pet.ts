@@ -49,6 +49,14 @@ export const createPetFaults: Fault[] = [
     wrap: mapResponse((res) => (res.status === 201 ? { ...res, status: 200 } : res), creating),
   },
   {
+    // A mock server answering from the interface's examples: every name is the example's.
+    name: 'name-from-example',
+    breaks: 'createPet.minimal',
+    does: 'stores every pet under the name "doggie", whatever name was sent',
+    wrap: editBody((b) => (typeof b.name === 'string' ? { ...b, name: 'doggie' } : b)),
+    notUnder: ['createPet.status-omitted', 'createPet.client-id'],
+  },
+  {
     name: 'status-not-echoed',
     breaks: 'createPet.status-echo',
     does: 'leaves status out of the created Pet',
@@ -106,6 +114,8 @@ export const createPetFaults: Fault[] = [
     name: 'stores-before-validating',
     breaks: 'createPet.category-type',
     does: 'stores the pet (categoryId 0) before it finds categoryId invalid, then answers 400',
+    // Its lists hold pets other checks stored wrongly: no finding of the status filter.
+    notUnder: ['listPets.status.filter'],
     wrap: (inner) => async (req) => {
       const res = await inner(req);
       const body = bodyOf(req);
@@ -146,6 +156,7 @@ export const createPetFaults: Fault[] = [
     name: 'client-id-honoured',
     breaks: 'createPet.client-id',
     does: 'gives the created pet the id the client sent',
+    notUnder: ['createPet.minimal', 'getPet.existing'],
     wrap: editCreated((pet, req) => {
       const body = bodyOf(req);
       return isObject(body) && body.id !== undefined ? { ...pet, id: body.id } : pet;
@@ -155,6 +166,8 @@ export const createPetFaults: Fault[] = [
     name: 'category-through-double',
     breaks: 'createPet.int64-extremes',
     does: 'reads categoryId as a double, losing the digits above 2^53',
+    // Names come back exact: createPet.unicode and createPet.gaps are blocked, not violated.
+    notUnder: ['createPet.unicode', 'createPet.gaps'],
     wrap: editBody((b) => ({ ...b, categoryId: throughDouble(b.categoryId) })),
   },
   {
@@ -163,6 +176,7 @@ export const createPetFaults: Fault[] = [
     breaks: 'createPet.int64-extremes',
     does: 'keeps categoryId as a double, so every answer carries it rounded (2^63-1 comes back as 2^63, beyond int64, in every list)',
     wrap: mapJson((body) => eachPet(body, (pet) => ({ ...pet, categoryId: throughDouble(pet.categoryId) }))),
+    racy: "whether listPets.ok fails too depends on whether a list the seed's properties read holds a pet of 2^63-1 (in a populated store, most lists hold others' pets first)",
   },
   {
     name: 'read-back-through-double',
