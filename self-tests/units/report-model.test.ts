@@ -239,6 +239,16 @@ describe('the verdict', () => {
     ).toBe('2 of 3 cases failed: GET /pets: expected 401; got 200 …');
   });
 
+  test('a line cut short keeps what was expected and what came back', () => {
+    const line = `GET /v1/pets/1: expected 200 (a pet that exists: ${'x'.repeat(200)}); got 422 with {"code":"${'y'.repeat(200)}"}`;
+    const shown = oneLine(line, 120);
+    expect(shown.length).toBeLessThanOrEqual(120);
+    expect(shown).toMatch(/^GET \/v1\/pets\/1: expected 200 \(a pet that exists: x+…; got 422 with \{"code":"y+…$/);
+    // A short expectation leaves the rest to what came back.
+    const short = oneLine(`GET /p: expected 200; got 500 with ${'z'.repeat(300)}`, 80);
+    expect([short.length, short]).toEqual([80, expect.stringMatching(/^GET \/p: expected 200; got 500 with z+…$/)]);
+  });
+
   test("retries are summed over a requirement's checks, kept per run with the pacing, shown in Markdown and HTML, and the schema takes them", () => {
     const retried = (
       c: CheckInput,

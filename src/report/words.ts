@@ -13,8 +13,15 @@ export function oneLine(message: string | undefined, max = 200): string {
     .filter(Boolean);
   let line = lines[0] ?? '';
   if (line.endsWith(':') && lines[1]) line = `${line} ${lines[1].replace(/^- /, '')}${lines.length > 2 ? ' …' : ''}`;
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  if (line.length <= max) return line;
+  // A line cut short keeps both what was expected and what came back: each part is cut on its own.
+  const at = line.indexOf('; got ');
+  if (at < 0) return cut(line, max);
+  const got = Math.min(line.length - at, Math.max(Math.floor(max * 0.4), max - at));
+  return `${cut(line.slice(0, at), max - got)}${cut(line.slice(at), got)}`;
 }
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text);
 
 /** "1 requirement", "2 requirements". */
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
