@@ -5,7 +5,7 @@ import type { Pet, PetStatus } from '../src/data/generated/schema-types.js';
 import { LIMIT } from '../src/data/generators.js';
 import { exactInteger, show } from '../src/wire/json.js';
 import { wire } from '../src/wire/redact.js';
-import { msg } from '../src/checks/message.js';
+import { msg, petsCount } from '../src/checks/message.js';
 import { because, Skip, type Requirement } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
@@ -34,7 +34,7 @@ function expectListedIfComplete(ctx: RunContext, res: ApiResponse, pets: Pet[], 
       fail(
         res,
         msg`the pet just created, ${show(pet)}: the list is complete (${pets.length} < limit ${limit})`,
-        msg`${pets.length} Pets without it`,
+        msg`${petsCount(pets.length)} without it`,
       ),
     );
   blockIfTwin(ctx, pet, item);

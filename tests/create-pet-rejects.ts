@@ -10,7 +10,7 @@ import { eachCase, Violation, type Requirement, type RequirementId } from '../sr
 import { POPULATION_PLAN, type RunContext } from '../src/checks/run.js';
 import { PET_STATUSES, validate } from '../src/data/schemas.js';
 import { FULL_LISTS } from './pets.js';
-import { msg, type Message } from '../src/checks/message.js';
+import { msg, petsCount, type Message } from '../src/checks/message.js';
 
 export const SECTION = 'Endpoints › Add an animal';
 const STATUSES = PET_STATUSES as readonly PetStatus[];
@@ -142,7 +142,7 @@ export async function expectNothingCreated(
     if (!first) return;
     const others = guilty.length > 1 ? msg` (and the pets of ${guilty.length - 1} more rejected bodies)` : msg``;
     throw new Violation(
-      msg`${describeRequest(first.res)}: expected a rejected body to create nothing; got ${first.res.status}, yet ${describeRequest(list)}, complete with ${pets.length} Pets (fewer than the limit), holds the pet it describes: ${show(createdBy(first))}${others}`,
+      msg`${describeRequest(first.res)}: expected a rejected body to create nothing; got ${first.res.status}, yet ${describeRequest(list)}, complete with ${petsCount(pets.length)} (fewer than the limit), holds the pet it describes: ${show(createdBy(first))}${others}`,
       [exchangeOf(first.res), exchangeOf(list)],
     );
   });

@@ -32,7 +32,7 @@ import { POPULATION_PLAN, type RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
 import { FULL_LISTS } from './pets.js';
 import { wire } from '../src/wire/redact.js';
-import { msg, type Message } from '../src/checks/message.js';
+import { msg, petsCount, type Message } from '../src/checks/message.js';
 
 const SECTION = 'Endpoints › List all animals';
 const LIMITS = 'Limits';
@@ -91,7 +91,7 @@ const acceptsEnd = (id: RequirementId, n: number, end: Message): Requirement => 
 function expectExactly(res: ApiResponse, n: number, what: Message): Pet[] {
   expectStatus(res, 200, what);
   const pets = listToJudge(res);
-  if (pets.length !== n) fail(res, msg`exactly ${n} Pets (${what})`, msg`${pets.length} Pets`);
+  if (pets.length !== n) fail(res, msg`exactly ${petsCount(n)} (${what})`, msg`${petsCount(pets.length)}`);
   return pets;
 }
 

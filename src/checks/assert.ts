@@ -5,7 +5,7 @@ import { exchangeOf } from '../wire/evidence.js';
 import { detach, show } from '../wire/json.js';
 import { wire, type WireText } from '../wire/redact.js';
 import { because, Blocked, Violation, type CaseCause } from './outcomes.js';
-import { joined, msg, words, type Message } from './message.js';
+import { joined, msg, petsCount, words, type Message } from './message.js';
 import { createdRules, isObject, listCause } from './blame.js';
 import { validate, type SchemaName } from '../data/schemas.js';
 import type { Pet, Error as ErrorBody } from '../data/generated/schema-types.js';
@@ -168,7 +168,7 @@ export function expectListOf(
   expectStatus(res, 200, what);
   const pets = listToJudge(res);
   if (pets.length > max)
-    because(countRules, () => fail(res, msg`at most ${max} Pets (${what})`, msg`${pets.length} Pets`));
+    because(countRules, () => fail(res, msg`at most ${petsCount(max)} (${what})`, msg`${petsCount(pets.length)}`));
   return pets;
 }
 

@@ -9,7 +9,7 @@ import { LIMIT } from '../data/generators.js';
 import { exactInteger, show } from '../wire/json.js';
 import { wire } from '../wire/redact.js';
 import { requirementOf, Violation } from './outcomes.js';
-import { joined, msg, words, type Message } from './message.js';
+import { joined, msg, petsCount, words, type Message } from './message.js';
 import { PET_STATUSES } from '../data/schemas.js';
 import type { ApiResponse } from '../wire/wire.js';
 
@@ -64,15 +64,16 @@ export function expectRejectedOrBounded(res: ApiResponse, max: number, what: Mes
     return;
   }
   if (res.status !== 200)
-    fail(res, msg`a 4xx (400 preferred) with an Error body, or 200 with at most ${max} Pets (${what})`);
+    fail(res, msg`a 4xx (400 preferred) with an Error body, or 200 with at most ${petsCount(max)} (${what})`);
   const pets = listToJudge(res);
-  if (pets.length > max) fail(res, msg`at most ${max} Pets (${what})`, msg`${pets.length} Pets`);
+  if (pets.length > max) fail(res, msg`at most ${petsCount(max)} (${what})`, msg`${petsCount(pets.length)}`);
 }
 
 /** Throws a Violation when an item's status is not the one the list was filtered by (a value sent: quoted). */
 export function expectAllOfStatus(res: ApiResponse, pets: readonly Pet[], status: string): void {
   const other = pets.find((p) => p.status !== status);
-  if (other) fail(res, msg`only pets with status "${wire(status)}"`, msg`${show(other)} among ${pets.length} Pets`);
+  if (other)
+    fail(res, msg`only pets with status "${wire(status)}"`, msg`${show(other)} among ${petsCount(pets.length)}`);
 }
 
 /** The rules a 200 answer to GET /pets breaks, each with its violation. */

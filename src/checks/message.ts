@@ -33,3 +33,6 @@ export function joined(parts: readonly Part[], separator: Message): Message {
 export function words(text: string): Message {
   return text as Message;
 }
+
+/** "1 Pet", "20 Pets": a count of the interface's Pets. */
+export const petsCount = (n: number): Message => (n === 1 ? msg`1 Pet` : msg`${n} Pets`);

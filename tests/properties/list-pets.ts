@@ -17,7 +17,7 @@ import { because, Skip, type Property, type RequirementId } from '../../src/chec
 import type { RunContext } from '../../src/checks/run.js';
 import { expectRejectedOrBounded } from '../../src/checks/list-answers.js';
 import { wire } from '../../src/wire/redact.js';
-import { msg, type Message } from '../../src/checks/message.js';
+import { msg, petsCount, type Message } from '../../src/checks/message.js';
 
 const query = (limit: number | string | undefined, status: string | undefined): [string, string][] => [
   ...(status === undefined ? [] : [['status', status] as [string, string]]),
@@ -34,7 +34,11 @@ async function listWithin(ctx: RunContext, limit: number, status: PetStatus | un
   const pets = expectListOf(res, limit, msg`an allowed limit and filter`);
   const other = status === undefined ? undefined : pets.find((p) => p.status !== status);
   if (other)
-    fail(res, msg`only pets with status "${wire(String(status))}"`, msg`${show(other)} among ${pets.length} Pets`);
+    fail(
+      res,
+      msg`only pets with status "${wire(String(status))}"`,
+      msg`${show(other)} among ${petsCount(pets.length)}`,
+    );
   return pets.length;
 }
 
@@ -125,7 +129,8 @@ export const limitExactProperty: Property = {
         const res = await ctx.api.listPets(query(limit, undefined));
         expectStatus(res, 200);
         const n = expectPetList(res).length;
-        if (n !== limit) fail(res, msg`exactly ${limit} Pets (the store holds at least ${total})`, msg`${n} Pets`);
+        if (n !== limit)
+          fail(res, msg`exactly ${petsCount(limit)} (the store holds at least ${total})`, msg`${petsCount(n)}`);
       },
     });
   },
@@ -154,7 +159,7 @@ export const statusExactProperty: Property = {
         if (n !== limit)
           fail(
             res,
-            msg`exactly ${limit} Pets with status "${wire(status)}" (the store holds at least ${byStatus[status]})`,
+            msg`exactly ${petsCount(limit)} with status "${wire(status)}" (the store holds at least ${byStatus[status]})`,
             msg`${n}`,
           );
       },

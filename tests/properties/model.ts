@@ -16,7 +16,7 @@ import { echoRules, readBackRules, shortListRules } from '../../src/checks/blame
 import { expectSuccess, getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
 import { wire } from '../../src/wire/redact.js';
-import { msg } from '../../src/checks/message.js';
+import { msg, petsCount } from '../../src/checks/message.js';
 
 // Each command's answer is first the rule of the requirement of that one operation (a fixture's
 // create, getPet); the model's own finding is what only a sequence shows. What rules judge on every
@@ -151,7 +151,7 @@ class ListPets implements PetCommand {
           fail(
             res,
             msg`every matching pet, as the list is complete (${items.length} < limit ${limit}), including ${show(missing)}`,
-            msg`${items.length} Pets without it`,
+            msg`${petsCount(items.length)} without it`,
           ),
         );
     }
