@@ -178,6 +178,15 @@ describe('the true story', () => {
   );
 });
 
+describe('one verdict from both runners', () => {
+  // The command line and `vitest run --project conformance` take the checks through one runner and
+  // one root-cause rule: on every fault's whole-catalogue run, the same MUST requirements fail.
+  test.each(faults.map((f) => [f.name] as const))('%s: the reports and vitest fail the same MUSTs', (name) => {
+    const paths = matrix.faults.find((r) => r.fault === name)?.paths;
+    expect(paths?.vitest).toEqual(paths?.reports);
+  });
+});
+
 describe('bounded reports', () => {
   // Whatever a server does, every report stays small enough to open, attach and diff.
   test.each(faults.map((f) => [f.name] as const))('%s: every report file under 1 MiB', (name) => {

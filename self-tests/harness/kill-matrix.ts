@@ -7,7 +7,7 @@ import { renderReports } from '../../src/report/reporter.js';
 import { findings as reported } from '../../src/report/verdict.js';
 import type { Fault, ServerSetup, Variant } from './faults-kit.js';
 import { failing, HARNESS_SEED, runSetup, type HarnessRun } from './harness.js';
-import { resultsOf } from './results-of.js';
+import { failedBothWays, resultsOf } from './results-of.js';
 
 export interface Finding {
   id: string;
@@ -46,6 +46,8 @@ export interface FaultRow {
   rootCause: { first: string; root: string; ms?: number; requests?: number } | null;
   /** Of the fault's notUnder, those its whole-catalogue run's reports file a violation under. */
   misfiled?: string[];
+  /** The MUST requirements that run fails as its reports say and as vitest's adapter would: equal. */
+  paths: { reports: string[]; vitest: string[] };
   /** That whole-catalogue run as one of the fault's seeds (the harness's, 42). */
   wholeRun: SeedRow;
   /** The largest file of that run's reports (rendered as the reporter renders them). */
@@ -224,6 +226,7 @@ async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<F
     ...(should ? { mustFailures: findings(whole, levels, ['failed', 'error']).filter((x) => x.level === 'MUST') } : {}),
     rootCause: named ? { ...named, ...(caught ? { ms: whole.ms, requests: whole.requests } : {}) } : null,
     ...(f.notUnder ? { misfiled: violatedOf(whole, f.notUnder) } : {}),
+    paths: failedBothWays(whole),
     wholeRun: asSeedRow(f, f.config?.seed ?? HARNESS_SEED, runs ?? f.config?.runs, whole, levels),
     largestReport: largestReport(whole),
     ms: run.ms,

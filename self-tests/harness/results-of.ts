@@ -3,7 +3,30 @@
 import type { Baseline } from '../../src/report/baseline.js';
 import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
 import { catalogue } from '../../tests/catalogue.js';
+import { rootsOf } from '../../src/report/causes.js';
+import { failsItsTest } from '../../src/vitest/verdict.js';
 import type { HarnessRun } from './harness.js';
+
+/** Every check of a run, as the reporter gets them. */
+function checkInputsOf(run: HarnessRun): CheckInput[] {
+  return run.checks.map(({ id, name, kind, outcome }) => {
+    const r = catalogue.find((x) => x.id === id);
+    if (!r) throw new Error(`no requirement ${id}`);
+    return { requirement: { id, level: r.level, section: r.section, statement: r.statement }, name, kind, ...outcome };
+  });
+}
+
+/**
+ * The MUST requirements a run fails, as the reports say (violated or undecided) and as vitest's
+ * adapter would (a test failed per check): the two must be equal.
+ */
+export function failedBothWays(run: HarnessRun): { reports: string[]; vitest: string[] } {
+  const reports = resultsOf(run)
+    .requirements.filter((e) => e.level === 'MUST' && (e.outcome === 'failed' || e.outcome === 'error'))
+    .map((e) => e.id);
+  const tests = rootsOf(checkInputsOf(run)).checks.filter((c) => failsItsTest(c, false));
+  return { reports: reports.sort(), vitest: [...new Set(tests.map((c) => c.requirement.id))].sort() };
+}
 
 export function resultsOf(
   run: HarnessRun,
@@ -13,12 +36,7 @@ export function resultsOf(
     requirementSet,
   }: { baseline?: Baseline | null; strict?: boolean; requirementSet?: string } = {},
 ): Results {
-  // Every check, as the reporter gets them.
-  const checks: CheckInput[] = run.checks.map(({ id, name, kind, outcome }) => {
-    const r = catalogue.find((x) => x.id === id);
-    if (!r) throw new Error(`no requirement ${id}`);
-    return { requirement: { id, level: r.level, section: r.section, statement: r.statement }, name, kind, ...outcome };
-  });
+  const checks = checkInputsOf(run);
   const at = new Date('2026-06-01T00:00:00Z');
   return buildResults(checks, {
     suite: { name: 'petstore-conformance', version: '1.0.0', commit: null },

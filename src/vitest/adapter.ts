@@ -11,6 +11,7 @@ import { selectChecks } from '../checks/select.js';
 import { rootsOf } from '../report/causes.js';
 import type { CheckInput } from '../report/results.js';
 import { ChecksRunner } from '../run/checks.js';
+import { failsItsTest } from './verdict.js';
 
 export function defineConformanceTests(checks: readonly Check[], config: RunConfig): void {
   const selected = selectChecks(checks, config);
@@ -39,7 +40,7 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
     if (outcome.outcome === 'passed') return;
     if (outcome.outcome === 'skipped') return skip(outcome.message);
     const text = [outcome.message, ...outcome.evidence.map((e) => `Reproduce with: ${e.reproduce}`)].join('\n');
-    if (c.requirement.level === 'SHOULD' && !config.strict) {
+    if (!failsItsTest(outcome, config.strict)) {
       await annotate(`SHOULD not met (warning): ${text}`, 'warning');
       return;
     }
