@@ -225,6 +225,13 @@ describe('the true story, against whole runs of the broken servers', () => {
     }
   });
 
+  test("every name answered with the example's: the checks whose statement is not the name pass", async () => {
+    const { results, first } = await storyOf('name-from-example');
+    expect(first).toMatch(/^- `createPet\.minimal` /);
+    for (const id of ['createPet.status-omitted', 'createPet.client-id'] as const)
+      expect(results.requirements.find((e) => e.id === id)?.outcome, id).toBe('passed');
+  });
+
   test('a categoryId stored through a double: createPet.gaps is blocked by it, not violated', async () => {
     const { results, violated } = await storyOf('category-through-double');
     expect(violated.map((e) => e.id)).toContain('createPet.int64-extremes');
