@@ -1,7 +1,7 @@
 // Comparing pets exactly: int64 digit for digit, names code point for code point.
 import fc from 'fast-check';
 import { expectPet, fail } from '../src/checks/assert.js';
-import { createdRules, echoRules, isTwin, readBackRules, type Sent } from '../src/checks/blame.js';
+import { createdRules, differingField, echoRules, isTwin, readBackRules, type Sent } from '../src/checks/blame.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import { exactInteger, show } from '../src/wire/json.js';
 import { wire } from '../src/wire/redact.js';
@@ -97,21 +97,23 @@ export function blockIfTwin(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got:
  * An accepted body is stored as sent: the 201's Pet echoes it exactly (echoDifference), and so
  * does getPet reading it back, while getPet is live. Returns the created Pet. A failure names the
  * rule it breaks when that is another requirement's (createdRules, echoRules, readBackRules).
- * `echo`: whether a field that came back changed is the caller's own statement broken too
- * ('mine': createPet.minimal, createPet.unicode), only another rule's ('another rule'), or not the
- * caller's to judge at all ('not judged': the answers must be Pets, the fields are others' rules).
+ * `echo`: the fields whose echo is the caller's own statement (a change to one of them breaks it,
+ * grouped under the field's rule: createPet.minimal's name and categoryId, createPet.unicode's
+ * name), a change to another field being only that field's rule's; or 'not judged' (the answers
+ * must be Pets; how the fields came back is other rules' to say).
  */
 export async function expectStoredAsSent(
   ctx: RunContext,
   sent: Sent,
   res: ApiResponse,
   what = msg`the body sent`,
-  echo: 'mine' | 'another rule' | 'not judged' = 'another rule',
+  echo: readonly ('name' | 'categoryId')[] | 'not judged' = [],
 ): Promise<Pet> {
   const pet = because(createdRules(res, sent), () => expectPet(res));
   const wrong = echo === 'not judged' ? undefined : echoDifference(sent, pet);
+  const mine = echo !== 'not judged' && echo.some((f) => f === differingField(sent, pet));
   if (wrong)
-    because({ rules: echoRules(sent, pet), ...(echo === 'mine' ? { mine: true } : {}) }, () =>
+    because({ rules: echoRules(sent, pet), ...(mine ? { mine: true } : {}) }, () =>
       fail(res, msg`${what}, accepted, echoed exactly`, wrong),
     );
   if (getPetStage(ctx) !== 'live') return pet;
