@@ -99,7 +99,8 @@ export function blockIfTwin(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got:
  * rule it breaks when that is another requirement's (createdRules, echoRules, readBackRules).
  * `echo`: the fields whose echo is the caller's own statement (a change to one of them breaks it,
  * grouped under the field's rule: createPet.minimal's name and categoryId, createPet.unicode's
- * name), a change to another field being only that field's rule's; or 'not judged' (the answers
+ * name, every field of createPet.gaps' "stored as sent"), a change to another field being only
+ * that field's rule's; or 'not judged' (the answers
  * must be Pets; how the fields came back is other rules' to say).
  */
 export async function expectStoredAsSent(
@@ -107,7 +108,7 @@ export async function expectStoredAsSent(
   sent: Sent,
   res: ApiResponse,
   what = msg`the body sent`,
-  echo: readonly ('name' | 'categoryId')[] | 'not judged' = [],
+  echo: readonly ('name' | 'categoryId' | 'status')[] | 'not judged' = [],
 ): Promise<Pet> {
   const pet = because(createdRules(res, sent), () => expectPet(res));
   const wrong = echo === 'not judged' ? undefined : echoDifference(sent, pet);
