@@ -126,13 +126,18 @@ export function requirementOutcome(outcomes: readonly OutcomeKind[]): OutcomeKin
 }
 
 /**
- * A requirement blocked by `root` (its blocked checks skipped): passed, with what blocked it as
- * its note, when its other checks passed (its statement held wherever it was judged).
+ * A requirement blocked by `root`, from its checks as rootsOf gave them (the blocked ones skipped)
+ * and as they ended: passed, with what blocked it as its note, when its other checks passed (its
+ * statement held wherever it was judged); else skipped, or undecided.
  */
-function blockedResult(checks: readonly CheckInput[], judged: readonly CheckInput[], root: string): RequirementResult {
+function blockedResult(checks: readonly CheckInput[], ended: readonly CheckInput[], root: string): RequirementResult {
   const e = { ...requirementResult(checks), blockedBy: root };
-  const held = judged.filter((c, i) => c === checks[i]);
-  if (e.outcome !== 'skipped' || !held.some((c) => c.outcome === 'passed') || held.some((c) => c.outcome === 'skipped'))
+  const judged = checks.filter((c, i) => c === ended[i]);
+  if (
+    e.outcome !== 'skipped' ||
+    !judged.some((c) => c.outcome === 'passed') ||
+    judged.some((c) => c.outcome === 'skipped')
+  )
     return e;
   const { skipReason, ...rest } = e;
   return { ...rest, outcome: 'passed', note: [e.note, skipReason].filter(Boolean).join('\n') };
