@@ -7,6 +7,7 @@ import { serve } from '../../src/reference-server/http.js';
 import { POPULATION_PLAN } from '../../src/checks/budget.js';
 import { stringifyJson } from '../../src/wire/json.js';
 import { worse, type CheckKind, type Outcome } from '../../src/checks/requirement.js';
+import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
 import { ChecksRunner, type ChecksRun } from '../../src/run/checks.js';
 import { checks } from '../../tests/catalogue.js';
 import type { ServerSetup, Wrap } from './faults-kit.js';
@@ -100,6 +101,7 @@ export async function runCatalogueAgainst(
       evidence: [...c.evidence],
       durationMs: c.durationMs,
       ...(c.causes ? { causes: [...c.causes] } : {}),
+      ...(c.blockedBy ? { blockedBy: c.blockedBy as RequirementId } : {}),
     };
     const prior = outcomes.get(c.requirement.id);
     if (!prior || worse(outcome.outcome, prior.outcome) !== prior.outcome) outcomes.set(c.requirement.id, outcome);

@@ -111,6 +111,8 @@ export interface Outcome {
   note?: string;
   /** A failed check whose cases met other requirements' rules: one per failing case (see CaseCause). */
   causes?: CaseCause[];
+  /** A skipped check that had nothing to judge because this requirement failed first (Blocked). */
+  blockedBy?: RequirementId;
 }
 
 const PRECEDENCE: readonly OutcomeKind[] = ['passed', 'skipped', 'error', 'failed'];

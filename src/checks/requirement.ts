@@ -4,7 +4,7 @@ import type { RequirementId } from '../data/generated/requirement-ids.js';
 import type { RunContext } from './run.js';
 import { TransportError, WriteBlocked } from '../wire/wire.js';
 import { requestOnly } from '../wire/evidence.js';
-import { requirementOf, Skip, Violation, type CaseCause, type Outcome } from './outcomes.js';
+import { Blocked, requirementOf, Skip, Violation, type CaseCause, type Outcome } from './outcomes.js';
 import { redactMessage, wire } from '../wire/redact.js';
 import { joined, msg } from './message.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -120,7 +120,12 @@ export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx
     });
   } catch (err) {
     if (err instanceof Skip || err instanceof WriteBlocked)
-      return done({ outcome: 'skipped', message: err.message, evidence: [] });
+      return done({
+        outcome: 'skipped',
+        message: err.message,
+        evidence: [],
+        ...(err instanceof Blocked ? { blockedBy: err.by } : {}),
+      });
     if (err instanceof Violation) {
       const causes = err.causes.map((c) =>
         resolvePets(c, ctx, req.name === undefined ? undefined : requirementOf(req.name)),

@@ -152,6 +152,7 @@ export interface CauseCheck {
   outcome: RequirementResult['outcome'];
   message?: string;
   causes?: readonly CaseCause[];
+  blockedBy?: string;
 }
 
 /** Checks grouped by requirement, in the order of the first check of each. */
@@ -188,7 +189,12 @@ export function rootsOf<C extends CauseCheck>(
     checks: checks.map((c) => {
       const link = links.get(c.requirement.id);
       return link?.blocked && c.outcome === 'failed'
-        ? { ...c, outcome: 'skipped', message: `blocked by ${link.root}: ${c.message ?? 'failed'}` }
+        ? {
+            ...c,
+            outcome: 'skipped',
+            message: `blocked by ${link.root}: ${c.message ?? 'failed'}`,
+            blockedBy: link.root,
+          }
         : c;
     }),
   };

@@ -72,6 +72,8 @@ export interface CheckInput {
   retries?: Retries;
   /** A failed check whose cases met other requirements' rules (see Outcome.causes). */
   causes?: readonly CaseCause[];
+  /** A skipped check blocked by this requirement's failure (see Outcome.blockedBy, rootsOf). */
+  blockedBy?: string;
 }
 
 export interface RunInput {
@@ -170,6 +172,10 @@ function requirementResult(checks: readonly CheckInput[]): RequirementResult {
   const notes = checks.flatMap((c) => (c.note ? [c.note] : []));
   if (outcome === 'passed' && notes.length > 0) entry.note = notes.join('\n');
   if (outcome === 'skipped') entry.skipReason = worst.map((c) => c.message ?? 'skipped').join('\n');
+  // Blocked, when every check that skipped was, by one requirement.
+  const by = new Set(worst.map((c) => c.blockedBy));
+  const [blocker] = by;
+  if (outcome === 'skipped' && by.size === 1 && blocker !== undefined) entry.blockedBy = blocker;
   if (outcome === 'failed' || outcome === 'error') {
     entry.message = worst.map((c) => c.message ?? outcome).join('\n');
     const evidence = worst.flatMap((c) => c.evidence);

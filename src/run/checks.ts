@@ -56,6 +56,7 @@ export function checkInput(check: Check, outcome: Outcome, retries?: Retries): C
     durationMs: outcome.durationMs,
     ...(retries ? { retries } : {}),
     ...('causes' in outcome && outcome.causes ? { causes: outcome.causes } : {}),
+    ...(outcome.blockedBy ? { blockedBy: outcome.blockedBy } : {}),
   };
 }
 

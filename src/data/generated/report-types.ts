@@ -63,7 +63,7 @@ export type RequirementResult = {
    */
   causedBy?: string;
   /**
-   * Since 1.7.0. Never when outcome is failed: the id of the failed requirement whose rule every failing case of this one broke, none its own (a MUST is never blocked by a SHOULD). Those cases are not a violation of this requirement: its checks that met them are skipped, saying 'blocked by' that id, and it is skipped, or passed with that as its note when its other checks passed. The reports list it under that one.
+   * Since 1.7.0. Never when outcome is failed: the id of the failed requirement that left this one nothing to judge (a list rule with no valid list: listPets.ok), or whose rule every failing case of this one broke, none its own (a MUST may be blocked by a SHOULD it relied on). Those cases are not a violation of this requirement: its checks that met them are skipped, saying 'blocked by' that id, and it is skipped, or passed with that as its note when its other checks passed. The reports list it under that one.
    */
   blockedBy?: string;
   /**
