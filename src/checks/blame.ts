@@ -65,7 +65,7 @@ export function listCause(list: unknown): CaseCause {
 export type Sent = { name?: unknown; categoryId?: unknown; status?: unknown };
 
 /** The first field of `sent` that `pet` does not carry exactly, in echoDifference's order. */
-export function differingField(sent: Sent, pet: Pet): 'name' | 'categoryId' | 'status' | undefined {
+function differingField(sent: Sent, pet: Pet): 'name' | 'categoryId' | 'status' | undefined {
   if (typeof sent.name === 'string' && sent.name !== pet.name) return 'name';
   const categoryId = exactInteger(sent.categoryId);
   if (categoryId !== undefined && exactInteger(pet.categoryId) !== categoryId) return 'categoryId';

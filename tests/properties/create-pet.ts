@@ -66,7 +66,7 @@ export const unicodeProperty: Property = {
               : msg`a valid NewPet with a name of ordinary text`,
           ),
         );
-        await expectStoredAsSent(ctx, body, res, msg`a name of ${[...body.name].length} code points`, ['name']);
+        await expectStoredAsSent(ctx, body, res, ['name'], msg`a name of ${[...body.name].length} code points`);
       },
     }),
 };
@@ -84,7 +84,13 @@ export const int64Property: Property = {
       predicate: async (generated, trial) => {
         const { body, res } = await create(ctx, trial, generated);
         because(createdRules(res, body), () => expectStatus(res, 201, msg`a valid NewPet`));
-        await expectStoredAsSent(ctx, body, res, msg`categoryId ${wire(String(exactInteger(body.categoryId)))}`);
+        await expectStoredAsSent(
+          ctx,
+          body,
+          res,
+          ['categoryId'],
+          msg`categoryId ${wire(String(exactInteger(body.categoryId)))}`,
+        );
       },
     }),
 };
