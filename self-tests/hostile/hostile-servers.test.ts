@@ -88,7 +88,15 @@ interface Target {
 interface Report {
   verdict: string;
   run: { targetLost?: unknown };
-  requirements: { id: string; level: string; outcome: string; message?: string; causedBy?: string }[];
+  requirements: {
+    id: string;
+    level: string;
+    outcome: string;
+    message?: string;
+    causedBy?: string;
+    skipReason?: string;
+    note?: string;
+  }[];
 }
 
 const closers: { close(): Promise<void> }[] = [];
@@ -102,7 +110,9 @@ const hostile =
     return { ...s, waiting: () => s.seen.hostile, server: s };
   };
 
-const messages = (report: Report) => report.requirements.map((r) => r.message ?? '').join('\n');
+/** What the report says of each requirement: a failure's message, or why it was skipped or blocked, or a passed one's note. */
+const messages = (report: Report) =>
+  report.requirements.map((r) => [r.message, r.skipReason, r.note].filter(Boolean).join('\n')).join('\n');
 
 let redirectTarget: Awaited<ReturnType<typeof elsewhere>>;
 
