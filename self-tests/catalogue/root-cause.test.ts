@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CaseCause } from '../../src/checks/outcomes.js';
-import { causesOf, inCauseOrder, rootCauses, type CauseInput } from '../../src/report/causes.js';
+import { causesOf, inCauseOrder, type CauseInput } from '../../src/report/causes.js';
 import { renderReports } from '../../src/report/reporter.js';
 import type { RequirementResult, Results } from '../../src/report/results.js';
 import { renderTerminal } from '../../src/report/terminal.js';
@@ -100,6 +100,10 @@ const failing = (id: string, ...cases: MadeUpCase[]): CauseInput => ({
   outcome: 'failed',
   cases: (cases.length ? cases : [{}]) as CaseCause[],
 });
+
+/** Each failure grouped under another, and its root. */
+const rootCauses = (entries: readonly CauseInput[]) =>
+  new Map([...causesOf(entries)].map(([id, { root }]) => [id, root]));
 
 describe('grouping, from what the checks say about each failing case', () => {
   test('a failure is grouped under another when every one of its failing cases resolves to that one', () => {

@@ -83,16 +83,10 @@ function linkOf(
  *   cycle (a check failing on an Error rule whose only evidence is that check's own answers) is
  *   broken at a link resting on rules rather than on a shared exchange (the first such in
  *   catalogue order): there the check is the root.
- * Every failure stays in the reports; a grouped one records its root as `causedBy`.
- */
-export function rootCauses(entries: readonly CauseInput[]): Map<string, string> {
-  return new Map([...causesOf(entries)].map(([id, { root }]) => [id, root]));
-}
-
-/**
- * rootCauses, saying of each failure grouped under a root whether it is blocked by it: every one
- * of its failing cases broke another requirement's rule (a check's own statement, not shown false
- * on that evidence, is not violated by it), none showed an exchange that failed its own rule.
+ * - Blocked: every one of its failing cases broke another requirement's rule (its own statement,
+ *   not shown false on that evidence, is not violated), none an exchange that failed its own rule.
+ * Every failure stays in the reports; a grouped one records its root as `causedBy`, a blocked one
+ * as `blockedBy`.
  */
 export function causesOf(entries: readonly CauseInput[]): Map<string, { root: string; blocked: boolean }> {
   const failedAt = (level: CauseInput['level']) =>
