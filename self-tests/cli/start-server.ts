@@ -11,27 +11,21 @@ const { values } = parseArgs({
     key: { type: 'string' },
     'exit-after': { type: 'string' },
     'ignore-term': { type: 'boolean', default: false },
-    'never-listen': { type: 'boolean', default: false },
     'slow-ms': { type: 'string', default: '0' },
   },
 });
 console.log(`starting with key ${values.key}`);
-if (values['never-listen']) {
-  console.log('waiting for a database that never comes');
-  setInterval(() => {}, 60_000);
-} else {
-  const reference = createReferenceHandler({ apiKey: values.key ?? '' });
-  let left = Number(values['exit-after'] ?? Infinity);
-  const slow = Number(values['slow-ms']);
-  const handler: Handler = async (req) => {
-    if (--left < 0) {
-      console.error(`crashed on ${req.method} ${req.url}: out of memory (on purpose)`);
-      process.exit(1);
-    }
-    if (slow) await new Promise((r) => setTimeout(r, slow));
-    return reference(req);
-  };
-  await serve(handler, { port: Number(values.port) });
-  console.log(`listening on ${values.port}`);
-}
+const reference = createReferenceHandler({ apiKey: values.key ?? '' });
+let left = Number(values['exit-after'] ?? Infinity);
+const slow = Number(values['slow-ms']);
+const handler: Handler = async (req) => {
+  if (--left < 0) {
+    console.error(`crashed on ${req.method} ${req.url}: out of memory (on purpose)`);
+    process.exit(1);
+  }
+  if (slow) await new Promise((r) => setTimeout(r, slow));
+  return reference(req);
+};
+await serve(handler, { port: Number(values.port) });
+console.log(`listening on ${values.port}`);
 if (values['ignore-term']) process.on('SIGTERM', () => console.log('SIGTERM ignored'));

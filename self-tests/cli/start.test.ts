@@ -15,12 +15,15 @@ const script = fileURLToPath(new URL('start-server.ts', import.meta.url));
 const server = (port: number, extra = '') =>
   `node --import ${JSON.stringify(join(root, 'node_modules/tsx/dist/loader.mjs'))} ${JSON.stringify(script)} --port ${port} --key ${KEY} ${extra}`;
 
-async function runWith(extra: string, args: string[] = []): Promise<BinRun & { port: number }> {
+async function runWith(
+  extra: string | ((port: number) => string),
+  args: string[] = [],
+): Promise<BinRun & { port: number }> {
   const port = await closedPort();
-  const run = await runBin(
-    ['--start', server(port, extra), '--base-url', `http://127.0.0.1:${port}/v1`, '--runs', '1', ...args],
-    { env: { PETSTORE_API_KEY: KEY } },
-  );
+  const command = typeof extra === 'string' ? server(port, extra) : extra(port);
+  const run = await runBin(['--start', command, '--base-url', `http://127.0.0.1:${port}/v1`, '--runs', '1', ...args], {
+    env: { PETSTORE_API_KEY: KEY },
+  });
   return { ...run, port };
 }
 
@@ -56,9 +59,13 @@ describe.concurrent('--start', CHILD_TIMEOUT, () => {
   });
 
   test('a server that never listens: exit 3 within --start-timeout, naming the command and its last lines', async () => {
-    const run = await runWith('--never-listen', ['--start-timeout', '1500']);
+    // The shell prints at once: no race between a loaded machine's node start-up and the timeout.
+    const run = await runWith(
+      () => "echo 'waiting for a database that never comes'; exec sleep 600",
+      ['--start-timeout', '1500'],
+    );
     expect(run.code, run.out).toBe(EXIT.unreachable);
-    expect(run.stderr).toMatch(/--start: 127\.0\.0\.1:\d+ accepted no connection within 1500 ms of starting `node /);
+    expect(run.stderr).toMatch(/--start: 127\.0\.0\.1:\d+ accepted no connection within 1500 ms of starting `echo /);
     expect(run.stderr).toContain('waiting for a database that never comes');
     expect(report(run).verdict).toBe('not-tested');
   });
