@@ -39,6 +39,12 @@ export interface RunOptions extends Omit<ServerSetup, 'wrap'> {
 }
 
 /** Writes POPULATION_PLAN's pets into the reference handler's store directly (no HTTP). */
+/**
+ * One key per process: the redaction registry keeps every key it is given, so a key per run would
+ * make each redaction scan hundreds of them in a matrix child. Each run has a server of its own.
+ */
+const apiKey = `harness-${randomBytes(9).toString('hex')}`;
+
 async function populate(handler: Handler, apiKey: string, basePath: string): Promise<void> {
   const statuses = Object.entries(POPULATION_PLAN).flatMap(([status, n]) => Array<string>(n).fill(status));
   for (const [i, status] of statuses.entries()) {
@@ -68,7 +74,6 @@ export async function runCatalogueAgainst(
     populated = !only,
   }: RunOptions = {},
 ): Promise<HarnessRun> {
-  const apiKey = `harness-${randomBytes(9).toString('hex')}`;
   const basePath = (options.basePath ?? base).replace(/\/+$/, '');
   const reference = createReferenceHandler({ apiKey, ...options, basePath });
   if (populated) await populate(reference, apiKey, basePath);
