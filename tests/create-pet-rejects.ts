@@ -34,7 +34,6 @@ interface InvalidBody {
 }
 
 const json = (value: unknown): Body => ({ json: value });
-export const isSuccess = (res: ApiResponse) => res.status >= 200 && res.status < 300;
 const validFields = (m: Marker) => ({ name: m.name, categoryId: m.categoryId, status: m.status });
 
 export const MISSING_NAME: readonly InvalidBody[] = [

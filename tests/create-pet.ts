@@ -15,7 +15,6 @@ import { expectStoredAsSent } from './pets.js';
 import {
   CATEGORY_RANGE,
   CATEGORY_TYPES,
-  isSuccess,
   MISSING_CATEGORY,
   MISSING_NAME,
   NAME_TYPES,
@@ -24,6 +23,7 @@ import {
   SECTION,
   STATUS_ENUM,
 } from './create-pet-rejects.js';
+import { isSuccess } from './operations.js';
 import { int64Property, invalidBodyProperty, unicodeProperty } from './properties/create-pet.js';
 
 const STATUSES = PET_STATUSES as readonly PetStatus[];

@@ -218,9 +218,23 @@ describe('the true story, against whole runs of the broken servers', () => {
 
   test('ids rounded above 2^53: the content type and the key are not blamed for a pet read back 404', async () => {
     const { results, violated } = await storyOf('ids-through-double');
-    for (const id of ['service.json-content-type', 'auth.valid-key'] as const) {
-      expect(violated.map((e) => e.id)).not.toContain(id);
-      expect(results.requirements.find((e) => e.id === id)?.blockedBy, id).toBe('getPet.existing');
+    const entry = (id: string) => results.requirements.find((e) => e.id === id);
+    expect(violated.map((e) => e.id)).not.toContain('service.json-content-type');
+    expect(violated.map((e) => e.id)).not.toContain('auth.valid-key');
+    // A 404 is no successful answer: nothing for the content type's rule to judge there.
+    expect(entry('service.json-content-type')?.blockedBy).toBe('getPet.existing');
+    // A 404 to the right key is the key accepted: the rule held on that answer.
+    expect(entry('auth.valid-key')?.outcome).toBe('passed');
+    expect(entry('auth.valid-key')?.blockedBy).toBeUndefined();
+  });
+
+  test('createPet answering 200, not 201: the key and the content type held on that answer and pass', async () => {
+    const { results, first } = await storyOf('created-200');
+    expect(first).toMatch(/^- `createPet\.minimal` /);
+    for (const id of ['service.json-content-type', 'auth.valid-key', 'auth.scheme-case'] as const) {
+      const entry = results.requirements.find((e) => e.id === id);
+      expect(entry?.outcome, id).toBe('passed');
+      expect(entry?.blockedBy, id).toBeUndefined();
     }
   });
 
