@@ -178,6 +178,18 @@ describe('the true story', () => {
   );
 });
 
+describe('a SHOULD missed is not a MUST violated', () => {
+  // A server that misses only a SHOULD conforms: a MUST check that relied on it is blocked, said
+  // so under the SHOULD, never violated (issue 25: a MUST is never explained by a SHOULD).
+  test.each(faults.filter((f) => levels.get(f.breaks) === 'SHOULD').map((f) => [f.name, f.breaks] as const))(
+    '%s (%s): its reports fail no MUST',
+    (name) => {
+      const row = matrix.faults.find((r) => r.fault === name);
+      expect(row?.mustFailures?.map((f) => `${f.id}: ${f.message}`)).toEqual([]);
+    },
+  );
+});
+
 describe('one verdict from both runners', () => {
   // The command line and `vitest run --project conformance` take the checks through one runner and
   // one root-cause rule: on every fault's whole-catalogue run, the same MUST requirements fail.

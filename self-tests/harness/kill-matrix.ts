@@ -7,7 +7,7 @@ import { renderReports } from '../../src/report/reporter.js';
 import { findings as reported } from '../../src/report/verdict.js';
 import type { Fault, ServerSetup, Variant } from './faults-kit.js';
 import { failing, HARNESS_SEED, runSetup, type HarnessRun } from './harness.js';
-import { failedBothWays, resultsOf } from './results-of.js';
+import { failedBothWays, mustFailuresOf, resultsOf } from './results-of.js';
 
 export interface Finding {
   id: string;
@@ -34,8 +34,9 @@ export interface FaultRow {
   failingInstead: string[];
   /**
    * For a fault against a SHOULD requirement (run with the whole catalogue): the MUST
-   * requirements it also fails. A server that only misses a SHOULD is conforming, so any entry
-   * here is a MUST check leaning on that SHOULD: a false alarm in waiting.
+   * requirements its reports also fail (violated or undecided; a MUST check blocked by the SHOULD
+   * it relied on is not one). A server that only misses a SHOULD is conforming, so any entry here
+   * is a MUST check leaning on that SHOULD: a false alarm.
    */
   mustFailures?: Finding[];
   /**
@@ -223,7 +224,16 @@ async function faultRow(f: Fault, levels: ReadonlyMap<string, Level>): Promise<F
     outcome,
     message: why,
     failingInstead,
-    ...(should ? { mustFailures: findings(whole, levels, ['failed', 'error']).filter((x) => x.level === 'MUST') } : {}),
+    ...(should
+      ? {
+          mustFailures: mustFailuresOf(whole).map((e) => ({
+            id: e.id,
+            level: e.level,
+            outcome: e.outcome,
+            message: firstLine(e.message),
+          })),
+        }
+      : {}),
     rootCause: named ? { ...named, ...(caught ? { ms: whole.ms, requests: whole.requests } : {}) } : null,
     ...(f.notUnder ? { misfiled: violatedOf(whole, f.notUnder) } : {}),
     paths: failedBothWays(whole),

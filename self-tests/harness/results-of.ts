@@ -21,12 +21,14 @@ function checkInputsOf(run: HarnessRun): CheckInput[] {
  * adapter would (a test failed per check): the two must be equal.
  */
 export function failedBothWays(run: HarnessRun): { reports: string[]; vitest: string[] } {
-  const reports = resultsOf(run)
-    .requirements.filter((e) => e.level === 'MUST' && (e.outcome === 'failed' || e.outcome === 'error'))
-    .map((e) => e.id);
+  const reports = mustFailuresOf(run).map((e) => e.id);
   const tests = rootsOf(checkInputsOf(run)).checks.filter((c) => failsItsTest(c, false));
   return { reports: reports.sort(), vitest: [...new Set(tests.map((c) => c.requirement.id))].sort() };
 }
+
+/** The MUST requirements a run's reports call violated or undecided (after blame). */
+export const mustFailuresOf = (run: HarnessRun) =>
+  resultsOf(run).requirements.filter((e) => e.level === 'MUST' && (e.outcome === 'failed' || e.outcome === 'error'));
 
 export function resultsOf(
   run: HarnessRun,
