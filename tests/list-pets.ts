@@ -80,9 +80,10 @@ const acceptsEnd = (id: RequirementId, n: number, end: Message): Requirement => 
   statement: `limit=${n} is accepted and yields at most ${n} Pet${n === 1 ? '' : 's'}`,
   check: (ctx) =>
     onFullStore(ctx, async () => {
-      // That the end is accepted is this requirement's rule; that no more than n come back, listPets.limit.respected's.
+      // More than n back breaks listPets.limit.respected's rule and this statement too: also failed, grouped under it.
       expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, msg`limit=${n} is the ${end}`, [
         'listPets.limit.respected',
+        id,
       ]);
     }),
 });

@@ -228,6 +228,27 @@ describe('the true story, against whole runs of the broken servers', () => {
     expect(entry('auth.valid-key')?.blockedBy).toBeUndefined();
   });
 
+  test('status null for an omitted status: the rules about ids judge the ids, and pass', async () => {
+    const { results, first } = await storyOf('status-null-when-omitted');
+    expect(first).toMatch(/^- `createPet\.status-omitted` /);
+    for (const id of ['createPet.client-id', 'createPet.distinct-ids'] as const) {
+      const entry = results.requirements.find((e) => e.id === id);
+      expect(entry?.outcome, id).toBe('passed');
+      expect(entry?.blockedBy, id).toBeUndefined();
+    }
+  });
+
+  test('limit ignored: limit=1 answered with 20 pets breaks listPets.limit.min too, said as also failed', async () => {
+    const { results, files } = await storyOf('limit-ignored');
+    const min = results.requirements.find((e) => e.id === 'listPets.limit.min');
+    // Its statement says "yields at most 1 Pet": violated, not merely blocked, and grouped under the limit rule.
+    expect(min?.outcome).toBe('failed');
+    expect(min?.blockedBy).toBeUndefined();
+    expect(files['conformance.md']).toMatch(
+      /- `listPets\.limit\.respected` .*\n {2}- also failed because of this: `listPets\.limit\.min`/,
+    );
+  });
+
   test('createPet answering 200, not 201: the key and the content type held on that answer and pass', async () => {
     const { results, first } = await storyOf('created-200');
     expect(first).toMatch(/^- `createPet\.minimal` /);

@@ -2,7 +2,7 @@
 // what came back and what the interface expects; the exchange carries the reproduction.
 import { answeredByFront, GATEWAY_FAILING, TransportError, type ApiResponse } from '../wire/wire.js';
 import { exchangeOf } from '../wire/evidence.js';
-import { detach, show } from '../wire/json.js';
+import { detach, exactInteger, show } from '../wire/json.js';
 import { wire, type WireText } from '../wire/redact.js';
 import { because, Blocked, Violation, type CaseCause } from './outcomes.js';
 import { joined, msg, petsCount, words, type Message } from './message.js';
@@ -134,6 +134,16 @@ export function expectCreated(res: ApiResponse, sent: { status?: unknown }, what
     expectStatus(res, 201, what);
     return expectPet(res);
   });
+}
+
+/**
+ * The id a create was answered with, for a rule about ids alone: a 201 with an integer id, whatever
+ * its other fields (those are other rules', judged there); anything else is expectCreated's finding.
+ */
+export function expectCreatedId(res: ApiResponse, sent: { status?: unknown }, what?: Message): string {
+  const id = res.status === 201 ? exactInteger((res.json as { id?: unknown } | null)?.id) : undefined;
+  // Else expectCreated fails: a 201 that is a valid Pet has an integer id.
+  return id ?? (exactInteger(expectCreated(res, sent, what).id) as string);
 }
 
 export function expectPet(res: ApiResponse): Pet {
