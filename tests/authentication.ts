@@ -6,7 +6,7 @@ import { parseChallenges, type Challenge } from '../src/wire/headers.js';
 import { show } from '../src/wire/json.js';
 import { wire } from '../src/wire/redact.js';
 import type { Requirement, RequirementId } from '../src/checks/requirement.js';
-import { because, eachCase } from '../src/checks/requirement.js';
+import { because, eachCase, type CaseCause } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { expectKeyAccepted, getPetStage, liveOperations, type Operation } from './operations.js';
 import { unknownPetIds } from './pets.js';
@@ -192,10 +192,16 @@ export const authentication: Requirement[] = [
         requests.flatMap((r) => credentials.map((c) => [r, c] as const)),
         async ([r, c]) => {
           const res = await r.send(ctx, c.auth);
-          // A 5xx shows the input crashed the server (errors.no-server-error's rule), not validation before authentication.
-          because(res.status >= 500 ? (['errors.no-server-error', r.input] as const) : [], () =>
-            expectError(res, 401, msg`${r.what}, with ${c.what}: authentication comes first`),
-          );
+          // A 5xx shows the input crashed the server (errors.no-server-error's rule), not validation
+          // before authentication. No 401 at all: these credentials refused nowhere breaks their rule
+          // too, and this one is grouped under it when that failed as well.
+          const cause: CaseCause =
+            res.status >= 500
+              ? { rules: ['errors.no-server-error', r.input] }
+              : res.status !== 401
+                ? { rules: [c.refusedBy], mine: true }
+                : {};
+          because(cause, () => expectError(res, 401, msg`${r.what}, with ${c.what}: authentication comes first`));
         },
       );
     },

@@ -2,7 +2,7 @@
 import { expectStatus } from '../src/checks/assert.js';
 import type { ApiRequest, ApiResponse } from '../src/wire/wire.js';
 import { because, Skip } from '../src/checks/requirement.js';
-import { successRules } from '../src/checks/blame.js';
+import { keyRefused, successRules } from '../src/checks/blame.js';
 import { msg, words, type Message, type OperationName } from '../src/checks/message.js';
 import type { RunContext } from '../src/checks/run.js';
 import { validate } from '../src/data/schemas.js';
@@ -101,11 +101,11 @@ export function expectSuccess(op: Pick<Operation, 'name' | 'success'>, res: ApiR
 }
 
 /**
- * The right key accepted: any answer but 401 or 403, which are the calling rule's finding (whether
- * the answer is right is the operation's own rule, judged there). A 5xx tells nothing about the
- * key: blocked by the operation's rule.
+ * The right key accepted: any answer but 401 or 403, which break the calling rule (grouped under
+ * auth.valid-key when that failed too); whether the answer is right is the operation's own rule,
+ * judged there. A 5xx tells nothing about the key: blocked by the operation's rule.
  */
 export function expectKeyAccepted(op: Pick<Operation, 'name' | 'success'>, res: ApiResponse, what: Message): void {
-  if (res.status === 401 || res.status === 403) expectStatus(res, op.success, what);
+  if (res.status === 401 || res.status === 403) because(keyRefused(res), () => expectStatus(res, op.success, what));
   else if (res.status >= 500) expectSuccess(op, res, what);
 }

@@ -249,6 +249,23 @@ describe('the true story, against whole runs of the broken servers', () => {
     );
   });
 
+  test('createPet refusing the right key: one cause, the rejects said as also failed under auth.valid-key', async () => {
+    const { results, first } = await storyOf('create-rejects-everything');
+    expect(first).toMatch(/^- `auth\.valid-key` /);
+    for (const id of ['createPet.missing-name', 'createPet.body-not-object', 'auth.scheme-case'] as const) {
+      const entry = results.requirements.find((e) => e.id === id);
+      // "Answered 400" is false too (a 401 came back): violated, grouped under the key refused.
+      expect(entry?.outcome, id).toBe('failed');
+      expect(entry?.causedBy, id).toBe('auth.valid-key');
+    }
+  });
+
+  test('listPets open without a key: validation before authentication is said as also failed under it', async () => {
+    const { results, first } = await storyOf('list-without-auth');
+    expect(first).toMatch(/^- `auth\.missing-key` /);
+    expect(results.requirements.find((e) => e.id === 'auth.before-validation')?.causedBy).toBe('auth.missing-key');
+  });
+
   test('createPet answering 200, not 201: the key and the content type held on that answer and pass', async () => {
     const { results, first } = await storyOf('created-200');
     expect(first).toMatch(/^- `createPet\.minimal` /);

@@ -125,6 +125,13 @@ export function shortListRules(res: ApiResponse): RequirementId[] {
     ...(query.has('status') ? (['listPets.status.exact'] as const) : []),
   ];
 }
+/**
+ * A 401 or 403 to a request with the right key: auth.valid-key's rule, and the calling rule's too
+ * when it expects another answer (mine: its statement is false on this evidence as well).
+ */
+export const keyRefused = (res: ApiResponse): CaseCause =>
+  res.status === 401 || res.status === 403 ? { rules: ['auth.valid-key'], mine: true } : {};
+
 /** The requirement whose rule a valid request of each operation meets first: it is answered with the operation's success. */
 const SUCCESS_RULE: Readonly<Record<'listPets' | 'createPet' | 'getPet', RequirementId>> = {
   listPets: 'listPets.ok',

@@ -21,7 +21,7 @@ import type { RunContext } from '../../src/checks/run.js';
 import { PET_STATUSES } from '../../src/data/schemas.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
 import { expectStoredAsSent } from '../pets.js';
-import { createdRules, isGapName } from '../../src/checks/blame.js';
+import { createdRules, isGapName, keyRefused } from '../../src/checks/blame.js';
 import { wire } from '../../src/wire/redact.js';
 import { msg, words, type Message } from '../../src/checks/message.js';
 
@@ -167,7 +167,7 @@ const invalid = new Map<RequirementId, Property>(
             // Urgent: the property's other cases wait for the one creation it may make by mistake.
             const res = await ctx.api.createPet(null, { body, urgent: true });
             // The rule the generators broke, in their words (src/data/generators/invalid.ts): the suite's own.
-            expectError(res, 400, words(generated.rule.says));
+            because(keyRefused(res), () => expectError(res, 400, words(generated.rule.says)));
             if (name === undefined || !('json' in body)) return;
             // The list of the body's status, when it names a valid one: where a created pet would be.
             const status = (body.json as { status?: unknown }).status;
