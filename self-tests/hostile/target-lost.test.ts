@@ -36,6 +36,22 @@ test(
     // Said once: the terminal lists no requirement that could not decide for want of an answer.
     expect(run.stdout).not.toMatch(/^ \? \S+ \(could not decide\) could not decide: connection/m);
     expect(run.stdout.match(/stopped answering/g)).toHaveLength(1);
+    // And in the reports: one item for all it left undecided, with their ids, not one line each.
+    const md = readFileSync(join(run.cwd, 'reports', 'conformance.md'), 'utf8');
+    const undecided = md.slice(md.indexOf('### Could not be decided'));
+    const items = undecided
+      .slice(0, undecided.indexOf('\n\n', undecided.indexOf('\n- ')))
+      .split('\n')
+      .filter((l) => l.startsWith('- '));
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatch(/^- The target stopped answering .*: \d+ left undecided: `/);
+    const html = readFileSync(join(run.cwd, 'reports', 'conformance.html'), 'utf8');
+    const findings = html.slice(
+      html.indexOf('<section class="findings">'),
+      html.indexOf('</section>', html.indexOf('<section class="findings">')),
+    );
+    expect(findings.match(/left undecided/g)).toHaveLength(1);
+    expect(findings).not.toContain('could not decide: connection');
   },
   CHILD_TIMEOUT.timeout,
 );

@@ -15,6 +15,7 @@ import {
   olderSetSaid,
   VERDICT_TITLE,
   type FindingList,
+  type LeftUndecided,
 } from './verdict.js';
 import type { Shown as ShownFinding } from './causes.js';
 import {
@@ -174,13 +175,19 @@ function findingList(
   cls: string,
   list: FindingList | readonly RequirementResult[],
   why = (e: RequirementResult) => oneLine(e.message, 220),
+  /** What a failing gateway or a lost target left undecided: one item, first, for all of them. */
+  gone: LeftUndecided | null = null,
 ): string {
   const { entries, shown } =
     'shown' in list
       ? list
       : { entries: list, shown: list.map((entry): ShownFinding => ({ entry, also: [], blocked: [] })) };
-  if (entries.length === 0) return '';
-  return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${entries.length}</span></h3><ul>${shown
+  const n = entries.length + (gone?.entries.length ?? 0);
+  if (n === 0) return '';
+  const left = gone
+    ? `<li><span class="why">${h(gone.said)}: ${gone.entries.length} left undecided:</span> ${gone.entries.map(link).join(', ')}</li>`
+    : '';
+  return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${n}</span></h3><ul>${left}${shown
     .map(
       ({ entry: e, cause, also, blocked }) =>
         `<li>${link(e)}${cause ? ` <span class="why">(because of ${link(cause)}, below)</span>` : ''} <span class="why">${h(why(e))}</span>${also.length ? `<ul class="also"><li>also failed because of this: ${also.map(link).join(', ')}</li></ul>` : ''}${blocked.length ? `<ul class="also"><li>blocked by this (not violated themselves): ${blocked.map(link).join(', ')}</li></ul>` : ''}</li>`,
@@ -194,7 +201,7 @@ export function renderHtml(results: Results, { har }: { har?: string } = {}): st
   const strict = r.strict;
   const { known, fixed, notScored } = findings(results);
   const older = olderSetSaid(results);
-  const { violations, undecided, warnings } = findingLists(results);
+  const { violations, undecided, warnings, gone } = findingLists(results);
   const commit = results.suite.commit ? ` · commit <code>${h(results.suite.commit.slice(0, 12))}</code>` : '';
   const notes: string[] = [];
   if (r.interrupted) notes.push('The run was interrupted: checks that had not finished are reported as undecided.');
@@ -256,11 +263,16 @@ ${LEVELS.map((l) => levelCard(results, l)).join('\n')}
 </section>
 
 ${
-  violations.entries.length + undecided.entries.length + warnings.entries.length + known.length + fixed.length > 0 ||
-  older
+  violations.entries.length +
+    undecided.entries.length +
+    (gone?.entries.length ?? 0) +
+    warnings.entries.length +
+    known.length +
+    fixed.length >
+    0 || older
     ? `<section class="findings">
 ${findingList(strict ? 'Violations (MUST and SHOULD)' : 'Violations (MUST)', 'f-failed', violations)}
-${findingList('Could not be decided', 'f-error', undecided)}
+${findingList('Could not be decided', 'f-error', undecided, undefined, gone)}
 ${findingList('Warnings (SHOULD, do not fail the run)', 'f-warning', warnings)}
 ${findingList('Known deviations (baseline; still run, not regressions)', 'f-known', known, (e) => `${oneLine(baselineSaid(e), 160)}: ${oneLine(e.message, 160)}`)}
 ${findingList('Fixed: remove them from the baseline', 'f-warning', fixed, (e) => oneLine(baselineSaid(e), 220))}

@@ -1,18 +1,6 @@
 // The compact summary printed at the end of every run.
 import { givenLabel, isPartial, type RequirementResult, type Results, type Tally } from './results.js';
-import {
-  baselineSaid,
-  findingLists,
-  findings,
-  gateOf,
-  gatewayFailed,
-  lostWith,
-  notScoredSaid,
-  olderSetSaid,
-  targetLostSaid,
-  TARGET_FAILED,
-  VERDICT_TITLE,
-} from './verdict.js';
+import { baselineSaid, findingLists, findings, gateOf, notScoredSaid, olderSetSaid, VERDICT_TITLE } from './verdict.js';
 import { levelApart, type Shown } from './causes.js';
 import { describeDeployment, describeServerExit, oneLine } from './words.js';
 
@@ -65,7 +53,7 @@ export function renderTerminal(
   { paint = PLAIN, width = 120, reportDir = 'reports' }: { paint?: Paint; width?: number; reportDir?: string } = {},
 ): string {
   const { known, fixed, notScored } = findings(results);
-  const { violations, undecided, warnings } = findingLists(results);
+  const { violations, undecided, warnings, gone } = findingLists(results);
   const r = results.run;
   const label = givenLabel(results.target);
   const verdictPaint =
@@ -108,20 +96,13 @@ export function renderTerminal(
         );
   };
   for (const s of violations.shown) finding(paint.red('✘'), s, s.entry.level === 'SHOULD' ? ' (SHOULD, strict)' : '');
-  // A backend that fell over mid-run is said once (the verdict says it for MUSTs), not once per requirement it left undecided.
-  // So is a target that stopped answering: one line for all it left undecided, not one each.
-  const gateway = gatewayFailed([...undecided.entries, ...warnings.entries]);
-  const lost = lostWith([...undecided.entries, ...warnings.entries], gateway.length ? null : r.targetLost);
-  const fellOver = [...gateway, ...lost];
-  const gone = gateway.length ? TARGET_FAILED : r.targetLost ? targetLostSaid(r.targetLost) : '';
-  for (const s of undecided.shown)
-    if (!fellOver.includes(s.entry)) finding(paint.yellow('?'), s, ' (could not decide)');
-  if (fellOver.length && !results.verdictReason.includes(gone))
-    out.push(` ${paint.yellow('?')} ${gone}: ${fellOver.length} requirement(s) could not be decided`);
-  for (const s of warnings.shown) {
-    if (!fellOver.includes(s.entry))
-      finding(paint.yellow('⚠'), s, ` (SHOULD, warning${s.entry.outcome === 'error' ? ', could not check' : ''})`);
-  }
+  for (const s of undecided.shown) finding(paint.yellow('?'), s, ' (could not decide)');
+  // A backend that fell over mid-run, or a target that stopped answering, is said once (the verdict
+  // says it when MUSTs are left), not once per requirement it left undecided.
+  if (gone && !results.verdictReason.includes(gone.said))
+    out.push(` ${paint.yellow('?')} ${gone.said}: ${gone.entries.length} requirement(s) could not be decided`);
+  for (const s of warnings.shown)
+    finding(paint.yellow('⚠'), s, ` (SHOULD, warning${s.entry.outcome === 'error' ? ', could not check' : ''})`);
   // --baseline: known deviations apart from the findings (with the baseline's reason), then the gate.
   for (const e of known)
     out.push(
@@ -169,7 +150,8 @@ export function renderTerminal(
     line('reports', `${reportDir}/conformance.html, conformance.md, conformance.json, junit.xml, manifest.json`),
   );
   // The summary gives each finding's first reason; where the rest is.
-  if (violations.entries.length + undecided.entries.length + warnings.entries.length + known.length > 0) {
+  const listed = violations.entries.length + undecided.entries.length + warnings.entries.length + known.length;
+  if (listed + (gone?.entries.length ?? 0) > 0) {
     out.push(
       line('evidence', `requests, responses and curl lines in ${reportDir}/conformance.html (or run with --verbose)`),
     );

@@ -185,24 +185,41 @@ export interface FindingList {
   shown: Shown[];
 }
 
+/** What a failing gateway or a target that stopped answering left undecided: said once, with their ids. */
+export interface LeftUndecided {
+  said: string;
+  entries: RequirementResult[];
+}
+
 /**
  * The three lists every report shows, in this order, each shown after the ones before it:
- * violations, undecided, warnings. A target not tested has every requirement undecided for the
- * one reason the headline gives: no undecided list, and no undecided warning.
+ * violations, undecided, warnings; and apart from them, `gone`: what a failing gateway or a target
+ * that stopped answering left undecided, said once in every report, not one line each. A target
+ * not tested has every requirement undecided for the one reason the headline gives: no undecided
+ * list, and no undecided warning.
  */
-export function findingLists(results: Results): Record<'violations' | 'undecided' | 'warnings', FindingList> {
+export function findingLists(
+  results: Results,
+): Record<'violations' | 'undecided' | 'warnings', FindingList> & { gone: LeftUndecided | null } {
   const { violations, undecided, warnings } = findings(results);
   const notTested = results.verdict === 'not-tested';
+  const open = [...(notTested ? [] : undecided), ...warnings.filter((e) => e.outcome === 'error' && !notTested)];
+  const gateway = gatewayFailed(open);
+  const lost = lostWith(open, gateway.length ? null : results.run.targetLost);
+  const left = [...gateway, ...lost];
+  const apart = (entries: readonly RequirementResult[]) => entries.filter((e) => !left.includes(e));
   const lists = [
     violations,
-    notTested ? [] : undecided,
-    notTested ? warnings.filter((e) => e.outcome !== 'error') : warnings,
+    notTested ? [] : apart(undecided),
+    apart(notTested ? warnings.filter((e) => e.outcome !== 'error') : warnings),
   ];
   const [v, u, w] = lists.map((entries, i) => ({
     entries,
     shown: shownFindings(entries, lists.slice(0, i).flat(), results.requirements),
   })) as [FindingList, FindingList, FindingList];
-  return { violations: v, undecided: u, warnings: w };
+  const t = results.run.targetLost;
+  const said = gateway.length ? TARGET_FAILED : t ? targetLostSaid(t) : '';
+  return { violations: v, undecided: u, warnings: w, gone: left.length ? { said, entries: left } : null };
 }
 
 /** What a requirement outside the set scored against did: "not scored (added in X): failed: …". */
