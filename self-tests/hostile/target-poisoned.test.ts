@@ -75,6 +75,14 @@ test(
     expect(results.verdictReason).toMatch(
       /^the target turned failing after it accepted POST \/v1\/pets .* \(201, sent by [\w.-]+\): every createPet answered 500 from then on \(\d+ answers\), where it had succeeded before; /,
     );
+    // What failed on those 500s is filed under the turn: one item with their ids, not a line each.
+    const md = readFileSync(join(run.cwd, 'reports', 'conformance.md'), 'utf8');
+    const violations = md.slice(md.indexOf('### Violations'), md.indexOf('\n\n', md.indexOf('\n- ')));
+    const items = violations.split('\n').filter((l) => l.startsWith('- '));
+    expect(items[0]).toMatch(/^- \d+ failed on the answers of the target turned failing: `/);
+    expect(items[0]).toContain('`createPet.missing-name`');
+    expect(items.filter((l) => l.startsWith('- `createPet.missing-name`'))).toEqual([]);
+    expect(run.stdout).toMatch(/✘ \d+ failed on the answers of the target turned failing: /);
   },
   CHILD_TIMEOUT.timeout,
 );

@@ -31,6 +31,13 @@ const line = (sent: SentRequest) => {
 
 type Operation = 'listPets' | 'getPet' | 'createPet';
 
+/** The operation a request is, by its method and path (`listPath` the path of listPets, e.g. /v1/pets). */
+export function operationOf(method: string, path: string, listPath: string): Operation | undefined {
+  if (path === listPath) return method === 'GET' ? 'listPets' : method === 'POST' ? 'createPet' : undefined;
+  const rest = path.startsWith(`${listPath}/`) ? path.slice(listPath.length + 1) : undefined;
+  return method === 'GET' && rest !== undefined && !rest.includes('/') ? 'getPet' : undefined;
+}
+
 export class TargetWatch {
   /** The last requests a dropped connection left unanswered (method, path), newest last. */
   readonly unanswered: string[] = [];
@@ -52,20 +59,7 @@ export class TargetWatch {
     this.lastAnswered = res.request;
     this.silence = undefined;
     this.seq++;
-    const { method, url } = res.request;
-    const path = new URL(url).pathname;
-    const op: Operation | undefined =
-      path === this.listPath
-        ? method === 'GET'
-          ? 'listPets'
-          : method === 'POST'
-            ? 'createPet'
-            : undefined
-        : method === 'GET' &&
-            path.startsWith(`${this.listPath}/`) &&
-            !path.slice(this.listPath.length + 1).includes('/')
-          ? 'getPet'
-          : undefined;
+    const op = operationOf(res.request.method, new URL(res.request.url).pathname, this.listPath);
     if (op) this.answers.push({ seq: this.seq, op, status: res.status });
     if (op === 'createPet' && res.status === 201)
       this.accepted.push({ seq: this.seq, sent: res.request, by, valid: acceptable(res.request.body) });

@@ -13,9 +13,10 @@ import {
   gateOf,
   notScoredSaid,
   olderSetSaid,
+  saidOnce,
   VERDICT_TITLE,
   type FindingList,
-  type LeftUndecided,
+  type SaidOnce,
 } from './verdict.js';
 import type { Shown as ShownFinding } from './causes.js';
 import {
@@ -175,19 +176,17 @@ function findingList(
   cls: string,
   list: FindingList | readonly RequirementResult[],
   why = (e: RequirementResult) => oneLine(e.message, 220),
-  /** What a failing gateway or a lost target left undecided: one item, first, for all of them. */
-  gone: LeftUndecided | null = null,
+  /** Requirements one cause explains (SaidOnce): one item, first, for all of them. */
+  once: { lead: string; entries: readonly RequirementResult[] } | null = null,
 ): string {
   const { entries, shown } =
     'shown' in list
       ? list
       : { entries: list, shown: list.map((entry): ShownFinding => ({ entry, also: [], blocked: [] })) };
-  const n = entries.length + (gone?.entries.length ?? 0);
+  const n = entries.length + (once?.entries.length ?? 0);
   if (n === 0) return '';
-  const left = gone
-    ? `<li><span class="why">${h(gone.said)}: ${gone.entries.length} left undecided:</span> ${gone.entries.map(link).join(', ')}</li>`
-    : '';
-  return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${n}</span></h3><ul>${left}${shown
+  const first = once ? `<li><span class="why">${h(once.lead)}:</span> ${once.entries.map(link).join(', ')}</li>` : '';
+  return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${n}</span></h3><ul>${first}${shown
     .map(
       ({ entry: e, cause, also, blocked }) =>
         `<li>${link(e)}${cause ? ` <span class="why">(because of ${link(cause)}, below)</span>` : ''} <span class="why">${h(why(e))}</span>${also.length ? `<ul class="also"><li>also failed because of this: ${also.map(link).join(', ')}</li></ul>` : ''}${blocked.length ? `<ul class="also"><li>blocked by this (not violated themselves): ${blocked.map(link).join(', ')}</li></ul>` : ''}</li>`,
@@ -201,7 +200,8 @@ export function renderHtml(results: Results, { har }: { har?: string } = {}): st
   const strict = r.strict;
   const { known, fixed, notScored } = findings(results);
   const older = olderSetSaid(results);
-  const { violations, undecided, warnings, gone } = findingLists(results);
+  const { violations, undecided, warnings, gone, turned } = findingLists(results);
+  const lead = (o: SaidOnce | null) => (o ? { lead: saidOnce(o, results), entries: o.entries } : null);
   const commit = results.suite.commit ? ` · commit <code>${h(results.suite.commit.slice(0, 12))}</code>` : '';
   const notes: string[] = [];
   if (r.interrupted) notes.push('The run was interrupted: checks that had not finished are reported as undecided.');
@@ -264,6 +264,7 @@ ${LEVELS.map((l) => levelCard(results, l)).join('\n')}
 
 ${
   violations.entries.length +
+    (turned?.entries.length ?? 0) +
     undecided.entries.length +
     (gone?.entries.length ?? 0) +
     warnings.entries.length +
@@ -271,8 +272,8 @@ ${
     fixed.length >
     0 || older
     ? `<section class="findings">
-${findingList(strict ? 'Violations (MUST and SHOULD)' : 'Violations (MUST)', 'f-failed', violations)}
-${findingList('Could not be decided', 'f-error', undecided, undefined, gone)}
+${findingList(strict ? 'Violations (MUST and SHOULD)' : 'Violations (MUST)', 'f-failed', violations, undefined, lead(turned))}
+${findingList('Could not be decided', 'f-error', undecided, undefined, lead(gone))}
 ${findingList('Warnings (SHOULD, do not fail the run)', 'f-warning', warnings)}
 ${findingList('Known deviations (baseline; still run, not regressions)', 'f-known', known, (e) => `${oneLine(baselineSaid(e), 160)}: ${oneLine(e.message, 160)}`)}
 ${findingList('Fixed: remove them from the baseline', 'f-warning', fixed, (e) => oneLine(baselineSaid(e), 220))}

@@ -7,8 +7,10 @@ import {
   gateOf,
   notScoredSaid,
   olderSetSaid,
+  saidOnce,
   VERDICT_TITLE,
   type FindingList,
+  type SaidOnce,
 } from './verdict.js';
 import { levelApart, type Shown } from './causes.js';
 import {
@@ -78,7 +80,7 @@ function causeList({ shown }: FindingList): string[] {
 
 export function renderMarkdown(results: Results): string {
   const { known, fixed, notScored } = findings(results);
-  const { violations, undecided, warnings, gone } = findingLists(results);
+  const { violations, undecided, warnings, gone, turned } = findingLists(results);
   const notTested = results.verdict === 'not-tested';
   const r = results.run;
   const label = givenLabel(results.target);
@@ -99,14 +101,15 @@ export function renderMarkdown(results: Results): string {
   ];
   const levels = r.strict ? 'MUST and SHOULD' : 'MUST';
   const section = (title: string, lines: string[]) => (lines.length ? ['', title, '', ...lines] : []);
-  out.push(...section(`### Violations (${levels})`, causeList(violations)));
-  // What a failing gateway or a lost target left undecided: one line, its ids, not one line each.
-  const left = gone
-    ? [
-        `- ${md(gone.said.charAt(0).toUpperCase() + gone.said.slice(1))}: ${gone.entries.length} left undecided: ${gone.entries.map((e) => `${code(e.id)}${e.level === 'SHOULD' ? ' (SHOULD)' : ''}`).join(', ')}`,
-      ]
-    : [];
-  out.push(...section('### Could not be decided', [...left, ...causeList(undecided)]));
+  // Requirements one cause explains (SaidOnce): one line, their ids, not one line each.
+  const once = (o: SaidOnce | null) =>
+    o
+      ? [
+          `- ${md(saidOnce(o, results))}: ${o.entries.map((e) => `${code(e.id)}${e.level === 'SHOULD' ? ' (SHOULD)' : ''}`).join(', ')}`,
+        ]
+      : [];
+  out.push(...section(`### Violations (${levels})`, [...once(turned), ...causeList(violations)]));
+  out.push(...section('### Could not be decided', [...once(gone), ...causeList(undecided)]));
   if (notTested)
     out.push(
       '',

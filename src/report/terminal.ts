@@ -1,6 +1,15 @@
 // The compact summary printed at the end of every run.
 import { givenLabel, isPartial, type RequirementResult, type Results, type Tally } from './results.js';
-import { baselineSaid, findingLists, findings, gateOf, notScoredSaid, olderSetSaid, VERDICT_TITLE } from './verdict.js';
+import {
+  baselineSaid,
+  findingLists,
+  findings,
+  gateOf,
+  notScoredSaid,
+  olderSetSaid,
+  saidOnce,
+  VERDICT_TITLE,
+} from './verdict.js';
 import { levelApart, type Shown } from './causes.js';
 import { describeDeployment, describeServerExit, oneLine } from './words.js';
 
@@ -53,7 +62,7 @@ export function renderTerminal(
   { paint = PLAIN, width = 120, reportDir = 'reports' }: { paint?: Paint; width?: number; reportDir?: string } = {},
 ): string {
   const { known, fixed, notScored } = findings(results);
-  const { violations, undecided, warnings, gone } = findingLists(results);
+  const { violations, undecided, warnings, gone, turned } = findingLists(results);
   const r = results.run;
   const label = givenLabel(results.target);
   const verdictPaint =
@@ -95,6 +104,15 @@ export function renderTerminal(
           ),
         );
   };
+  // What failed on a poisoned target's failing answers: one item (the verdict names the turn).
+  if (turned)
+    out.push(
+      ...wrapped(
+        turned.entries.map((e) => `${e.id}${e.level === 'SHOULD' ? ' (SHOULD)' : ''}`),
+        width,
+        ` ${paint.red('✘')} ${paint.dim(`${saidOnce(turned, results)}: `)}`,
+      ),
+    );
   for (const s of violations.shown) finding(paint.red('✘'), s, s.entry.level === 'SHOULD' ? ' (SHOULD, strict)' : '');
   for (const s of undecided.shown) finding(paint.yellow('?'), s, ' (could not decide)');
   // A backend that fell over mid-run, or a target that stopped answering, is said once (the verdict
@@ -151,7 +169,7 @@ export function renderTerminal(
   );
   // The summary gives each finding's first reason; where the rest is.
   const listed = violations.entries.length + undecided.entries.length + warnings.entries.length + known.length;
-  if (listed + (gone?.entries.length ?? 0) > 0) {
+  if (listed + (gone?.entries.length ?? 0) + (turned?.entries.length ?? 0) > 0) {
     out.push(
       line('evidence', `requests, responses and curl lines in ${reportDir}/conformance.html (or run with --verbose)`),
     );

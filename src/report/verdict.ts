@@ -10,6 +10,7 @@ import type {
   Verdict,
 } from '../data/generated/report-types.js';
 import type { Level } from '../checks/requirement.js';
+import { operationOf } from '../checks/target-watch.js';
 import { inCauseOrder, shownFindings, type Shown } from './causes.js';
 import { oneLine, plural } from './words.js';
 
@@ -50,6 +51,14 @@ export function targetLostSaid(t: TargetLost): string {
   const shown = t.dropped.slice(0, 3).join(', ') + (t.dropped.length > 3 ? ` and ${t.dropped.length - 3} more` : '');
   const dropped = t.dropped.length ? `; it dropped ${shown} as it stopped` : '';
   return `the target stopped answering during the run (from ${t.from} on: ${t.why}, ${plural(t.requests, 'request')} without an answer${last}${dropped})`;
+}
+
+/**
+ * The words of the one item for requirements one cause explains (SaidOnce), before their ids: how
+ * many, what befell them, and the cause unless the verdict's reason already says it.
+ */
+export function saidOnce(o: SaidOnce, results: Results): string {
+  return `${o.entries.length} ${o.what}${results.verdictReason.includes(o.said) ? '' : ` (${o.said})`}`;
 }
 
 /** The suite's own input broke the target (TargetPoisoned), in words: said first, before what followed from it. */
@@ -185,31 +194,55 @@ export interface FindingList {
   shown: Shown[];
 }
 
-/** What a failing gateway or a target that stopped answering left undecided: said once, with their ids. */
-export interface LeftUndecided {
+/**
+ * Requirements one cause explains, said once with their ids: what a failing gateway or a target
+ * that stopped answering left undecided, or what failed on a poisoned target's failing answers.
+ */
+export interface SaidOnce {
+  /** The cause, as the verdict's reason says it when it decides the verdict. */
   said: string;
+  /** What befell the entries, in a few words: "left undecided as the target stopped answering". */
+  what: string;
   entries: RequirementResult[];
 }
 
 /**
+ * The violations a target turned failing explains (TargetPoisoned): every exchange each keeps as
+ * evidence is a 5xx answer of the operation that turned failing. Not the requirement that sent the
+ * request it turned on: that one is the cause.
+ */
+function failedOnTurn(results: Results, violations: readonly RequirementResult[]): RequirementResult[] {
+  const p = results.run.targetPoisoned;
+  if (!p) return [];
+  const listPath = `${new URL(results.target.baseUrl).pathname.replace(/\/+$/, '')}/pets`;
+  const onTurn = (x: NonNullable<RequirementResult['evidence']>[number]) =>
+    (x.response?.status ?? 0) >= 500 &&
+    operationOf(x.request.method, new URL(x.request.url).pathname, listPath) === (p.operation ?? 'listPets');
+  return violations.filter((e) => e.id !== p.by && e.evidence?.length && e.evidence.every(onTurn));
+}
+
+/**
  * The three lists every report shows, in this order, each shown after the ones before it:
- * violations, undecided, warnings; and apart from them, `gone`: what a failing gateway or a target
- * that stopped answering left undecided, said once in every report, not one line each. A target
+ * violations, undecided, warnings; and apart from them, said once in every report with their ids,
+ * not one line each: `gone`, what a failing gateway or a target that stopped answering left
+ * undecided, and `turned`, the violations on a poisoned target's failing answers. A target
  * not tested has every requirement undecided for the one reason the headline gives: no undecided
  * list, and no undecided warning.
  */
 export function findingLists(
   results: Results,
-): Record<'violations' | 'undecided' | 'warnings', FindingList> & { gone: LeftUndecided | null } {
+): Record<'violations' | 'undecided' | 'warnings', FindingList> & { gone: SaidOnce | null; turned: SaidOnce | null } {
   const { violations, undecided, warnings } = findings(results);
   const notTested = results.verdict === 'not-tested';
   const open = [...(notTested ? [] : undecided), ...warnings.filter((e) => e.outcome === 'error' && !notTested)];
   const gateway = gatewayFailed(open);
   const lost = lostWith(open, gateway.length ? null : results.run.targetLost);
+  const turned = failedOnTurn(results, [...violations, ...warnings.filter((e) => e.outcome === 'failed')]);
   const left = [...gateway, ...lost];
-  const apart = (entries: readonly RequirementResult[]) => entries.filter((e) => !left.includes(e));
+  const apart = (entries: readonly RequirementResult[]) =>
+    entries.filter((e) => !left.includes(e) && !turned.includes(e));
   const lists = [
-    violations,
+    apart(violations),
     notTested ? [] : apart(undecided),
     apart(notTested ? warnings.filter((e) => e.outcome !== 'error') : warnings),
   ];
@@ -219,7 +252,25 @@ export function findingLists(
   })) as [FindingList, FindingList, FindingList];
   const t = results.run.targetLost;
   const said = gateway.length ? TARGET_FAILED : t ? targetLostSaid(t) : '';
-  return { violations: v, undecided: u, warnings: w, gone: left.length ? { said, entries: left } : null };
+  const p = results.run.targetPoisoned;
+  return {
+    violations: v,
+    undecided: u,
+    warnings: w,
+    gone: left.length
+      ? {
+          said,
+          what: gateway.length
+            ? 'left undecided as the target failed'
+            : 'left undecided as the target stopped answering',
+          entries: left,
+        }
+      : null,
+    turned:
+      p && turned.length
+        ? { said: targetPoisonedSaid(p), what: 'failed on the answers of the target turned failing', entries: turned }
+        : null,
+  };
 }
 
 /** What a requirement outside the set scored against did: "not scored (added in X): failed: …". */
