@@ -52,6 +52,13 @@ test(
     );
     expect(findings.match(/left undecided/g)).toHaveLength(1);
     expect(findings).not.toContain('could not decide: connection');
+    // What it fell on, as commands to send again by hand, the key never written.
+    const again = results.run.targetLost?.reproduce ?? [];
+    expect(again.length).toBeGreaterThan(0);
+    for (const curl of again) expect(curl).toMatch(/^curl .*'http:\/\/127\.0\.0\.1:\d+\/v1\//);
+    expect(md).toContain(`  - what it fell on, again: \`${again[0]}\``);
+    expect(run.stdout).toContain(`fell on  ${again[0]}`);
+    expect(JSON.stringify(results)).not.toContain(server.apiKey);
   },
   CHILD_TIMEOUT.timeout,
 );

@@ -6,6 +6,7 @@
 // had answered 2xx answered only 5xx). Each is said once, first.
 import type { TargetLost, TargetPoisoned } from '../data/generated/report-types.js';
 import { validate } from '../data/schemas.js';
+import { requestOnly } from '../wire/evidence.js';
 import { parseJson } from '../wire/json.js';
 import { describeTransportError, isClose } from '../wire/transport.js';
 import type { ApiResponse, SentRequest } from '../wire/wire.js';
@@ -14,6 +15,8 @@ import type { ApiResponse, SentRequest } from '../wire/wire.js';
 const LOST_AFTER = 3;
 /** Requests kept in `unanswered`. */
 const KEPT = 20;
+/** Dropped requests a lost target's report gives a curl command for: to send what it fell on again. */
+const REPRODUCED = 3;
 
 /** A createPet body the interface accepts: a JSON NewPet (anything else must be refused). */
 function acceptable(body: string | undefined): boolean {
@@ -42,7 +45,8 @@ export class TargetWatch {
   /** The last requests a dropped connection left unanswered (method, path), newest last. */
   readonly unanswered: string[] = [];
   private lastAnswered: SentRequest | undefined;
-  private silence: { first: SentRequest; why: string; count: number; dropped: string[] } | undefined;
+  private silence:
+    { first: SentRequest; why: string; count: number; dropped: string[]; reproduce: string[] } | undefined;
   /** Answers in order: the createPet bodies accepted (those the interface rejects first), and every operation's status. */
   private seq = 0;
   private readonly accepted: { seq: number; sent: SentRequest; by: string; valid: boolean }[] = [];
@@ -93,11 +97,18 @@ export class TargetWatch {
   }
 
   noAnswer(sent: SentRequest, err: unknown): void {
-    this.silence ??= { first: sent, why: describeTransportError(err, this.timeoutMs), count: 0, dropped: [] };
+    this.silence ??= {
+      first: sent,
+      why: describeTransportError(err, this.timeoutMs),
+      count: 0,
+      dropped: [],
+      reproduce: [],
+    };
     this.silence.count++;
     if (!isClose(err)) return;
     if (this.unanswered.push(line(sent)) > KEPT) this.unanswered.shift();
     if (this.silence.dropped.length < 10) this.silence.dropped.push(line(sent));
+    if (this.silence.reproduce.length < REPRODUCED) this.silence.reproduce.push(requestOnly(sent).reproduce);
   }
 
   /** The target stopped answering: every request since `from` went unanswered, to the end. */
@@ -110,6 +121,7 @@ export class TargetWatch {
       requests: s.count,
       lastAnswered: this.lastAnswered ? line(this.lastAnswered) : null,
       dropped: [...s.dropped],
+      ...(s.reproduce.length ? { reproduce: [...s.reproduce] } : {}),
     };
   }
 }

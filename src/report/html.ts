@@ -13,11 +13,10 @@ import {
   gateOf,
   notScoredSaid,
   olderSetSaid,
-  saidOnce,
   VERDICT_TITLE,
   type FindingList,
-  type SaidOnce,
 } from './verdict.js';
+import { saidOnce, type SaidOnce } from './one-cause.js';
 import type { Shown as ShownFinding } from './causes.js';
 import {
   describeDeployment,
@@ -177,7 +176,11 @@ function findingList(
   list: FindingList | readonly RequirementResult[],
   why = (e: RequirementResult) => oneLine(e.message, 220),
   /** Requirements one cause explains (SaidOnce): one item, first, for all of them. */
-  once: { lead: string; entries: readonly RequirementResult[] } | null = null,
+  once: {
+    lead: string;
+    entries: readonly RequirementResult[];
+    reproduce?: readonly string[] | undefined;
+  } | null = null,
 ): string {
   const { entries, shown } =
     'shown' in list
@@ -185,7 +188,10 @@ function findingList(
       : { entries: list, shown: list.map((entry): ShownFinding => ({ entry, also: [], blocked: [] })) };
   const n = entries.length + (once?.entries.length ?? 0);
   if (n === 0) return '';
-  const first = once ? `<li><span class="why">${h(once.lead)}:</span> ${once.entries.map(link).join(', ')}</li>` : '';
+  const again = (once?.reproduce ?? []).map((curl) => `<li>what it fell on, again: <code>${h(curl)}</code></li>`);
+  const first = once
+    ? `<li><span class="why">${h(once.lead)}:</span> ${once.entries.map(link).join(', ')}${again.length ? `<ul class="also">${again.join('')}</ul>` : ''}</li>`
+    : '';
   return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${n}</span></h3><ul>${first}${shown
     .map(
       ({ entry: e, cause, also, blocked }) =>
@@ -201,7 +207,8 @@ export function renderHtml(results: Results, { har }: { har?: string } = {}): st
   const { known, fixed, notScored } = findings(results);
   const older = olderSetSaid(results);
   const { violations, undecided, warnings, gone, turned } = findingLists(results);
-  const lead = (o: SaidOnce | null) => (o ? { lead: saidOnce(o, results), entries: o.entries } : null);
+  const lead = (o: SaidOnce | null) =>
+    o ? { lead: saidOnce(o, results), entries: o.entries, reproduce: o.reproduce } : null;
   const commit = results.suite.commit ? ` · commit <code>${h(results.suite.commit.slice(0, 12))}</code>` : '';
   const notes: string[] = [];
   if (r.interrupted) notes.push('The run was interrupted: checks that had not finished are reported as undecided.');

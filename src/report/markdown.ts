@@ -7,11 +7,10 @@ import {
   gateOf,
   notScoredSaid,
   olderSetSaid,
-  saidOnce,
   VERDICT_TITLE,
   type FindingList,
-  type SaidOnce,
 } from './verdict.js';
+import { saidOnce, type SaidOnce } from './one-cause.js';
 import { levelApart, type Shown } from './causes.js';
 import {
   describeDeployment,
@@ -106,6 +105,7 @@ export function renderMarkdown(results: Results): string {
     o
       ? [
           `- ${md(saidOnce(o, results))}: ${o.entries.map((e) => `${code(e.id)}${e.level === 'SHOULD' ? ' (SHOULD)' : ''}`).join(', ')}`,
+          ...(o.reproduce ?? []).map((curl) => `  - what it fell on, again: ${code(curl)}`),
         ]
       : [];
   out.push(...section(`### Violations (${levels})`, [...once(turned), ...causeList(violations)]));

@@ -1,15 +1,7 @@
 // The compact summary printed at the end of every run.
 import { givenLabel, isPartial, type RequirementResult, type Results, type Tally } from './results.js';
-import {
-  baselineSaid,
-  findingLists,
-  findings,
-  gateOf,
-  notScoredSaid,
-  olderSetSaid,
-  saidOnce,
-  VERDICT_TITLE,
-} from './verdict.js';
+import { baselineSaid, findingLists, findings, gateOf, notScoredSaid, olderSetSaid, VERDICT_TITLE } from './verdict.js';
+import { saidOnce } from './one-cause.js';
 import { levelApart, type Shown } from './causes.js';
 import { describeDeployment, describeServerExit, oneLine } from './words.js';
 
@@ -119,6 +111,8 @@ export function renderTerminal(
   // says it when MUSTs are left), not once per requirement it left undecided.
   if (gone && !results.verdictReason.includes(gone.said))
     out.push(` ${paint.yellow('?')} ${gone.said}: ${gone.entries.length} requirement(s) could not be decided`);
+  // The request it fell on, to send again by hand: the developer's one-line reproduction.
+  if (gone?.reproduce?.[0]) out.push(line('fell on', gone.reproduce[0]));
   for (const s of warnings.shown)
     finding(paint.yellow('⚠'), s, ` (SHOULD, warning${s.entry.outcome === 'error' ? ', could not check' : ''})`);
   // --baseline: known deviations apart from the findings (with the baseline's reason), then the gate.

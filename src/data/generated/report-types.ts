@@ -93,7 +93,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write).
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped).
    */
   formatVersion: string;
   /**
@@ -293,6 +293,10 @@ export interface TargetLost {
    * The requests whose connection it dropped as it stopped (sent, then closed or reset without an answer), the one it fell on likely among them; at most 10.
    */
   dropped: string[];
+  /**
+   * Since 1.8.0. A curl command for each of the first 3 dropped requests, the key written $PETSTORE_API_KEY: to send what it fell on again.
+   */
+  reproduce?: string[];
 }
 /**
  * Since 1.5.0. Present when the target turned from answering to failing after it accepted (201) a createPet of the suite: from then on every answer of one operation (listPets until 1.7.0; since, also getPet or createPet) was a 5xx, where that operation had answered 2xx before. A body the interface rejects first (the suite's own input broke the target), then a valid one. The failures that follow are knock-ons of that one.

@@ -1,0 +1,78 @@
+// One cause, said once: a failing gateway, a target that stopped answering, a target turned
+// failing (src/checks/target-watch.ts finds them), in words, with the requirements each explains.
+import { GATEWAY_FAILING } from '../wire/wire.js';
+import type { RequirementResult, Results, TargetLost, TargetPoisoned } from '../data/generated/report-types.js';
+import { operationOf } from '../checks/target-watch.js';
+import { plural } from './words.js';
+
+/** Undecided requirements whose answers came from a failing gateway: the target failed during the run. */
+export function gatewayFailed(entries: readonly RequirementResult[]): RequirementResult[] {
+  return entries.filter((e) => e.outcome === 'error' && (e.message ?? '').includes(GATEWAY_FAILING));
+}
+
+/** Said once for every requirement the failing gateway left undecided, instead of once per requirement. */
+export const TARGET_FAILED = `the target failed during the run (${GATEWAY_FAILING})`;
+
+/** The target stopped answering (TargetLost), in words: said once, first, for all it left undecided. */
+export function targetLostSaid(t: TargetLost): string {
+  const last = t.lastAnswered ? `; the last answer was to ${t.lastAnswered}` : '; it never answered';
+  const shown = t.dropped.slice(0, 3).join(', ') + (t.dropped.length > 3 ? ` and ${t.dropped.length - 3} more` : '');
+  const dropped = t.dropped.length ? `; it dropped ${shown} as it stopped` : '';
+  return `the target stopped answering during the run (from ${t.from} on: ${t.why}, ${plural(t.requests, 'request')} without an answer${last}${dropped})`;
+}
+
+/**
+ * The words of the one item for requirements one cause explains (SaidOnce), before their ids: how
+ * many, what befell them, and the cause unless the verdict's reason already says it.
+ */
+export function saidOnce(o: SaidOnce, results: Results): string {
+  return `${o.entries.length} ${o.what}${results.verdictReason.includes(o.said) ? '' : ` (${o.said})`}`;
+}
+
+/** The suite's own input broke the target (TargetPoisoned), in words: said first, before what followed from it. */
+export function targetPoisonedSaid(p: TargetPoisoned): string {
+  const every =
+    (p.operation ?? 'listPets') === 'listPets'
+      ? `every list answered ${p.status} from then on (${plural(p.lists, 'list')})`
+      : `every ${p.operation} answered ${p.status} from then on (${plural(p.lists, 'answer')}), where it had succeeded before`;
+  return p.valid
+    ? `the target turned failing after it accepted ${p.accepted} (201, sent by ${p.by}): ${every}`
+    : `the suite's own input broke the target: it accepted ${p.accepted} (201), a body the interface rejects (${p.by}), and ${every}`;
+}
+
+/** The requirements a lost target left undecided: those that could not decide for want of an answer. */
+export function lostWith(
+  entries: readonly RequirementResult[],
+  lost: TargetLost | null | undefined,
+): RequirementResult[] {
+  return lost ? entries.filter((e) => e.outcome === 'error' && (e.message ?? '').startsWith('could not decide')) : [];
+}
+
+/**
+ * Requirements one cause explains, said once with their ids: what a failing gateway or a target
+ * that stopped answering left undecided, or what failed on a poisoned target's failing answers.
+ */
+export interface SaidOnce {
+  /** The cause, as the verdict's reason says it when it decides the verdict. */
+  said: string;
+  /** What befell the entries, in a few words: "left undecided as the target stopped answering". */
+  what: string;
+  entries: RequirementResult[];
+  /** Curl commands to send again what the target fell on (TargetLost.reproduce). */
+  reproduce?: readonly string[];
+}
+
+/**
+ * The violations a target turned failing explains (TargetPoisoned): every exchange each keeps as
+ * evidence is a 5xx answer of the operation that turned failing. Not the requirement that sent the
+ * request it turned on: that one is the cause.
+ */
+export function failedOnTurn(results: Results, violations: readonly RequirementResult[]): RequirementResult[] {
+  const p = results.run.targetPoisoned;
+  if (!p) return [];
+  const listPath = `${new URL(results.target.baseUrl).pathname.replace(/\/+$/, '')}/pets`;
+  const onTurn = (x: NonNullable<RequirementResult['evidence']>[number]) =>
+    (x.response?.status ?? 0) >= 500 &&
+    operationOf(x.request.method, new URL(x.request.url).pathname, listPath) === (p.operation ?? 'listPets');
+  return violations.filter((e) => e.id !== p.by && e.evidence?.length && e.evidence.every(onTurn));
+}
