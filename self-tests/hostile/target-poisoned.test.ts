@@ -73,7 +73,7 @@ test(
     const p = results.run.targetPoisoned;
     expect(p).toMatchObject({ operation: 'createPet', valid: true, status: 500 });
     expect(results.verdictReason).toMatch(
-      /^the target turned failing after it accepted POST \/v1\/pets .* \(201, sent by [\w.-]+\): every createPet answered 500 from then on \(\d+ answers\), where it had succeeded before; /,
+      /^the target turned failing after it accepted POST \/v1\/pets .* \(201, sent by [\w.-]+\): every createPet answered 500 from then on, where it had succeeded before; /,
     );
     // What failed on those 500s is filed under the turn: one item with their ids, not a line each.
     const md = readFileSync(join(run.cwd, 'reports', 'conformance.md'), 'utf8');

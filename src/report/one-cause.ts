@@ -33,8 +33,8 @@ export function saidOnce(o: SaidOnce, results: Results): string {
 export function targetPoisonedSaid(p: TargetPoisoned): string {
   const every =
     (p.operation ?? 'listPets') === 'listPets'
-      ? `every list answered ${p.status} from then on (${plural(p.lists, 'list')})`
-      : `every ${p.operation} answered ${p.status} from then on (${plural(p.lists, 'answer')}), where it had succeeded before`;
+      ? `every list answered ${p.status} from then on`
+      : `every ${p.operation} answered ${p.status} from then on, where it had succeeded before`;
   return p.valid
     ? `the target turned failing after it accepted ${p.accepted} (201, sent by ${p.by}): ${every}`
     : `the suite's own input broke the target: it accepted ${p.accepted} (201), a body the interface rejects (${p.by}), and ${every}`;
