@@ -255,7 +255,7 @@ export const createPet: Requirement[] = [
           fail(
             res,
             msg`an id no other pet has (${created.length} created: 3 in turn, then 5 at once)`,
-            msg`id ${wire(id)}, already given to ${show(earlier.json)}${roundedIdHint(id)}`,
+            msg`id ${wire(id)}${roundedIdHint(id)}, already given to ${show(earlier.json)}`,
           );
         seen.set(id, res);
       }

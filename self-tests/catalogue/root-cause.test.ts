@@ -217,8 +217,10 @@ describe('the true story, against whole runs of the broken servers', () => {
   });
 
   test('ids rounded above 2^53: the content type and the key are not blamed for a pet read back 404', async () => {
-    const { results, violated } = await storyOf('ids-through-double');
+    const { results, violated, first } = await storyOf('ids-through-double');
     const entry = (id: string) => results.requirements.find((e) => e.id === id);
+    // The headline says the ids lost their last digits, even cut to one line.
+    expect(first).toContain('≥ 2^53 and exact in a double: rounded?');
     expect(violated.map((e) => e.id)).not.toContain('service.json-content-type');
     expect(violated.map((e) => e.id)).not.toContain('auth.valid-key');
     // A 404 is no successful answer: nothing for the content type's rule to judge there.

@@ -30,15 +30,19 @@ export const repeatsAnId = (pets: readonly Pet[]): boolean =>
   new Set(pets.map((p) => exactInteger(p.id) ?? String(p.id))).size !== pets.length;
 
 /**
- * For an id at or above 2^53 that a double holds exactly, the words that say how such ids go wrong
- * (written through a floating-point number, they come back rounded to the few integers a double
- * holds there): two pets `then` collide, or the one listed is not found; empty for any other id.
+ * An id at or above 2^53 that a double holds exactly: what ids written through a floating-point
+ * number come back as (rounded to the few integers a double holds there), so two pets collide or
+ * the one listed is not found.
  */
-export function roundedIdHint(digits: string, then: Message = msg`and collide`): Message {
-  if (!/^-?\d+$/.test(digits)) return msg``;
+export function looksRounded(digits: string): boolean {
+  if (!/^-?\d+$/.test(digits)) return false;
   const id = BigInt(digits);
-  if ((id < 0n ? -id : id) < 2n ** 53n || BigInt(Number(id)) !== id) return msg``;
-  return msg` (an id at or above 2^53 that a double holds exactly: ids written through a floating-point number come back rounded to such values, ${then})`;
+  return (id < 0n ? -id : id) >= 2n ** 53n && BigInt(Number(id)) === id;
+}
+
+/** Said right after such an id: why it may have collided or gone missing. */
+export function roundedIdHint(digits: string): Message {
+  return looksRounded(digits) ? msg` (≥ 2^53 and exact in a double: rounded?)` : msg``;
 }
 
 /** Throws a Violation when two items of the list share an id: an id identifies one pet. */
@@ -51,7 +55,7 @@ export function expectDistinctIds(res: ApiResponse, pets: readonly Pet[]): void 
       fail(
         res,
         msg`no id twice in one list (an id identifies one pet)`,
-        msg`id ${wire(id)} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}${roundedIdHint(id)}`,
+        msg`id ${wire(id)}${roundedIdHint(id)} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}`,
       );
     at.set(id, i);
   });
