@@ -35,6 +35,8 @@ export interface ReferenceOptions {
 }
 
 export const LIMIT = { min: 1, max: 100, default: 20 } as const;
+/** The reference server's request-size limit (the interface leaves it open): 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 /** getPet deprecation (RFC 9745) and removal (RFC 8594) dates. */
 export const DEPRECATED_AT = new Date('2025-01-01T00:00:00Z');
 export const REMOVAL_AT = new Date('2030-12-05T00:00:00Z');
@@ -74,7 +76,7 @@ export function createReferenceHandler(options: ReferenceOptions): Handler {
   const now = options.now ?? (() => new Date());
   const pets = new Map<string, Pet>();
   let nextId = options.firstId ?? 1n;
-  const maxBodyBytes = options.maxBodyBytes ?? 1 << 20;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   /** A body the server refuses before reading it as a NewPet: too large, or not JSON by its media type. */
   function refuseBody(req: ServerRequest): ServerResponse | undefined {

@@ -4,7 +4,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorResponse, type Handler, type ServerResponse } from './handler.js';
 
-/** Bodies are read whole up to this bound (the handler sets its own, lower limit); beyond it the rest is drained and 413 answered here. */
+/**
+ * Bodies are read whole up to this bound, unless serve() is given the handler's own (lower) limit;
+ * beyond it the rest is drained, not kept, and 413 answered here.
+ */
 const MAX_BODY_BYTES = 16 << 20;
 
 export interface RunningServer {
@@ -14,26 +17,29 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
+async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   // Drained to the end even when too large: leaving the loop early destroys the request, which
   // can reset the connection while the client still sends, before it reads the 413.
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    if (size <= max) chunks.push(chunk);
   }
-  return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8');
+  return size > max ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
-export async function serve(handler: Handler, { host = '127.0.0.1', port = 0 } = {}): Promise<RunningServer> {
+export async function serve(
+  handler: Handler,
+  { host = '127.0.0.1', port = 0, maxBodyBytes = MAX_BODY_BYTES } = {},
+): Promise<RunningServer> {
   const server = createServer(async (req, res) => {
     let out: ServerResponse;
     try {
-      const body = await readBody(req);
+      const body = await readBody(req, maxBodyBytes);
       out =
         body === undefined
-          ? errorResponse(413, 'body_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes`)
+          ? errorResponse(413, 'body_too_large', `Request bodies are limited to ${maxBodyBytes} bytes`)
           : await handler({
               method: req.method ?? 'GET',
               url: req.url ?? '/',

@@ -1,7 +1,7 @@
 // `npm run serve`: the reference server standalone, for pointing the suite or other tools at it.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createReferenceHandler } from './handler.js';
+import { createReferenceHandler, DEFAULT_MAX_BODY_BYTES } from './handler.js';
 import { serve } from './http.js';
 
 const { values } = parseArgs({
@@ -13,7 +13,11 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 const apiKey = randomBytes(18).toString('base64url');
-const running = await serve(createReferenceHandler({ apiKey }), { host: values.host, port });
+const running = await serve(createReferenceHandler({ apiKey }), {
+  host: values.host,
+  port,
+  maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+});
 console.log(`Reference server listening.
   PETSTORE_BASE_URL=${running.origin}/v1
   PETSTORE_API_KEY=${apiKey}

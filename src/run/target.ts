@@ -2,7 +2,7 @@
 // run; the run's frozen configuration (the seed fixed), announced in one line.
 import { randomBytes } from 'node:crypto';
 import { resolveRunConfig, type Config, type RunConfig } from '../config/config.js';
-import { createReferenceHandler } from '../reference-server/handler.js';
+import { createReferenceHandler, DEFAULT_MAX_BODY_BYTES } from '../reference-server/handler.js';
 import { serve } from '../reference-server/http.js';
 import { writeEmptyHar } from '../wire/har.js';
 import { redact, registerSecret } from '../wire/redact.js';
@@ -24,7 +24,10 @@ export async function openTarget(config: Config, say: (line: string) => void = c
     const apiKey = randomBytes(18).toString('base64url');
     // The embedded server keeps the suite's clock, so PETSTORE_NOW moves getPet's removal date for both.
     const now = config.now;
-    const server = await serve(createReferenceHandler({ apiKey, ...(now ? { now: () => now } : {}) }));
+    // The handler's own body limit at the socket too: a 5 MiB upload is drained, never held (peak memory).
+    const server = await serve(createReferenceHandler({ apiKey, ...(now ? { now: () => now } : {}) }), {
+      maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    });
     close = server.close;
     target = { baseUrl: `${server.origin}/v1`, apiKey, embedded: true };
   }
