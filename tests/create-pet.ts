@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { expectCreatedId, expectErrorBody, expectNotServerError, fail } from '../src/checks/assert.js';
 import { createdRules } from '../src/checks/blame.js';
 import type { ApiResponse } from '../src/wire/wire.js';
-import type { NewPet, Pet, PetStatus } from '../src/data/generated/schema-types.js';
+import type { NewPet, PetStatus } from '../src/data/generated/schema-types.js';
 import { exactInteger, INT64_MAX, INT64_MIN, show, type Int64 } from '../src/wire/json.js';
 import { wire } from '../src/wire/redact.js';
 import { msg, type Message } from '../src/checks/message.js';
