@@ -125,6 +125,7 @@ export function shortListRules(res: ApiResponse): RequirementId[] {
     ...(query.has('status') ? (['listPets.status.exact'] as const) : []),
   ];
 }
+
 /**
  * A 401 or 403 to a request with the right key: auth.valid-key's rule, and the calling rule's too
  * when it expects another answer (mine: its statement is false on this evidence as well).
