@@ -6,15 +6,15 @@ import { operationOf } from '../checks/target-watch.js';
 import { plural } from './words.js';
 
 /** Undecided requirements whose answers came from a failing gateway: the target failed during the run. */
-export function gatewayFailed(entries: readonly RequirementResult[]): RequirementResult[] {
+function gatewayFailed(entries: readonly RequirementResult[]): RequirementResult[] {
   return entries.filter((e) => e.outcome === 'error' && (e.message ?? '').includes(GATEWAY_FAILING));
 }
 
 /** Said once for every requirement the failing gateway left undecided, instead of once per requirement. */
-export const TARGET_FAILED = `the target failed during the run (${GATEWAY_FAILING})`;
+const TARGET_FAILED = `the target failed during the run (${GATEWAY_FAILING})`;
 
 /** The target stopped answering (TargetLost), in words: said once, first, for all it left undecided. */
-export function targetLostSaid(t: TargetLost): string {
+function targetLostSaid(t: TargetLost): string {
   const last = t.lastAnswered ? `; the last answer was to ${t.lastAnswered}` : '; it never answered';
   const shown = t.dropped.slice(0, 3).join(', ') + (t.dropped.length > 3 ? ` and ${t.dropped.length - 3} more` : '');
   const dropped = t.dropped.length ? `; it dropped ${shown} as it stopped` : '';
@@ -41,10 +41,7 @@ export function targetPoisonedSaid(p: TargetPoisoned): string {
 }
 
 /** The requirements a lost target left undecided: those that could not decide for want of an answer. */
-export function lostWith(
-  entries: readonly RequirementResult[],
-  lost: TargetLost | null | undefined,
-): RequirementResult[] {
+function lostWith(entries: readonly RequirementResult[], lost: TargetLost | null | undefined): RequirementResult[] {
   return lost ? entries.filter((e) => e.outcome === 'error' && (e.message ?? '').startsWith('could not decide')) : [];
 }
 
@@ -63,16 +60,39 @@ export interface SaidOnce {
 }
 
 /**
- * The violations a target turned failing explains (TargetPoisoned): every exchange each keeps as
- * evidence is a 5xx answer of the operation that turned failing. Not the requirement that sent the
- * request it turned on: that one is the cause.
+ * What a failing gateway, else a target that stopped answering, left undecided among `entries`
+ * (those that could not decide), said once; null when neither.
  */
-export function failedOnTurn(results: Results, violations: readonly RequirementResult[]): RequirementResult[] {
+export function leftUndecided(
+  entries: readonly RequirementResult[],
+  lost: TargetLost | null | undefined,
+): SaidOnce | null {
+  const gateway = gatewayFailed(entries);
+  if (gateway.length) return { said: TARGET_FAILED, what: 'left undecided as the target failed', entries: gateway };
+  const left = lostWith(entries, lost);
+  if (!lost || !left.length) return null;
+  return {
+    said: targetLostSaid(lost),
+    what: 'left undecided as the target stopped answering',
+    entries: left,
+    ...(lost.reproduce ? { reproduce: lost.reproduce } : {}),
+  };
+}
+
+/**
+ * The failures a target turned failing explains (TargetPoisoned), said once: those whose every
+ * exchange kept as evidence is a 5xx answer of the operation that turned failing. Not the
+ * requirement that sent the request it turned on: that one is the cause. Null when none.
+ */
+export function failedOnTurn(results: Results, failures: readonly RequirementResult[]): SaidOnce | null {
   const p = results.run.targetPoisoned;
-  if (!p) return [];
+  if (!p) return null;
   const listPath = `${new URL(results.target.baseUrl).pathname.replace(/\/+$/, '')}/pets`;
   const onTurn = (x: NonNullable<RequirementResult['evidence']>[number]) =>
     (x.response?.status ?? 0) >= 500 &&
     operationOf(x.request.method, new URL(x.request.url).pathname, listPath) === (p.operation ?? 'listPets');
-  return violations.filter((e) => e.id !== p.by && e.evidence?.length && e.evidence.every(onTurn));
+  const entries = failures.filter((e) => e.id !== p.by && e.evidence?.length && e.evidence.every(onTurn));
+  return entries.length
+    ? { said: targetPoisonedSaid(p), what: 'failed on the answers of the target turned failing', entries }
+    : null;
 }

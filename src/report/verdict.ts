@@ -10,15 +10,7 @@ import type {
 } from '../data/generated/report-types.js';
 import type { Level } from '../checks/requirement.js';
 import { inCauseOrder, shownFindings, type Shown } from './causes.js';
-import {
-  failedOnTurn,
-  gatewayFailed,
-  lostWith,
-  TARGET_FAILED,
-  targetLostSaid,
-  targetPoisonedSaid,
-  type SaidOnce,
-} from './one-cause.js';
+import { failedOnTurn, leftUndecided, targetPoisonedSaid, type SaidOnce } from './one-cause.js';
 import { oneLine, plural } from './words.js';
 
 /** How a verdict reads in a heading. */
@@ -86,11 +78,9 @@ function verdictAlone(
     entries,
   ).sort((a, b) => Number(b.id === by) - Number(a.id === by));
   const undecided = deciding.filter((e) => e.outcome === 'error');
-  const fellOver = gatewayFailed(undecided);
-  const lost = fellOver.length ? [] : lostWith(undecided, run.targetLost);
-  const gone = fellOver.length ? TARGET_FAILED : run.targetLost && lost.length ? targetLostSaid(run.targetLost) : '';
+  const gone = leftUndecided(undecided, run.targetLost);
   if (failed.length > 0) {
-    const also = gone ? `; ${gone}, ${fellOver.length + lost.length} more could not be decided` : '';
+    const also = gone ? `; ${gone.said}, ${gone.entries.length} more could not be decided` : '';
     return {
       verdict: 'nonconformant',
       reason: `${plural(failed.length, `${levels} requirement`)} violated: ${ids(failed)}${also}`,
@@ -99,7 +89,7 @@ function verdictAlone(
   if (gone) {
     return {
       verdict: 'inconclusive',
-      reason: `${gone}: ${plural(undecided.length, `${levels} requirement`)} could not be decided`,
+      reason: `${gone.said}: ${plural(undecided.length, `${levels} requirement`)} could not be decided`,
     };
   }
   if (undecided.length > 0) {
@@ -171,13 +161,11 @@ export function findingLists(
 ): Record<'violations' | 'undecided' | 'warnings', FindingList> & { gone: SaidOnce | null; turned: SaidOnce | null } {
   const { violations, undecided, warnings } = findings(results);
   const notTested = results.verdict === 'not-tested';
-  const open = [...(notTested ? [] : undecided), ...warnings.filter((e) => e.outcome === 'error' && !notTested)];
-  const gateway = gatewayFailed(open);
-  const lost = lostWith(open, gateway.length ? null : results.run.targetLost);
+  const open = notTested ? [] : [...undecided, ...warnings.filter((e) => e.outcome === 'error')];
+  const gone = leftUndecided(open, results.run.targetLost);
   const turned = failedOnTurn(results, [...violations, ...warnings.filter((e) => e.outcome === 'failed')]);
-  const left = [...gateway, ...lost];
-  const apart = (entries: readonly RequirementResult[]) =>
-    entries.filter((e) => !left.includes(e) && !turned.includes(e));
+  const saidOnce = [...(gone?.entries ?? []), ...(turned?.entries ?? [])];
+  const apart = (entries: readonly RequirementResult[]) => entries.filter((e) => !saidOnce.includes(e));
   const lists = [
     apart(violations),
     notTested ? [] : apart(undecided),
@@ -187,28 +175,7 @@ export function findingLists(
     entries,
     shown: shownFindings(entries, lists.slice(0, i).flat(), results.requirements),
   })) as [FindingList, FindingList, FindingList];
-  const t = results.run.targetLost;
-  const said = gateway.length ? TARGET_FAILED : t ? targetLostSaid(t) : '';
-  const p = results.run.targetPoisoned;
-  return {
-    violations: v,
-    undecided: u,
-    warnings: w,
-    gone: left.length
-      ? {
-          said,
-          what: gateway.length
-            ? 'left undecided as the target failed'
-            : 'left undecided as the target stopped answering',
-          entries: left,
-          ...(!gateway.length && t?.reproduce ? { reproduce: t.reproduce } : {}),
-        }
-      : null,
-    turned:
-      p && turned.length
-        ? { said: targetPoisonedSaid(p), what: 'failed on the answers of the target turned failing', entries: turned }
-        : null,
-  };
+  return { violations: v, undecided: u, warnings: w, gone, turned };
 }
 
 /** What a requirement outside the set scored against did: "not scored (added in X): failed: …". */
