@@ -5,9 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { loadConfig, resolveRunConfig, type RunConfig } from '../../src/config/config.js';
 import { parseJson, stringifyJson } from '../../src/wire/json.js';
-import { checkProperty, runsWithin } from '../../src/checks/property.js';
+import { checkProperty, RUNS_IN_FLIGHT, runsWithin } from '../../src/checks/property.js';
 import { createReferenceHandler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
+import type { Handler } from '../../src/reference-server/handler.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { execute, type Outcome } from '../../src/checks/requirement.js';
 import { POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, RunContext } from '../../src/checks/run.js';
 import { checks } from '../../tests/catalogue.js';
@@ -44,6 +46,16 @@ const SEEDED: Record<'astral' | 'precision' | 'filterAfterLimit', Wrap> = {
   ),
 };
 
+/** Every createPet with the key is stored, whatever its body. */
+const STORES_ALL = mapRequest(
+  (req) => ({
+    ...req,
+    headers: { ...req.headers, 'content-type': 'application/json' },
+    body: '{"name":"x","categoryId":1}',
+  }),
+  isOp('createPet'),
+);
+
 interface Run {
   outcomes: Map<string, Outcome>;
   /** Every request the server saw, in order: method, path and query, body. */
@@ -53,7 +65,12 @@ interface Run {
 }
 
 /** Runs the matching checks one after another against the reference server wrapped by `wrap`. */
-async function run(wrap: Wrap, pick: RegExp, config: Partial<RunConfig> = {}, { populate = false } = {}): Promise<Run> {
+async function run(
+  wrap: Wrap,
+  pick: RegExp,
+  config: Partial<RunConfig> = {},
+  { populate = false, fragilePhase = false } = {},
+): Promise<Run> {
   const apiKey = `props-${randomBytes(6).toString('hex')}`;
   const requests: string[] = [];
   let created = 0;
@@ -70,6 +87,7 @@ async function run(wrap: Wrap, pick: RegExp, config: Partial<RunConfig> = {}, { 
     embedded: true,
   });
   const ctx = new RunContext(Object.freeze({ ...target, seed: 42, ...config }));
+  ctx.ordinaryChecksEnded = fragilePhase;
   const outcomes = new Map<string, Outcome>();
   try {
     if (populate) await ctx.ensurePopulation();
@@ -163,21 +181,46 @@ describe('the write budget', () => {
   });
 
   test('every request that may create takes from the budget as it is sent, the bodies a check expects refused too', async () => {
-    // Every createPet with the key is stored, whatever its body: the invalid bodies of the reject
-    // checks reserve nothing ahead, and must not create past the budget either.
-    const storesAll = mapRequest(
-      (req) => ({
-        ...req,
-        headers: { ...req.headers, 'content-type': 'application/json' },
-        body: '{"name":"x","categoryId":1}',
-      }),
-      isOp('createPet'),
-    );
+    // The invalid bodies of the reject checks reserve nothing ahead, and must not create past the budget either.
     const maxCreates = 12;
-    const r = await run(storesAll, /^createPet\.(missing-name|name-type|category-type|body-not-object) [A-Z]/, {
+    const r = await run(STORES_ALL, /^createPet\.(missing-name|name-type|category-type|body-not-object) [A-Z]/, {
       maxCreates,
     });
     expect(r.created).toBe(maxCreates);
+  });
+
+  test('after the ordinary checks, the runs of a property that creates only by mistake go RUNS_IN_FLIGHT at once', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const counting = (storeAll: boolean): Wrap => {
+      const inner = storeAll ? STORES_ALL : (h: Handler) => h;
+      return (h, key) => {
+        const handler = inner(h, key);
+        return async (req) => {
+          if (req.method !== 'POST') return handler(req);
+          most = Math.max(most, ++inFlight);
+          await sleep(5);
+          try {
+            return await handler(req);
+          } finally {
+            inFlight--;
+          }
+        };
+      };
+    };
+    const pick = /^createPet\.category-range \(property\)/;
+    // Among the ordinary checks each run's request holds the one creation the property may make.
+    await run(counting(false), pick, { runs: 30 });
+    expect(most).toBe(1);
+    most = 0;
+    await run(counting(false), pick, { runs: 30 }, { fragilePhase: true });
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(RUNS_IN_FLIGHT);
+    // A server that stores every body creates no more than the property held.
+    const r = await run(counting(true), pick, { runs: 30, maxCreates: 20 }, { fragilePhase: true });
+    expect(only(r).outcome).toBe('failed');
+    expect(r.created).toBeGreaterThan(0);
+    expect(r.created).toBeLessThanOrEqual(RUNS_IN_FLIGHT);
   });
 
   test('the creating properties share at most the whole property share, and runs fit the allowance', () => {

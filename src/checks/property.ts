@@ -187,7 +187,16 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
   let share = 0;
   if (spec.creates) {
     const { perRun, weight } = spec.creates;
-    allowance = ctx.propertyCreates(weight, wanted * perRun + SHRINK_CREATES, msg`the property "${spec.label}"`);
+    // A run that creates only on a broken server holds a creation while its request is out. Once the
+    // ordinary checks have ended nothing else wants the budget, so RUNS_IN_FLIGHT of them go at once,
+    // not one after another (a fragile property on a remote server: a round trip per run).
+    const atOnce = perRun === 0 && ctx.ordinaryChecksEnded ? RUNS_IN_FLIGHT : 1;
+    allowance = ctx.propertyCreates(
+      weight,
+      wanted * perRun + SHRINK_CREATES,
+      msg`the property "${spec.label}"`,
+      atOnce,
+    );
     if (perRun > 0) numRuns = runsWithin(allowance.size, perRun, wanted);
     share = Math.max(perRun, Math.floor((allowance.size - shrinkReserve(allowance.size)) / numRuns));
   }

@@ -78,6 +78,11 @@ export class RunContext {
   private readonly retriesByCheck = new Map<string, Retries>();
   /** Whether the target is still answering (see TargetWatch). */
   readonly watch: TargetWatch;
+  /**
+   * Set by the runner once the ordinary checks have ended and the fragile ones have taken what they
+   * reserve: from then on only the fragile properties want the write budget (see checkProperty).
+   */
+  ordinaryChecksEnded = false;
   /** The Server header of the first successful answer: with the base URL, the target's fingerprint. */
   get serverHeader(): string | undefined {
     return this.firstServer;
@@ -222,11 +227,11 @@ export class RunContext {
 
   /**
    * Creations for a property: at most `wanted`, and at most its `weight` (a fraction) of the
-   * properties' share of the budget (PROPERTY_SHARE), but at least one; Skip in read-only mode
+   * properties' share of the budget (PROPERTY_SHARE) or `atLeast`, whichever is more, but at least one; Skip in read-only mode
    * or when the budget is spent. Close the allowance when the property ends.
    */
-  propertyCreates(weight: number, wanted: number, what: Message): CreateAllowance {
-    const share = Math.floor(this.config.maxCreates * PROPERTY_SHARE * weight);
+  propertyCreates(weight: number, wanted: number, what: Message, atLeast = 1): CreateAllowance {
+    const share = Math.max(atLeast, Math.floor(this.config.maxCreates * PROPERTY_SHARE * weight));
     const n = Math.max(1, Math.min(wanted, share, this.createsLeft));
     this.budget.reserve(n, what);
     return new CreateAllowance(n, (unused) => this.budget.release(unused));

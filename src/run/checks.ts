@@ -91,7 +91,11 @@ export class ChecksRunner {
     try {
       await all(this.selected.filter((c) => !c.judgeRun && !c.fragile));
       const own = await Promise.all(runWide.map((c) => this.begin(c)));
-      await all(this.selected.filter((c) => c.fragile));
+      // The fragile examples begin first, taking what they reserve of the write budget; then the
+      // fragile properties may hold what is left (see RunContext.ordinaryChecksEnded).
+      ctx.ordinaryChecksEnded = true;
+      const fragile = this.selected.filter((c) => c.fragile);
+      await all([...fragile.filter((c) => c.kind !== 'property'), ...fragile.filter((c) => c.kind === 'property')]);
       await Promise.all(runWide.map((c, i) => this.end(c, judgeRun(c, ctx, own[i] as Outcome))));
       const pacing = describePacing(ctx.api.pacing, ctx.api.retried.count);
       if (pacing) events.note?.(`petstore-conformance: ${pacing}`);
