@@ -19,16 +19,37 @@ export const IN_FLIGHT = 1;
  * Runs `jobs` in `n` child processes of `script` started with no argument, handing each child
  * its next job on stdin (a line `[index, job]`) as it prints the result of one (a line
  * `{ index, row }`), so a long job holds back no work another child could do; resolves with the
- * results in the jobs' order.
+ * results in the jobs' order, each also to `onResult` as it comes. With `cost`, the next job is the
+ * costliest left, as estimated when it is handed out (the first in order among equals): the longest
+ * go first, and the last ones, which one child may run alone, are the shortest.
  */
-export function runQueued<J, R>(script: string, jobs: readonly J[], n = CHILDREN): Promise<R[]> {
+export function runQueued<J, R>(
+  script: string,
+  jobs: readonly J[],
+  {
+    n = CHILDREN,
+    cost,
+    onResult,
+  }: { n?: number; cost?: (job: J) => number; onResult?: (row: R, index: number) => void } = {},
+): Promise<R[]> {
   const results = new Array<R>(jobs.length);
-  let next = 0;
+  const left = jobs.map((_, i) => i);
+  const take = (): number | undefined => {
+    if (!cost || left.length === 0) return left.shift();
+    let best = 0;
+    let most = -Infinity;
+    left.forEach((i, at) => {
+      const c = cost(jobs[i] as J);
+      if (c > most) [best, most] = [at, c];
+    });
+    return left.splice(best, 1)[0];
+  };
   const child = () =>
     new Promise<void>((resolve, reject) => {
       const proc = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: cleanEnv() });
       const give = () => {
-        if (next < jobs.length) proc.stdin.write(`${JSON.stringify([next, jobs[next++]])}\n`);
+        const next = take();
+        if (next !== undefined) proc.stdin.write(`${JSON.stringify([next, jobs[next]])}\n`);
         else proc.stdin.end();
       };
       let out = '';
@@ -39,6 +60,7 @@ export function runQueued<J, R>(script: string, jobs: readonly J[], n = CHILDREN
           const { index, row } = JSON.parse(out.slice(0, nl)) as { index: number; row: R };
           out = out.slice(nl + 1);
           results[index] = row;
+          onResult?.(row, index);
           give();
         }
       });

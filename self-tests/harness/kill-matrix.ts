@@ -255,6 +255,7 @@ export interface SeedRow {
   /** MUST requirements that failed or could not be decided, sorted. */
   must: string[];
   requests: number;
+  ms: number;
 }
 
 /**
@@ -285,6 +286,7 @@ function asSeedRow(
     caught: run.outcomes.get(f.breaks)?.outcome === 'failed',
     must,
     requests: run.requests,
+    ms: run.ms,
   };
 }
 
