@@ -23,7 +23,10 @@ const failAfterWrites =
     };
   };
 
-/** Each request takes 25 ms (a slow query); one that arrives while `k` others are in flight fails with 500. */
+/**
+ * Each request takes 10 ms (a slow query); one that arrives while `k` others are in flight fails with
+ * 500. (Every fault run waits on it: 25 ms made each run 5 s, mostly shrinking one request at a time.)
+ */
 const failUnderLoad =
   (k: number): Wrap =>
   (inner) => {
@@ -32,7 +35,7 @@ const failUnderLoad =
       const busy = inFlight >= k;
       inFlight++;
       try {
-        await sleep(25);
+        await sleep(10);
         return busy ? errorResponse(500, 'internal_error', 'connection pool exhausted') : await inner(req);
       } finally {
         inFlight--;
