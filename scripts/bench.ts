@@ -38,13 +38,14 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config/config.js';
 import { createReferenceHandler } from '../src/reference-server/handler.js';
 import { serve } from '../src/reference-server/http.js';
+import type { Replayed } from './bench-floor.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'petstore-conformance.js');
@@ -164,8 +165,43 @@ async function measured(
   return { wallMs, peakRssMb: peak / 1e6, cpuMs, exitCode, stderr };
 }
 
+interface HarRequest {
+  startedDateTime: string;
+  request: {
+    method: string;
+    url: string;
+    headers: { name: string; value: string }[];
+    postData?: { text: string; _truncated?: { originalSize: number } };
+  };
+}
+
+/**
+ * A run's requests, in the order they were sent, from its HAR: what the floor replays. A body the
+ * HAR cut is padded back to its size with its last character (the suite's large bodies are padded so).
+ */
+function replayOf(harPath: string): Replayed[] {
+  const { entries } = (JSON.parse(readFileSync(harPath, 'utf8')) as { log: { entries: HarRequest[] } }).log;
+  return [...entries]
+    .sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime))
+    .map(({ request: { method, url, headers, postData } }) => {
+      const text = postData?.text;
+      const size = postData?._truncated?.originalSize;
+      const body = text === undefined || size === undefined ? text : text.padEnd(size, text.at(-1) ?? ' ');
+      return {
+        method,
+        path: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+        headers: Object.fromEntries(headers.map(({ name, value }) => [name, value])),
+        ...(body === undefined ? {} : { body }),
+      };
+    });
+}
+
 /** The real CLI as a child process, with a clean PETSTORE_* environment and no .env (cwd is a temporary folder). */
-async function runCli(env: Record<string, string>, label: string, { har = false } = {}): Promise<CliRun> {
+async function runCli(
+  env: Record<string, string>,
+  label: string,
+  { har = false, replay }: { har?: boolean; replay?: string } = {},
+): Promise<CliRun> {
   const dir = mkdtempSync(join(tmpdir(), `petstore-bench-${label}-`));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PETSTORE_')));
   const { wallMs, peakRssMb, cpuMs, exitCode, stderr } = await measured(
@@ -186,6 +222,10 @@ async function runCli(env: Record<string, string>, label: string, { har = false 
   }
   let harFile: CliRun['har'] = null;
   try {
+    if (har && replay) {
+      mkdirSync(dirname(replay), { recursive: true });
+      writeFileSync(replay, JSON.stringify(replayOf(join(dir, 'run.har'))));
+    }
     if (har)
       harFile = {
         entries: (JSON.parse(readFileSync(join(dir, 'run.har'), 'utf8')) as { log: { entries: unknown[] } }).log.entries
@@ -286,6 +326,9 @@ async function loopMain(baseUrl: string, apiKey: string, n: number, concurrency:
 
 /** scripts/bench-floor.ts bundled as a clone's command line is (scripts/bundle.mjs), two levels down like it. */
 const FLOOR = join(ROOT, '.build', 'bench', 'floor.mjs');
+/** The requests of a full run and of a run of one requirement, from their HARs, for the floor to replay. */
+const FULL_REQUESTS = join(ROOT, '.build', 'bench', 'full-requests.json');
+const ONE_REQUESTS = join(ROOT, '.build', 'bench', 'one-requests.json');
 async function bundleFloor(): Promise<void> {
   const { build } = await import('esbuild');
   await build({
@@ -301,9 +344,9 @@ async function bundleFloor(): Promise<void> {
   });
 }
 
-/** The floor for `n` requests, measured as the CLI is (spawn to exit). */
-const runFloor = (n: number, concurrency: number) =>
-  measured([FLOOR, String(n), String(concurrency)], { cwd: ROOT, env: process.env });
+/** The floor for the requests in `file` (see replayOf), measured as the CLI is (spawn to exit). */
+const runFloor = (file: string, concurrency: number) =>
+  measured([FLOOR, file, String(concurrency)], { cwd: ROOT, env: process.env });
 
 async function runLoop(server: BenchServer, n: number, concurrency: number): Promise<{ rps: number }> {
   const child = spawn(
@@ -594,7 +637,8 @@ async function bench(harOnly = false): Promise<void> {
     const run = await runCli({}, 'embedded');
     check(run, 'the embedded run');
     embedded.push(run);
-    const withHar = await runCli({}, 'embedded-har', { har: true });
+    // The first one's requests are what the floor replays (every run sends the same: one seed).
+    const withHar = await runCli({}, 'embedded-har', { har: true, ...(i === 0 ? { replay: FULL_REQUESTS } : {}) });
     check(withHar, 'the embedded run with --har');
     embeddedHar.push(withHar);
     say(
@@ -603,21 +647,25 @@ async function bench(harOnly = false): Promise<void> {
   }
 
   say(
-    `1b/4 one requirement (--only ${ONE}), and the floor for a full run's and for its requests (libraries loaded, the bundled server started, the requests sent), ${RUNS} times each`,
+    `1b/4 one requirement (--only ${ONE}), and the floor for a full run's and for its requests (libraries loaded, the bundled server started, the run's requests replayed from its HAR, each POST on a connection of its own), ${RUNS} times each`,
   );
   const fullRequests = median(embedded.map((r) => r.requests ?? 0));
   await bundleFloor();
+  check(
+    await runCli({ PETSTORE_ONLY: ONE }, 'one-har', { har: true, replay: ONE_REQUESTS }),
+    'the run of one requirement',
+  );
   const one: CliRun[] = [];
   const floorFull: Awaited<ReturnType<typeof runFloor>>[] = [];
   for (let i = 0; i < RUNS; i++) {
     const run = await runCli({ PETSTORE_ONLY: ONE }, 'one');
     check(run, 'the run of one requirement');
     one.push(run);
-    floorFull.push(await runFloor(fullRequests, concurrency));
+    floorFull.push(await runFloor(FULL_REQUESTS, concurrency));
   }
   const oneRequests = median(one.map((r) => r.requests ?? 0));
   const floorOne: Awaited<ReturnType<typeof runFloor>>[] = [];
-  for (let i = 0; i < RUNS; i++) floorOne.push(await runFloor(oneRequests, concurrency));
+  for (let i = 0; i < RUNS; i++) floorOne.push(await runFloor(ONE_REQUESTS, concurrency));
   const floor = {
     fullMs: round(median(floorFull.map((r) => r.wallMs))),
     oneMs: round(median(floorOne.map((r) => r.wallMs))),
@@ -765,14 +813,14 @@ async function bench(harOnly = false): Promise<void> {
     ],
     ['Requests sent', `${requests}`, `>= ${TARGETS.requests}`, mark(met.requests)],
     [
-      `  / the floor for ${requests} requests`,
+      `  / the floor: its ${requests} requests replayed`,
       `${(figures.floor.fullMs / 1000).toFixed(2)} s: ${figures.floor.fullRatio}x`,
       `<= ${TARGETS.fullVsFloor}x`,
       mark(met.fullVsFloor),
     ],
     [`One requirement (--only ${ONE}, median of ${RUNS})`, `${(figures.floor.oneRunMs / 1000).toFixed(2)} s`, '', ''],
     [
-      `  / the floor for its ${oneRequests} requests`,
+      `  / the floor: its ${oneRequests} requests replayed`,
       `${(figures.floor.oneMs / 1000).toFixed(2)} s: ${figures.floor.oneRatio}x`,
       `<= ${TARGETS.oneVsFloor}x`,
       mark(met.oneVsFloor),
