@@ -4,7 +4,8 @@
 //
 // The inputs are those of fast-check's own sequential run, but up to RUNS_IN_FLIGHT of them are
 // checked at once, in order, so a property costs a few round trips of latency instead of one per
-// run. After a failure the next RUNS_IN_FLIGHT - 1 inputs still run and no later one: which inputs
+// run (LAST_RUNS_IN_FLIGHT for one that creates only by mistake, once the ordinary checks have
+// ended). After a failure the next inputs of the window still run and no later one: which inputs
 // run, and so which failure is reported (the earliest), never depends on timing. That failure is
 // then replayed alone by fast-check and shrunk.
 import fc from 'fast-check';
@@ -57,6 +58,12 @@ const SHRINK_CREATES = 200;
 
 /** Runs of one property checked at once. */
 export const RUNS_IN_FLIGHT = 8;
+/**
+ * Runs at once of a property whose requests create only on a broken server, once the ordinary
+ * checks have ended (RunContext.ordinaryChecksEnded): nearly alone then, its runs (a create and a
+ * list each) would otherwise end a remote run with waves of round trips.
+ */
+export const LAST_RUNS_IN_FLIGHT = 16;
 
 /** A seed per property, fixed by the run seed and the property's label. */
 export function seedFor(runSeed: number, label: string): number {
@@ -185,12 +192,13 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
   // A run's even share of what the allowance holds for runs: what left() reports, so a run that
   // plans its creates by it (a model sequence) plans the same whatever the other runs did.
   let share = 0;
+  const inFlight = spec.creates?.perRun === 0 && ctx.ordinaryChecksEnded ? LAST_RUNS_IN_FLIGHT : RUNS_IN_FLIGHT;
   if (spec.creates) {
     const { perRun, weight } = spec.creates;
     // A run that creates only on a broken server holds a creation while its request is out. Once the
-    // ordinary checks have ended nothing else wants the budget, so RUNS_IN_FLIGHT of them go at once,
-    // not one after another (a fragile property on a remote server: a round trip per run).
-    const atOnce = perRun === 0 && ctx.ordinaryChecksEnded ? RUNS_IN_FLIGHT : 1;
+    // ordinary checks have ended nothing else wants the budget, so a window of them go at once, not
+    // one after another (a fragile property on a remote server: a round trip per run).
+    const atOnce = perRun === 0 && ctx.ordinaryChecksEnded ? inFlight : 1;
     allowance = ctx.propertyCreates(
       weight,
       wanted * perRun + SHRINK_CREATES,
@@ -227,22 +235,22 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
       } catch (error) {
         if (error instanceof Violation) {
           failures.set(index, error);
-          // Every input started so far lies before index + RUNS_IN_FLIGHT (the window below).
-          limit = Math.min(limit, index + RUNS_IN_FLIGHT);
+          // Every input started so far lies before index + inFlight (the window below).
+          limit = Math.min(limit, index + inFlight);
         } else if (!fc.PreconditionFailure.isFailure(error)) fatal ??= { error };
       } finally {
         trial.end();
         starved += trial.starved;
       }
     };
-    // A sliding window: input i starts once every input before i - RUNS_IN_FLIGHT has finished.
+    // A sliding window: input i starts once every input before i - inFlight has finished.
     await new Promise<void>((resolve) => {
       const finished = new Uint8Array(inputs.length);
       let lowest = 0;
       let next = 0;
       let running = 0;
       const pump = () => {
-        while (!fatal && next < limit && next < lowest + RUNS_IN_FLIGHT) {
+        while (!fatal && next < limit && next < lowest + inFlight) {
           const index = next++;
           running++;
           void runOne(index).then(() => {
