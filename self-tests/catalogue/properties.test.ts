@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { loadConfig, resolveRunConfig, type RunConfig } from '../../src/config/config.js';
 import { parseJson, stringifyJson } from '../../src/wire/json.js';
-import { checkProperty, LAST_RUNS_IN_FLIGHT, runsWithin } from '../../src/checks/property.js';
+import { checkProperty, WIDE_RUNS_IN_FLIGHT, runsWithin } from '../../src/checks/property.js';
 import { createReferenceHandler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
 import type { Handler } from '../../src/reference-server/handler.js';
@@ -189,7 +189,7 @@ describe('the write budget', () => {
     expect(r.created).toBe(maxCreates);
   });
 
-  test('after the ordinary checks, the runs of a property that creates only by mistake go LAST_RUNS_IN_FLIGHT at once', async () => {
+  test('after the ordinary checks, the runs of a property that creates only by mistake go WIDE_RUNS_IN_FLIGHT at once', async () => {
     let inFlight = 0;
     let most = 0;
     const counting = (storeAll: boolean): Wrap => {
@@ -215,12 +215,12 @@ describe('the write budget', () => {
     most = 0;
     await run(counting(false), pick, { runs: 30 }, { fragilePhase: true });
     expect(most).toBeGreaterThan(1);
-    expect(most).toBeLessThanOrEqual(LAST_RUNS_IN_FLIGHT);
+    expect(most).toBeLessThanOrEqual(WIDE_RUNS_IN_FLIGHT);
     // A server that stores every body creates no more than the property held.
     const r = await run(counting(true), pick, { runs: 30, maxCreates: 20 }, { fragilePhase: true });
     expect(only(r).outcome).toBe('failed');
     expect(r.created).toBeGreaterThan(0);
-    expect(r.created).toBeLessThanOrEqual(LAST_RUNS_IN_FLIGHT);
+    expect(r.created).toBeLessThanOrEqual(WIDE_RUNS_IN_FLIGHT);
   });
 
   test('the creating properties share at most the whole property share, and runs fit the allowance', () => {

@@ -4,8 +4,8 @@
 //
 // The inputs are those of fast-check's own sequential run, but up to RUNS_IN_FLIGHT of them are
 // checked at once, in order, so a property costs a few round trips of latency instead of one per
-// run (LAST_RUNS_IN_FLIGHT for one that creates only by mistake, once the ordinary checks have
-// ended). After a failure the next inputs of the window still run and no later one: which inputs
+// run (more for long chains, and for one that creates only by mistake once the ordinary checks
+// have ended: WIDE_RUNS_IN_FLIGHT). After a failure the next inputs of the window still run and no later one: which inputs
 // run, and so which failure is reported (the earliest), never depends on timing. That failure is
 // then replayed alone by fast-check and shrunk.
 import fc from 'fast-check';
@@ -51,6 +51,8 @@ export interface PropertySpec<T> {
    * whether the property catches a fault never depends on the seed. Reported as they are (not shrunk).
    */
   examples?: readonly T[];
+  /** Runs checked at once when more than RUNS_IN_FLIGHT: for runs that are long chains of requests (see WIDE_RUNS_IN_FLIGHT). */
+  inFlight?: number;
 }
 
 /** Creations kept aside for shrinking a failure (at most a quarter of the allowance). */
@@ -59,11 +61,12 @@ const SHRINK_CREATES = 200;
 /** Runs of one property checked at once. */
 export const RUNS_IN_FLIGHT = 8;
 /**
- * Runs at once of a property whose requests create only on a broken server, once the ordinary
- * checks have ended (RunContext.ordinaryChecksEnded): nearly alone then, its runs (a create and a
- * list each) would otherwise end a remote run with waves of round trips.
+ * Runs at once of a property whose runs are long chains (the model's sequences: a dozen requests,
+ * each waiting for the one before), and of one whose requests create only on a broken server once
+ * the ordinary checks have ended (RunContext.ordinaryChecksEnded) and it is nearly alone: in waves
+ * of 8, either would end a remote run with round trips one after another.
  */
-export const LAST_RUNS_IN_FLIGHT = 16;
+export const WIDE_RUNS_IN_FLIGHT = 16;
 
 /** A seed per property, fixed by the run seed and the property's label. */
 export function seedFor(runSeed: number, label: string): number {
@@ -192,7 +195,8 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
   // A run's even share of what the allowance holds for runs: what left() reports, so a run that
   // plans its creates by it (a model sequence) plans the same whatever the other runs did.
   let share = 0;
-  const inFlight = spec.creates?.perRun === 0 && ctx.ordinaryChecksEnded ? LAST_RUNS_IN_FLIGHT : RUNS_IN_FLIGHT;
+  const inFlight =
+    spec.creates?.perRun === 0 && ctx.ordinaryChecksEnded ? WIDE_RUNS_IN_FLIGHT : (spec.inFlight ?? RUNS_IN_FLIGHT);
   if (spec.creates) {
     const { perRun, weight } = spec.creates;
     // A run that creates only on a broken server holds a creation while its request is out. Once the

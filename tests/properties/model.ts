@@ -8,7 +8,7 @@ import { PET_STATUSES, validate } from '../../src/data/schemas.js';
 import type { NewPet, Pet, PetStatus } from '../../src/data/generated/schema-types.js';
 import { invalidBodies, LIMIT, statusFilter, validLimit, type InvalidBody } from '../../src/data/generators.js';
 import { exactInteger, show } from '../../src/wire/json.js';
-import { checkProperty, type Trial } from '../../src/checks/property.js';
+import { checkProperty, WIDE_RUNS_IN_FLIGHT, type Trial } from '../../src/checks/property.js';
 import { because, type RequirementId } from '../../src/checks/requirement.js';
 import type { RunContext } from '../../src/checks/run.js';
 import { blockIfTwin, samePet, UNKNOWN_ID_RANGE } from '../pets.js';
@@ -244,6 +244,9 @@ export function checkModel(ctx: RunContext): Promise<void> {
     creates: { perRun: CREATES_PER_SEQUENCE, weight: CREATE_WEIGHTS.model },
     show: script,
     examples: [scripted()],
+    // The sequences are the run's longest chains: all at once (as the allowance sizes them, a dozen
+    // or so), they end with the rest of the run, not in a second wave after it.
+    inFlight: WIDE_RUNS_IN_FLIGHT,
     predicate: (cmds, trial) =>
       fc.asyncModelRun(() => ({ model: { pets: [], left: trial.left, getPetLive }, real: { ctx, trial } }), cmds),
   });
