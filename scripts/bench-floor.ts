@@ -21,8 +21,8 @@ export interface Replayed {
  * fast-check), bundled as a clone's command line is, starts the bundled server as the command line
  * does, and sends the run's requests in their order, C at a time, each answer read whole. Nothing
  * waits for an answer but its slot: no checks, no evidence, no reports. A POST goes on a connection
- * of its own, as the suite must send it (a server that closes a kept-alive connection as a request
- * arrives loses no POST: issue 24); every other request on kept-alive connections.
+ * of its own, as the suite must send it (a server may close a kept-alive connection just as a request
+ * arrives, and a POST is never sent twice: docs/network.md); the rest on kept-alive connections.
  */
 async function floorMain(file: string, concurrency: number): Promise<void> {
   await import('fast-check');

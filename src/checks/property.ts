@@ -4,10 +4,10 @@
 //
 // The inputs are those of fast-check's own sequential run, but up to RUNS_IN_FLIGHT of them are
 // checked at once, in order, so a property costs a few round trips of latency instead of one per
-// run (more for long chains, and for one that creates only by mistake once the ordinary checks
-// have ended: WIDE_RUNS_IN_FLIGHT). After a failure the next inputs of the window still run and no later one: which inputs
-// run, and so which failure is reported (the earliest), never depends on timing. That failure is
-// then replayed alone by fast-check and shrunk.
+// run (WIDE_RUNS_IN_FLIGHT for long chains, and for one that creates only by mistake once the
+// ordinary checks have ended). After a failure the rest of the window still runs and no later
+// input: which inputs run, and so which failure is reported (the earliest), never depends on
+// timing. That failure is then replayed alone by fast-check and shrunk.
 import fc from 'fast-check';
 import { Violation } from './outcomes.js';
 import { wire } from '../wire/redact.js';
@@ -51,7 +51,7 @@ export interface PropertySpec<T> {
    * whether the property catches a fault never depends on the seed. Reported as they are (not shrunk).
    */
   examples?: readonly T[];
-  /** Runs checked at once when more than RUNS_IN_FLIGHT: for runs that are long chains of requests (see WIDE_RUNS_IN_FLIGHT). */
+  /** Runs checked at once, when not RUNS_IN_FLIGHT: for runs that are long chains (WIDE_RUNS_IN_FLIGHT). */
   inFlight?: number;
 }
 
@@ -195,14 +195,14 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
   // A run's even share of what the allowance holds for runs: what left() reports, so a run that
   // plans its creates by it (a model sequence) plans the same whatever the other runs did.
   let share = 0;
-  const inFlight =
-    spec.creates?.perRun === 0 && ctx.ordinaryChecksEnded ? WIDE_RUNS_IN_FLIGHT : (spec.inFlight ?? RUNS_IN_FLIGHT);
+  // A run that creates only on a broken server holds a creation while its request is out. Once the
+  // ordinary checks have ended nothing else wants the budget, so a window of them go at once, not
+  // one after another (a fragile property on a remote server: a round trip per run).
+  const aloneByMistake = spec.creates?.perRun === 0 && ctx.ordinaryChecksEnded;
+  const inFlight = aloneByMistake ? WIDE_RUNS_IN_FLIGHT : (spec.inFlight ?? RUNS_IN_FLIGHT);
   if (spec.creates) {
     const { perRun, weight } = spec.creates;
-    // A run that creates only on a broken server holds a creation while its request is out. Once the
-    // ordinary checks have ended nothing else wants the budget, so a window of them go at once, not
-    // one after another (a fragile property on a remote server: a round trip per run).
-    const atOnce = perRun === 0 && ctx.ordinaryChecksEnded ? inFlight : 1;
+    const atOnce = aloneByMistake ? inFlight : 1;
     allowance = ctx.propertyCreates(
       weight,
       wanted * perRun + SHRINK_CREATES,

@@ -227,8 +227,8 @@ export class RunContext {
 
   /**
    * Creations for a property: at most `wanted`, and at most its `weight` (a fraction) of the
-   * properties' share of the budget (PROPERTY_SHARE) or `atLeast`, whichever is more, but at least one; Skip in read-only mode
-   * or when the budget is spent. Close the allowance when the property ends.
+   * properties' share of the budget (PROPERTY_SHARE) or `atLeast` if more, but at least one; Skip in
+   * read-only mode or when the budget is spent. Close the allowance when the property ends.
    */
   propertyCreates(weight: number, wanted: number, what: Message, atLeast = 1): CreateAllowance {
     const share = Math.max(atLeast, Math.floor(this.config.maxCreates * PROPERTY_SHARE * weight));
