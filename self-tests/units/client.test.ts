@@ -2,6 +2,8 @@
 // Retry-After are retried, a bounded number of times, honouring the wait; running out is the
 // suite not deciding (outcome error), never a pass or a failure; redirects are answers, shown
 // with their Location; read-only mode sends nothing that could create.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import { fail } from '../../src/checks/assert.js';
@@ -209,6 +211,33 @@ describe('transport failures in one line', () => {
     expect(describeTransportError(new Error('aborted'), 250, aborted)).toBe(
       'timeout: no complete response within 250 ms',
     );
+  });
+});
+
+describe('a large body', () => {
+  test('goes in pieces, byte for byte, with its Content-Length and no chunking; a surrogate pair on a cut stays whole', async () => {
+    const received: { bytes: Buffer; headers: Record<string, string | string[] | undefined> }[] = [];
+    const raw = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (d: Buffer) => chunks.push(d));
+      req.on('end', () => {
+        received.push({ bytes: Buffer.concat(chunks), headers: req.headers });
+        res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    try {
+      const api = client(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`);
+      // Pieces are 256 KiB of text: the emoji's two halves lie either side of the first cut.
+      const body = `${'a'.repeat(256 * 1024 - 1)}\u{1F600}${'b'.repeat(300_000)}`;
+      expect((await api.send({ method: 'POST', path: '/pets', body: { raw: body } })).status).toBe(201);
+      const [got] = received;
+      expect(got?.bytes.equals(Buffer.from(body))).toBe(true);
+      expect(got?.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+      expect(got?.headers['transfer-encoding']).toBeUndefined();
+    } finally {
+      raw.close();
+    }
   });
 });
 
