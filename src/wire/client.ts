@@ -7,11 +7,11 @@
 // closed is sent again once on a fresh one; a request that may create is never sent twice, goes on a
 // connection of its own, and takes its creation from the write budget first (ClientOptions.takeCreation).
 // An answer sent before the body is all written is read (see earlyAnswerConnector).
-import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import {
   connectionsFor,
   DEFAULT_MAX_BODY,
+  inPieces,
   mayCreate,
   prepareRequest,
   type ClientOptions,
@@ -345,35 +345,5 @@ export class Client {
     const all = [this.dispatcher, this.fresh];
     if (this.stopped.signal.aborted) await Promise.all(all.map((d) => d.destroy()));
     else await Promise.all(all.map((d) => d.close()));
-  }
-}
-
-/** Bodies longer than this go to undici a piece of this size at a time (see inPieces). */
-const PIECE = 256 * 1024;
-
-/**
- * The body as undici is given it. One longer than PIECE (the 5 MiB of errors.refused-body) goes in
- * pieces with its Content-Length, the bytes and headers undici sends for the string: given the
- * string, undici copies it whole into a Buffer beside it (5 MiB more at the run's peak).
- */
-function inPieces(
-  headers: Record<string, string>,
-  body: string | undefined,
-): { headers: Record<string, string>; body?: string | Readable } {
-  if (body === undefined || body.length <= PIECE) return { headers, ...(body === undefined ? {} : { body }) };
-  return {
-    headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    body: Readable.from(pieces(body), { objectMode: false }),
-  };
-}
-
-function* pieces(text: string): Generator<Buffer> {
-  for (let at = 0; at < text.length;) {
-    let end = Math.min(text.length, at + PIECE);
-    // Never between the halves of a surrogate pair: the pieces encode as the whole does.
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    yield Buffer.from(text.slice(at, end));
-    at = end;
   }
 }
