@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { loadConfig, resolveRunConfig, type RunConfig } from '../../src/config/config.js';
 import { parseJson, stringifyJson } from '../../src/wire/json.js';
 import { checkProperty, WIDE_RUNS_IN_FLIGHT, runsWithin } from '../../src/checks/property.js';
-import { createReferenceHandler, type Handler } from '../../src/reference-server/handler.js';
+import { createReferenceHandler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execute, type Outcome } from '../../src/checks/requirement.js';
@@ -191,32 +191,32 @@ describe('the write budget', () => {
   test('after the ordinary checks, the runs of a property that creates only by mistake go WIDE_RUNS_IN_FLIGHT at once', async () => {
     let inFlight = 0;
     let most = 0;
-    const counting = (storeAll: boolean): Wrap => {
-      const inner = storeAll ? STORES_ALL : (h: Handler) => h;
-      return (h, key) => {
+    // Counts the POSTs in flight at once, each held 5 ms, in front of `inner`.
+    const counting =
+      (inner: Wrap = (h) => h): Wrap =>
+      (h, key) => {
         const handler = inner(h, key);
         return async (req) => {
           if (req.method !== 'POST') return handler(req);
           most = Math.max(most, ++inFlight);
-          await sleep(5);
           try {
+            await sleep(5);
             return await handler(req);
           } finally {
             inFlight--;
           }
         };
       };
-    };
     const pick = /^createPet\.category-range \(property\)/;
     // Among the ordinary checks each run's request holds the one creation the property may make.
-    await run(counting(false), pick, { runs: 30 });
+    await run(counting(), pick, { runs: 30 });
     expect(most).toBe(1);
     most = 0;
-    await run(counting(false), pick, { runs: 30 }, { fragilePhase: true });
+    await run(counting(), pick, { runs: 30 }, { fragilePhase: true });
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(WIDE_RUNS_IN_FLIGHT);
     // A server that stores every body creates no more than the property held.
-    const r = await run(counting(true), pick, { runs: 30, maxCreates: 20 }, { fragilePhase: true });
+    const r = await run(counting(STORES_ALL), pick, { runs: 30, maxCreates: 20 }, { fragilePhase: true });
     expect(only(r).outcome).toBe('failed');
     expect(r.created).toBeGreaterThan(0);
     expect(r.created).toBeLessThanOrEqual(WIDE_RUNS_IN_FLIGHT);

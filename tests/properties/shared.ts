@@ -1,5 +1,6 @@
-// What the property files share: their weights of the write budget, and small helpers for
-// finding what a body created (an accepted body's echo is checked by tests/pets.ts).
+// What the property files share: their weights of the write budget, the plain valid pet they
+// generate, and a helper for finding what a body created (an accepted body's echo is checked by
+// tests/pets.ts).
 import fc from 'fast-check';
 import { newPet, type Body } from '../../src/data/generators.js';
 import type { NewPet } from '../../src/data/generated/schema-types.js';
