@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { Client } from '../../src/wire/client.js';
 import { TransportError, type SendRecord } from '../../src/wire/wire.js';
 import { HAR_BODY_CAP, HarWriter } from '../../src/wire/har.js';
@@ -181,12 +181,26 @@ describe('the writer behind the client: one entry per send, whole after each', (
       ['getPet.ok Reset', () => client.send({ method: 'GET', path: '/reset' }).catch((err: unknown) => err)],
     ];
     const results: unknown[] = [];
+    const broken: unknown[] = [];
     for (const [who, step] of steps) {
       sender = who;
       results.push(await step());
-      // Whole at the end of each turn of the event loop: a run stopped then leaves a HAR of what was sent so far.
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(readHar(path).log.entries.length).toBe(client.requestCount);
+      // The entries come within moments, and the file is a whole HAR at every read meanwhile: a run
+      // stopped at any time leaves a HAR of what was sent until shortly before.
+      await vi.waitFor(
+        () => {
+          let entries: number;
+          try {
+            entries = readHar(path).log.entries.length;
+          } catch (err) {
+            broken.push(err);
+            return;
+          }
+          if (entries !== client.requestCount) throw new Error(`${entries} of ${client.requestCount} entries`);
+        },
+        { timeout: 10_000, interval: 5 },
+      );
+      expect(broken).toEqual([]);
     }
     har.close();
     await client.close();

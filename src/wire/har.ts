@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
 import { REFUSABLE_UPLOAD_BYTES, type ApiResponse, type SendRecord } from './wire.js';
 import type { HarCut, HarError, HarSender } from '../data/generated/report-types.js';
-import { redact } from './redact.js';
+import { holdsSecret, redact } from './redact.js';
 import { readPackageJson } from '../config/package-root.js';
 
 /** Each body, request and response, is kept up to this many bytes; a cut is noted in the entry. */
@@ -54,108 +54,119 @@ function keep(text: string, wireSize?: number): Kept {
   return { text: head.subarray(0, end).toString('utf8'), size, cut: { originalSize: size, cap: HAR_BODY_CAP } };
 }
 
-/** The cut, said for people (comment) and for tools (_truncated). */
-function cutNote(body: Kept, more = ''): { comment?: string; _truncated?: Kept['cut'] } {
-  const said = [
-    body.cut
-      ? `body cut to its first ${body.cut.cap} of ${body.cut.originalSize} bytes (the HAR keeps ${body.cut.cap / 1024} KiB of each body)`
-      : '',
-    more,
-  ]
-    .filter(Boolean)
-    .join('; ');
-  return { ...(said ? { comment: said } : {}), ...(body.cut ? { _truncated: body.cut } : {}) };
+/** A string as JSON. Each entry is written as JSON text: building it as objects for JSON.stringify cost more. */
+const q = JSON.stringify;
+
+/**
+ * Large bodies as JSON strings, by text. A run reads the same pages of the store again and again,
+ * and escaping a body's quotes is most of what its entry costs; the last 64 are kept.
+ */
+class BodyMemo {
+  private readonly json = new Map<string, string>();
+
+  of = (text: string): string => {
+    if (text.length < 4096) return q(text);
+    let json = this.json.get(text);
+    if (json === undefined) {
+      json = q(text);
+      if (this.json.size >= 64) this.json.delete(this.json.keys().next().value as string);
+      this.json.set(text, json);
+    }
+    return json;
+  };
+}
+
+/** The cut, said for people (comment) and for tools (_truncated): its fields, each after a comma. */
+function cutNote(body: Kept, more = ''): string {
+  const cut = body.cut;
+  const said = cut
+    ? `body cut to its first ${cut.cap} of ${cut.originalSize} bytes (the HAR keeps ${cut.cap / 1024} KiB of each body)${more ? `; ${more}` : ''}`
+    : more;
+  return `${said ? `,"comment":${q(said)}` : ''}${cut ? `,"_truncated":{"originalSize":${cut.originalSize},"cap":${cut.cap}}` : ''}`;
 }
 
 const ms = (x: number) => Math.max(0, Math.round(x * 1000) / 1000);
-const pairs = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => ({ name, value }));
 
-function queryOf(url: string): { name: string; value: string }[] {
+/** Name-value pairs, as HAR writes headers and query strings. */
+function pairs(entries: Iterable<[string, string]>): string {
+  let out = '';
+  for (const [name, value] of entries) out += `,{"name":${q(name)},"value":${q(value)}}`;
+  return `[${out.slice(1)}]`;
+}
+
+/** Headers as HAR writes them, `scrub` applied to each name and value. */
+function headersOf(headers: Record<string, string>, scrub = (text: string) => text): string {
+  let out = '';
+  for (const name in headers) out += `,{"name":${q(scrub(name))},"value":${q(scrub(headers[name] as string))}}`;
+  return `[${out.slice(1)}]`;
+}
+
+function queryOf(url: string): string {
   const at = url.indexOf('?');
-  return at < 0 ? [] : [...new URLSearchParams(url.slice(at + 1))].map(([name, value]) => ({ name, value }));
+  return at < 0 ? '[]' : pairs(new URLSearchParams(url.slice(at + 1)));
 }
 
 /** The answer; the API key redacted in every header and the body (the request came redacted from the client). */
-function responseOf(res: ApiResponse) {
-  // One pass to see whether anything holds the key (a key cannot hold a line break, a header cannot either).
-  const everything = `${Object.entries(res.headers).join('\n')}\n${res.text}`;
-  const clean = redact(everything) === everything;
-  const scrub = clean ? (text: string) => text : redact;
+function responseOf(res: ApiResponse, json: (text: string) => string): string {
+  // Most answers hold no key: one look through all of it, then nothing is redacted piece by piece.
+  const scrub = holdsSecret(res.text, ...Object.keys(res.headers), ...Object.values(res.headers))
+    ? redact
+    : (text: string) => text;
   const text = scrub(res.text);
   const body = keep(text, text === res.text ? undefined : Buffer.byteLength(res.text));
   const limit = res.truncated ? `the suite read only these ${body.size} bytes of a longer body` : '';
-  return {
-    status: res.status,
-    statusText: STATUS_CODES[res.status] ?? '',
-    httpVersion: 'HTTP/1.1',
-    cookies: [],
-    headers: Object.entries(res.headers).map(([name, value]) => ({ name: scrub(name), value: scrub(value) })),
-    content: {
-      size: body.size,
-      mimeType: scrub(res.headers['content-type'] ?? 'x-unknown'),
-      text: body.text,
-      ...cutNote(body, limit),
-    },
-    redirectURL: scrub(res.headers.location ?? ''),
-    headersSize: -1,
-    bodySize: body.size,
-  };
+  const content = `{"size":${body.size},"mimeType":${q(scrub(res.headers['content-type'] ?? 'x-unknown'))},"text":${json(body.text)}${cutNote(body, limit)}}`;
+  return `{"status":${res.status},"statusText":${q(STATUS_CODES[res.status] ?? '')},"httpVersion":"HTTP/1.1","cookies":[],"headers":${headersOf(res.headers, scrub)},"content":${content},"redirectURL":${q(scrub(res.headers.location ?? ''))},"headersSize":-1,"bodySize":${body.size}}`;
 }
 
 /** What the comment of a refused upload says (see UploadRefused, src/wire/wire.ts). */
 export const REFUSED_UPLOAD = `refused: the server closed the connection during the upload of a body over ${REFUSABLE_UPLOAD_BYTES / 1024 / 1024} MiB without an answer, a refusal the interface allows (it leaves request-size limits open)`;
 
 /** No answer came: status 0 and the reason in _error, as Chromium writes a failed request; a refused upload says so in comment. */
-function noAnswer(error: string | undefined, refused: boolean | undefined) {
-  return {
-    ...(refused ? { comment: REFUSED_UPLOAD } : {}),
-    status: 0,
-    statusText: '',
-    httpVersion: '',
-    cookies: [],
-    headers: [],
-    content: { size: 0, mimeType: 'x-unknown' },
-    redirectURL: '',
-    headersSize: -1,
-    bodySize: -1,
-    _error: redact(error ?? 'no answer') satisfies HarError,
-  };
+function noAnswer(error: string | undefined, refused: boolean | undefined): string {
+  const reason: HarError = redact(error ?? 'no answer');
+  return `{${refused ? `"comment":${q(REFUSED_UPLOAD)},` : ''}"status":0,"statusText":"","httpVersion":"","cookies":[],"headers":[],"content":{"size":0,"mimeType":"x-unknown"},"redirectURL":"","headersSize":-1,"bodySize":-1,"_error":${q(reason)}}`;
 }
 
-/** One HAR entry for one send. */
-export function harEntry(send: SendRecord, sender: Sender, note = 'sent outside any check') {
+/** Who sent it (HarSender in schemas/har-extension.schema.json); `retryOf`: the send this one retries (429/503 with Retry-After) or resends (stale connection). */
+function senderOf(sender: Sender, note: string, retryOf: number | undefined): string {
+  const space = sender?.indexOf(' ') ?? -1;
+  const who =
+    sender === undefined
+      ? `"requirements":[],"check":null,"note":${q(note)}`
+      : `"requirements":[${q(space < 0 ? sender : sender.slice(0, space))}],"check":${q(sender)}`;
+  return `{${who}${retryOf === undefined ? '' : `,"retryOf":${retryOf}`}}`;
+}
+
+/** One HAR entry for one send, as JSON text; `retryOf`: the send it repeats; `json` writes a body's text as JSON. */
+function entryJson(
+  send: SendRecord,
+  sender: Sender,
+  note = 'sent outside any check',
+  retryOf: number | undefined,
+  json = q,
+): string {
   const req = send.request;
   // Unknown: when the bytes were all written (send 0, as Chromium writes it), DNS and connect (-1).
   const wait = ms((send.respondedAt || send.endedAt) - send.startedAt);
   const receive = send.respondedAt ? ms(send.endedAt - send.respondedAt) : 0;
   const body = req.body === undefined ? undefined : keep(req.body);
-  return {
-    pageref: PAGE,
-    startedDateTime: new Date(performance.timeOrigin + send.startedAt).toISOString(),
-    time: ms(wait + receive),
-    request: {
-      method: req.method,
-      url: req.url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: pairs(req.headers),
-      queryString: queryOf(req.url),
-      ...(body ? { postData: { mimeType: req.headers['content-type'] ?? '', text: body.text, ...cutNote(body) } } : {}),
-      headersSize: -1,
-      bodySize: body?.size ?? 0,
-    },
-    response: send.response ? responseOf(send.response) : noAnswer(send.error, send.refused),
-    cache: {},
-    timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive },
-    _petstore: {
-      ...(sender === undefined
-        ? { requirements: [], check: null, note }
-        : { requirements: [sender.split(' ', 1)[0] as string], check: sender }),
-      // The request's previous send: this one is its retry (429/503 with Retry-After) or resend (stale connection).
-      ...(req.harEntry === undefined ? {} : { retryOf: req.harEntry }),
-    } satisfies HarSender,
-  };
+  const postData = body
+    ? `"postData":{"mimeType":${q(req.headers['content-type'] ?? '')},"text":${json(body.text)}${cutNote(body)}},`
+    : '';
+  const request = `{"method":${q(req.method)},"url":${q(req.url)},"httpVersion":"HTTP/1.1","cookies":[],"headers":${headersOf(req.headers)},"queryString":${queryOf(req.url)},${postData}"headersSize":-1,"bodySize":${body?.size ?? 0}}`;
+  const response = send.response ? responseOf(send.response, json) : noAnswer(send.error, send.refused);
+  const started = new Date(performance.timeOrigin + send.startedAt).toISOString();
+  return `{"pageref":"${PAGE}","startedDateTime":"${started}","time":${ms(wait + receive)},"request":${request},"response":${response},"cache":{},"timings":{"blocked":-1,"dns":-1,"connect":-1,"ssl":-1,"send":0,"wait":${wait},"receive":${receive}},"_petstore":${senderOf(sender, note, retryOf)}}`;
 }
+
+/** One HAR entry for one send. */
+export const harEntry = (send: SendRecord, sender: Sender, note?: string) =>
+  JSON.parse(entryJson(send, sender, note, send.request.harEntry)) as {
+    request: object;
+    response: object;
+    _petstore: HarSender;
+  };
 
 /** Writes `text` at `position`; returns its length in bytes. */
 function writeAll(fd: number, text: string, position: number): number {
@@ -164,21 +175,30 @@ function writeAll(fd: number, text: string, position: number): number {
   return bytes.length;
 }
 
+/** How long an entry may wait to be written: a write every turn of the event loop, hundreds a second, was a cost of its own. */
+const FLUSH_EVERY_MS = 50;
+
 /**
- * Writes the HAR of a run as its requests end: the entries that ended within one turn of the event
- * loop (at most about 1 MiB) are written at its end, in one write over the trailer, followed by the
- * trailer again. Nothing else is kept. Exists only when --har is given.
+ * Writes the HAR of a run as its requests end. Each entry is built once the code waiting for its
+ * answer has run; the entries built within FLUSH_EVERY_MS (at most about 1 MiB) are written
+ * together, in one write over the trailer, followed by the trailer again. Nothing else is kept.
+ * Exists only when --har is given.
  */
 export class HarWriter {
   private fd: number | undefined;
   /** Where the trailer starts, in bytes. */
   private at: number;
-  /** Entries numbered, and written. */
+  /** Entries numbered, built into `buffer`, and written. */
   private entries = 0;
+  private built = 0;
   private written = 0;
-  private pending: string[] = [];
-  private pendingChars = 0;
-  private flushing: NodeJS.Immediate | undefined;
+  private queued: { send: SendRecord; sender: Sender; note: string | undefined; retryOf: number | undefined }[] = [];
+  private building: NodeJS.Immediate | undefined;
+  /** The entries not yet written, encoded: the first `filled` bytes. */
+  private buffer = Buffer.allocUnsafe(1 << 21);
+  private filled = 0;
+  private flushing: NodeJS.Timeout | undefined;
+  private readonly bodies = new BodyMemo();
 
   constructor(
     readonly path: string,
@@ -204,31 +224,49 @@ export class HarWriter {
   }
 
   /**
-   * Takes one send's entry, written by the end of this turn of the event loop; returns its index in
-   * log.entries (undefined once writing failed). With no sender, `note` says why no check is named.
+   * Takes one send's entry, in the file within FLUSH_EVERY_MS; returns its index in log.entries
+   * (undefined once writing failed). With no sender, `note` says why no check is named.
    */
   add(send: SendRecord, sender: Sender, note?: string): number | undefined {
     if (this.fd === undefined) return undefined;
-    const json = JSON.stringify(harEntry(send, sender, note));
-    this.pending.push(json);
-    this.pendingChars += json.length;
-    if (this.pendingChars > 1 << 20) this.flush();
-    else this.flushing ??= setImmediate(() => this.flush());
+    // Built after the code waiting for this answer has run (and sent its next request): a chain of
+    // requests does not wait for the HAR. Its previous send is read now: the request is given this one.
+    this.queued.push({ send, sender, note, retryOf: send.request.harEntry });
+    this.building ??= setImmediate(() => this.build());
     return this.entries++;
   }
 
-  /** Writes the pending entries; the file is a whole HAR again. */
+  /** Builds the queued entries, each encoded at once into the one buffer: its text dies young, nothing is joined. */
+  private build(): void {
+    clearImmediate(this.building);
+    this.building = undefined;
+    for (const { send, sender, note, retryOf } of this.queued.splice(0)) {
+      const json = entryJson(send, sender, note, retryOf, this.bodies.of);
+      const most = 2 + 3 * json.length + TRAILER.length;
+      if (this.filled + most > this.buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.filled + most));
+        this.buffer.copy(grown, 0, 0, this.filled);
+        this.buffer = grown;
+      }
+      this.filled += this.buffer.write(this.built > 0 ? ',\n' : '\n', this.filled, 'latin1');
+      this.filled += this.buffer.write(json, this.filled, 'utf8');
+      this.built++;
+      if (this.filled > 1 << 20) this.flush();
+    }
+    this.flushing ??= setTimeout(() => this.flush(), FLUSH_EVERY_MS);
+  }
+
+  /** Writes the pending entries over the trailer, and the trailer after them: the file is a whole HAR again. */
   flush(): void {
-    if (this.flushing) clearImmediate(this.flushing);
+    if (this.queued.length > 0) this.build();
+    clearTimeout(this.flushing);
     this.flushing = undefined;
-    if (this.fd === undefined || this.pending.length === 0) return;
-    const text = `${this.written > 0 ? ',' : ''}\n${this.pending.join(',\n')}`;
-    const count = this.pending.length;
-    this.pending = [];
-    this.pendingChars = 0;
-    let bytes: number;
+    if (this.fd === undefined || this.filled === 0) return;
+    const entries = this.filled;
+    const end = entries + this.buffer.write(TRAILER, entries, 'latin1');
+    this.filled = 0;
     try {
-      bytes = writeAll(this.fd, text + TRAILER, this.at);
+      for (let done = 0; done < end;) done += writeSync(this.fd, this.buffer, done, end - done, this.at + done);
     } catch (err) {
       // A full disk must not stop the run: the file keeps the entries before these.
       console.error(
@@ -237,8 +275,8 @@ export class HarWriter {
       this.close();
       return;
     }
-    this.at += bytes - TRAILER.length;
-    this.written += count;
+    this.at += entries;
+    this.written = this.built;
   }
 
   close(): void {

@@ -38,6 +38,12 @@ export function redact(text: string): string {
   return out;
 }
 
+/** Whether any of `texts` holds a key (then redact each). */
+export function holdsSecret(...texts: string[]): boolean {
+  for (const s of secrets) for (const text of texts) if (text.includes(s)) return true;
+  return false;
+}
+
 // A message mixes the suite's words with quotes from the wire; these marks (private-use code
 // points) fence the quotes, so redactMessage redacts them and leaves the words alone. The types
 // hold checks to it: wire() returns WireText, and a failure's text is a Message
