@@ -17,6 +17,7 @@ import { afterAll, describe, expect, test, vi } from 'vitest';
 import { Client } from '../../src/wire/client.js';
 import { TransportError, type SendRecord } from '../../src/wire/wire.js';
 import { HAR_BODY_CAP, HarWriter } from '../../src/wire/har.js';
+import { registerSecret } from '../../src/wire/redact.js';
 import { loadConfig, resolveRunConfig } from '../../src/config/config.js';
 import { ConformanceReporter } from '../../src/report/reporter.js';
 import type { Handler } from '../../src/reference-server/handler.js';
@@ -258,6 +259,28 @@ describe('the writer behind the client: one entry per send, whole after each', (
     expect(resent.response._error).toMatch(/closed|reset/);
     expect(resent._petstore).toEqual({ requirements: ['getPet.ok'], check: 'getPet.ok Reset', retryOf: 5 });
     expect(sends.length).toBe(entries.length);
+  });
+
+  test('a large body seen again is written the same each time: its quotes escaped, the key redacted', () => {
+    registerSecret(key); // as the client does; here the writer is handed the sends directly
+    const path = join(tempDir('har-again'), 'run.har');
+    const har = new HarWriter(path, { title: 'again' });
+    const body = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, name: `"pet" ${i} ✓ ${key}` })));
+    const request = { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} };
+    const response = {
+      request,
+      status: 200,
+      headers: {},
+      text: body,
+      json: undefined,
+      truncated: false,
+      durationMs: 1,
+    };
+    for (let i = 0; i < 3; i++)
+      har.add({ request, startedAt: 1, respondedAt: 2, endedAt: 3, response }, 'listPets.ok Again');
+    har.close();
+    const texts = readHar(path).log.entries.map((e) => e.response.content.text);
+    expect(texts).toEqual(Array(3).fill(body.replaceAll(key, '$PETSTORE_API_KEY')));
   });
 
   test('a run stopped at its grace period: the manifest hashes a file the still-running worker no longer changes', async () => {
