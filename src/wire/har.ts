@@ -54,12 +54,12 @@ function keep(text: string, wireSize?: number): Kept {
   return { text: head.subarray(0, end).toString('utf8'), size, cut: { originalSize: size, cap: HAR_BODY_CAP } };
 }
 
-/** A string as JSON. Each entry is written as JSON text: building it as objects for JSON.stringify cost more. */
+/** A string as JSON. Each entry is written as JSON text, so that a large body's JSON can be used again (BodyMemo). */
 const q = JSON.stringify;
 
 /**
  * Large bodies as JSON strings, by text. A run reads the same pages of the store again and again,
- * and escaping a body's quotes is most of what its entry costs; the last 64 are kept.
+ * and escaping the quotes of a large body is the costliest part of its entry; the last 64 are kept.
  */
 class BodyMemo {
   private readonly json = new Map<string, string>();
