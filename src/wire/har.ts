@@ -87,17 +87,10 @@ function cutNote(body: Kept, more = ''): string {
 
 const ms = (x: number) => Math.max(0, Math.round(x * 1000) / 1000);
 
-/** Name-value pairs, as HAR writes headers and query strings. */
-function pairs(entries: Iterable<[string, string]>): string {
+/** Name-value pairs, as HAR writes headers and query strings; `scrub` applied to each name and value. */
+function pairs(entries: Iterable<[string, string]>, scrub = (text: string) => text): string {
   let out = '';
-  for (const [name, value] of entries) out += `,{"name":${q(name)},"value":${q(value)}}`;
-  return `[${out.slice(1)}]`;
-}
-
-/** Headers as HAR writes them, `scrub` applied to each name and value. */
-function headersOf(headers: Record<string, string>, scrub = (text: string) => text): string {
-  let out = '';
-  for (const name in headers) out += `,{"name":${q(scrub(name))},"value":${q(scrub(headers[name] as string))}}`;
+  for (const [name, value] of entries) out += `,{"name":${q(scrub(name))},"value":${q(scrub(value))}}`;
   return `[${out.slice(1)}]`;
 }
 
@@ -116,7 +109,7 @@ function responseOf(res: ApiResponse, json: (text: string) => string): string {
   const body = keep(text, text === res.text ? undefined : Buffer.byteLength(res.text));
   const limit = res.truncated ? `the suite read only these ${body.size} bytes of a longer body` : '';
   const content = `{"size":${body.size},"mimeType":${q(scrub(res.headers['content-type'] ?? 'x-unknown'))},"text":${json(body.text)}${cutNote(body, limit)}}`;
-  return `{"status":${res.status},"statusText":${q(STATUS_CODES[res.status] ?? '')},"httpVersion":"HTTP/1.1","cookies":[],"headers":${headersOf(res.headers, scrub)},"content":${content},"redirectURL":${q(scrub(res.headers.location ?? ''))},"headersSize":-1,"bodySize":${body.size}}`;
+  return `{"status":${res.status},"statusText":${q(STATUS_CODES[res.status] ?? '')},"httpVersion":"HTTP/1.1","cookies":[],"headers":${pairs(Object.entries(res.headers), scrub)},"content":${content},"redirectURL":${q(scrub(res.headers.location ?? ''))},"headersSize":-1,"bodySize":${body.size}}`;
 }
 
 /** What the comment of a refused upload says (see UploadRefused, src/wire/wire.ts). */
@@ -142,8 +135,8 @@ function senderOf(sender: Sender, note: string, retryOf: number | undefined): st
 function entryJson(
   send: SendRecord,
   sender: Sender,
-  note = 'sent outside any check',
   retryOf: number | undefined,
+  note = 'sent outside any check',
   json = q,
 ): string {
   const req = send.request;
@@ -154,7 +147,7 @@ function entryJson(
   const postData = body
     ? `"postData":{"mimeType":${q(req.headers['content-type'] ?? '')},"text":${json(body.text)}${cutNote(body)}},`
     : '';
-  const request = `{"method":${q(req.method)},"url":${q(req.url)},"httpVersion":"HTTP/1.1","cookies":[],"headers":${headersOf(req.headers)},"queryString":${queryOf(req.url)},${postData}"headersSize":-1,"bodySize":${body?.size ?? 0}}`;
+  const request = `{"method":${q(req.method)},"url":${q(req.url)},"httpVersion":"HTTP/1.1","cookies":[],"headers":${pairs(Object.entries(req.headers))},"queryString":${queryOf(req.url)},${postData}"headersSize":-1,"bodySize":${body?.size ?? 0}}`;
   const response = send.response ? responseOf(send.response, json) : noAnswer(send.error, send.refused);
   const started = new Date(performance.timeOrigin + send.startedAt).toISOString();
   return `{"pageref":"${PAGE}","startedDateTime":"${started}","time":${ms(wait + receive)},"request":${request},"response":${response},"cache":{},"timings":{"blocked":-1,"dns":-1,"connect":-1,"ssl":-1,"send":0,"wait":${wait},"receive":${receive}},"_petstore":${senderOf(sender, note, retryOf)}}`;
@@ -162,7 +155,7 @@ function entryJson(
 
 /** One HAR entry for one send. */
 export const harEntry = (send: SendRecord, sender: Sender, note?: string) =>
-  JSON.parse(entryJson(send, sender, note, send.request.harEntry)) as {
+  JSON.parse(entryJson(send, sender, send.request.harEntry, note)) as {
     request: object;
     response: object;
     _petstore: HarSender;
@@ -241,7 +234,7 @@ export class HarWriter {
     clearImmediate(this.building);
     this.building = undefined;
     for (const { send, sender, note, retryOf } of this.queued.splice(0)) {
-      const json = entryJson(send, sender, note, retryOf, this.bodies.of);
+      const json = entryJson(send, sender, retryOf, note, this.bodies.of);
       const most = 2 + 3 * json.length + TRAILER.length;
       if (this.filled + most > this.buffer.length) {
         const grown = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.filled + most));
