@@ -68,10 +68,11 @@ export default defineConfig({
           // time. Most self-test files wait on child processes, timeouts and loopback, so 3 at once
           // (each in its own process) keep both cores busy; the long poles go first (LongPolesFirst).
           maxWorkers: 3,
-          // Hang guards, far above an honest run on a machine 3 times slower. vitest's default for
-          // hooks (10 s) would be a speed target for the beforeAll hooks that run a catalogue.
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
+          // Hang guards, at least 5 times the longest a test or hook takes beside two busy loops on
+          // a 2-core machine (the tarball's install, a catalogue in a hook). vitest's default for hooks
+          // (10 s) would be a speed target for the beforeAll hooks that run a catalogue.
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
           // expect.poll waits for a child or a socket to get somewhere: 1 s (the default) is a speed target.
           expect: { poll: { timeout: 30_000 } },
         },

@@ -17,7 +17,7 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 export const bin = fileURLToPath(new URL('../bin/petstore-conformance.js', import.meta.url));
 
 /** For tests that start the bin: a whole run in a child process can be slow on a busy machine. */
-export const CHILD_TIMEOUT = { timeout: 300_000 } as const;
+export const CHILD_TIMEOUT = { timeout: 600_000 } as const;
 
 export function tempDir(label = 'cli'): string {
   return mkdtempSync(join(tmpdir(), `petstore-${label}-`));

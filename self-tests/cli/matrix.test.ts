@@ -216,7 +216,7 @@ test('over the harness: a requirement two faults both break fails in all; one on
   html = readFileSync(join(out, 'matrix.html'), 'utf8');
   expect(html).toMatch(/data-signal="one" id="m-createPet\.client-id"/);
   expect(html).toMatch(/data-signal="one" id="m-listPets\.limit\.respected"/);
-}, 120_000);
+}, 600_000);
 
 test('--history: one implementation over time, in the order its runs finished, each requirement with its trend', async () => {
   const on = (r: Results, day: string): Results => ({
@@ -413,7 +413,7 @@ describe('matrix.html in headless Chromium (the browser bundled by @sparticuz/ch
     } finally {
       await bundled.close();
     }
-  }, 120_000);
+  }, 600_000);
 
   test('twelve implementations fit a 1280-pixel screen, one line a requirement, its statement on demand', async () => {
     const runs = [a, b, c];
@@ -445,5 +445,5 @@ describe('matrix.html in headless Chromium (the browser bundled by @sparticuz/ch
     } finally {
       await bundled.close();
     }
-  }, 120_000);
+  }, 600_000);
 });

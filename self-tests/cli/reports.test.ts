@@ -93,7 +93,7 @@ beforeAll(async () => {
     target(createReferenceHandler({ apiKey: REFERENCE_KEY }), REFERENCE_KEY, 'reference'),
   ]);
   console.log(`reports self-test: broken run ${brokenRun.ms} ms, reference run ${referenceRun.ms} ms (concurrently)`);
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -255,5 +255,5 @@ describe('conformance.html in headless Chromium (the browser bundled by @spartic
       await bundled.close();
     }
     // A hang guard: some 10 s beside two busy loops (two full-page screenshots), 30 s at most a step.
-  }, 300_000);
+  }, 600_000);
 });

@@ -33,4 +33,4 @@ test('prettier --check finds every file formatted (run npx prettier --write . to
   }));
   expect(run.stdout, run.stdout).toContain('All matched files use Prettier code style!');
   // A hang guard, far above an honest run (a few seconds).
-}, 300_000);
+}, 600_000);

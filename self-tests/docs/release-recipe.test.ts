@@ -36,7 +36,7 @@ const EXPRESSIONS: Record<string, string | undefined> = {
 
 test(
   'the release recipe: run with the baseline, upload, diff against the previous release, post the Markdown',
-  { timeout: 120_000 },
+  { timeout: 600_000 },
   () => {
     const work = tempDir('release');
     const shims = join(work, '.shims');

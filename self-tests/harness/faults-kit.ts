@@ -54,6 +54,12 @@ export interface Fault extends ServerSetup {
    * requirement is compared, which must fail with every one.
    */
   racy?: string;
+  /**
+   * Why its failures are grouped differently from seed to seed although the same ones fail (which
+   * rule a generated input's evidence breaks depends on where its ids land): across seeds the
+   * failed requirements are compared, not their grouping.
+   */
+  groupingVaries?: string;
 }
 
 /** A correct server that makes a different allowed choice: the suite must report no MUST failure. */

@@ -9,6 +9,7 @@ import { stringifyJson } from '../../src/wire/json.js';
 import { worse, type CheckKind, type Outcome } from '../../src/checks/requirement.js';
 import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
 import { ChecksRunner, type ChecksRun } from '../../src/run/checks.js';
+import type { RunCoverage, TargetLost, TargetPoisoned } from '../../src/report/results.js';
 import { checks } from '../../tests/catalogue.js';
 import type { ServerSetup, Wrap } from './faults-kit.js';
 
@@ -19,6 +20,11 @@ export interface HarnessRun {
   checks: { id: string; name: string; kind: CheckKind; outcome: Outcome }[];
   requests: number;
   ms: number;
+  /** A target that stopped answering, or turned failing, as the run found it (see TargetWatch). */
+  targetLost?: TargetLost | null;
+  targetPoisoned?: TargetPoisoned | null;
+  /** The catalogued inputs sent and not (see src/run/coverage.ts). */
+  coverage?: RunCoverage;
 }
 
 export interface RunOptions extends Omit<ServerSetup, 'wrap'> {
@@ -112,7 +118,15 @@ export async function runCatalogueAgainst(
     if (!prior || worse(outcome.outcome, prior.outcome) !== prior.outcome) outcomes.set(c.requirement.id, outcome);
     return { id: c.requirement.id, name: c.name, kind: c.kind, outcome };
   });
-  return { outcomes, checks: ran, requests: run.requests, ms: Math.round(performance.now() - started) };
+  return {
+    outcomes,
+    checks: ran,
+    requests: run.requests,
+    ms: Math.round(performance.now() - started),
+    targetLost: run.targetLost,
+    targetPoisoned: run.targetPoisoned,
+    coverage: run.coverage,
+  };
 }
 
 /** Runs the catalogue (or only some requirements) against a fault's or variant's server. */

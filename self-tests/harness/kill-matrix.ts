@@ -4,10 +4,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Level, OutcomeKind, Requirement, RequirementId } from '../../src/checks/requirement.js';
 import { renderReports } from '../../src/report/reporter.js';
-import { findings as reported } from '../../src/report/verdict.js';
+import { findingLists, findings as reported } from '../../src/report/verdict.js';
 import type { Fault, ServerSetup, Variant } from './faults-kit.js';
 import { failing, HARNESS_SEED, runSetup, type HarnessRun } from './harness.js';
-import { failedBothWays, mustFailuresOf, resultsOf } from './results-of.js';
+import { failedBothWays, mustFailuresOf, resultsOf, storyOf } from './results-of.js';
 
 export interface Finding {
   id: string;
@@ -44,7 +44,7 @@ export interface FaultRow {
    * first, and the root it is grouped under (null when that run failed nothing), with what that
    * run cost when the fault was caught (at ROOT_CAUSE_RUNS against a MUST, SHOULD_WHOLE_RUNS against a SHOULD).
    */
-  rootCause: { first: string; root: string; ms?: number; requests?: number } | null;
+  rootCause: { first: string; root: string; group?: string[]; ms?: number; requests?: number } | null;
   /** Of the fault's notUnder, those its whole-catalogue run's reports file a violation under. */
   misfiled?: string[];
   /** The MUST requirements that run fails as its reports say and as vitest's adapter would: equal. */
@@ -133,8 +133,12 @@ function findings(run: HarnessRun, levels: ReadonlyMap<string, Level>, kinds: re
  * first undecided, else the first warning, in root-cause order) and the root it is grouped under
  * (itself when it is one); undefined when nothing failed.
  */
-export function firstNamed(run: HarnessRun): { first: string; root: string } | undefined {
-  const { violations, undecided, warnings } = reported(resultsOf(run));
+export function firstNamed(run: HarnessRun): { first: string; root: string; group?: string[] } | undefined {
+  const results = resultsOf(run);
+  // A target turned failing leads the violations: one item, the failures on its answers (findingLists).
+  const turned = findingLists(results).turned?.entries.map((e) => e.id);
+  if (turned?.length) return { first: turned[0] as string, root: turned[0] as string, group: turned };
+  const { violations, undecided, warnings } = reported(results);
   const first = [...violations, ...undecided, ...warnings][0];
   return first && { first: first.id, root: first.causedBy ?? first.id };
 }
@@ -254,6 +258,8 @@ export interface SeedRow {
   caught: boolean;
   /** MUST requirements that failed or could not be decided, sorted. */
   must: string[];
+  /** What the reports say kept the run from conformance, as ids, in order and grouped (see storyOf). */
+  story: string[];
   requests: number;
   ms: number;
 }
@@ -285,6 +291,7 @@ function asSeedRow(
     ...(runs === undefined ? {} : { runs }),
     caught: run.outcomes.get(f.breaks)?.outcome === 'failed',
     must,
+    story: storyOf(run),
     requests: run.requests,
     ms: run.ms,
   };
@@ -342,7 +349,7 @@ export function assembleKillMatrix(
     faults: faults.filter((f) => f.breaks === r.id).map((f) => f.name),
   }));
   const caught = faultRows.filter((r) => r.caughtBy !== null).length;
-  const misses = faultRows.filter((r) => r.rootCause?.root !== r.breaks);
+  const misses = faultRows.filter((r) => r.rootCause?.root !== r.breaks && !r.rootCause?.group?.includes(r.breaks));
   const extras = faultRows.flatMap((r) => (r.rootCause?.ms === undefined ? [] : [r.rootCause.ms]));
   return {
     counts: {

@@ -3,7 +3,8 @@
 import type { Baseline } from '../../src/report/baseline.js';
 import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
 import { catalogue } from '../../tests/catalogue.js';
-import { rootsOf } from '../../src/report/causes.js';
+import { rootsOf, type Shown } from '../../src/report/causes.js';
+import { findingLists } from '../../src/report/verdict.js';
 import { failsItsTest } from '../../src/vitest/verdict.js';
 import type { HarnessRun } from './harness.js';
 
@@ -58,5 +59,28 @@ export function resultsOf(
     runTag: null,
     baseline,
     ...(requirementSet ? { requirementSet } : {}),
+    targetLost: run.targetLost ?? null,
+    targetPoisoned: run.targetPoisoned ?? null,
   });
+}
+
+/**
+ * The story a run's reports tell of what kept it from conformance, as ids: each violation and
+ * each undecided requirement shown, in order, with those grouped under it (`+`) and those it
+ * blocked (`blocks`); then what one cause explains, said once (a target turned failing, lost).
+ * The same server must tell the same story whatever the seed and the scheduling.
+ */
+export function storyOf(run: HarnessRun): string[] {
+  const lists = findingLists(resultsOf(run));
+  const ids = (entries: readonly { id: string }[]) => entries.map((e) => e.id).join(' ');
+  const item = ({ entry, also, blocked }: Shown) =>
+    [entry.id, also.length ? `+ ${ids(also)}` : '', blocked.length ? `blocks ${ids(blocked)}` : '']
+      .filter(Boolean)
+      .join(' ');
+  return [
+    ...lists.violations.shown.map(item),
+    ...lists.undecided.shown.map(item),
+    ...(lists.turned ? [`turned failing: ${ids(lists.turned.entries)}`] : []),
+    ...(lists.gone ? [`${lists.gone.what}: ${ids(lists.gone.entries)}`] : []),
+  ];
 }

@@ -29,7 +29,7 @@ beforeAll(async () => {
   const front = await tlsFront(certs, Number(new URL(plain.origin).port));
   closers.push(front);
   https = { baseUrl: `${front.origin}/v1`, apiKey: plain.apiKey, port: front.port };
-}, 60_000);
+}, 300_000);
 
 const target = (t: { baseUrl: string; apiKey: string }) => ({
   PETSTORE_BASE_URL: t.baseUrl,

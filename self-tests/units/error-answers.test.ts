@@ -47,6 +47,7 @@ const answerOf = (
     ...(jsonError === undefined ? {} : { jsonError }),
     truncated: false,
     durationMs: 1,
+    at: { sent: 0, answered: 1 },
     ...extra,
   };
 };

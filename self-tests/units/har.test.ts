@@ -275,6 +275,7 @@ describe('the writer behind the client: one entry per send, whole after each', (
       json: undefined,
       truncated: false,
       durationMs: 1,
+      at: { sent: 1, answered: 3 },
     };
     for (let i = 0; i < 3; i++)
       har.add({ request, startedAt: 1, respondedAt: 2, endedAt: 3, response }, 'listPets.ok Again');

@@ -83,6 +83,7 @@ function answer(
     ...(jsonError === undefined ? {} : { jsonError }),
     truncated: false,
     durationMs: 1,
+    at: { sent: 0, answered: 1 },
   };
 }
 

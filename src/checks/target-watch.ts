@@ -41,16 +41,25 @@ export function operationOf(method: string, path: string, listPath: string): Ope
   return method === 'GET' && rest !== undefined && !rest.includes('/') ? 'getPet' : undefined;
 }
 
+/** When a request went on the wire and when its answer had come (performance.now()); see ApiResponse.at. */
+type At = ApiResponse['at'];
+
+/**
+ * Whether the target turned failing, and whether it was lost, are decided from what the server
+ * must have done in order, never from the order answers arrived in (that changes from run to run
+ * with requests in flight together): a request sent after an answer had come reached the server
+ * after the request answered; requests in flight together are in no known order.
+ */
 export class TargetWatch {
   /** The last requests a dropped connection left unanswered (method, path), newest last. */
   readonly unanswered: string[] = [];
-  private lastAnswered: SentRequest | undefined;
-  private silence:
-    { first: SentRequest; why: string; count: number; dropped: string[]; reproduce: string[] } | undefined;
-  /** Answers in order: the createPet bodies accepted (those the interface rejects first), and every operation's status. */
-  private seq = 0;
-  private readonly accepted: { seq: number; sent: SentRequest; by: string; valid: boolean }[] = [];
-  private readonly answers: { seq: number; op: Operation; status: number }[] = [];
+  /** The requests the target left without an answer: when each was sent, why, and what it was. */
+  private readonly silent: { sentAt: number; sent: SentRequest; why: string; closed: boolean }[] = [];
+  /** When the latest request that got an answer was sent, and that request. */
+  private lastAnswered: { sentAt: number; sent: SentRequest } | undefined;
+  /** The createPet bodies accepted (201), and every operation's answers. */
+  private readonly accepted: { at: At; sent: SentRequest; by: string; valid: boolean }[] = [];
+  private readonly answers: { at: At; op: Operation; status: number }[] = [];
 
   constructor(
     private readonly timeoutMs: number,
@@ -58,29 +67,40 @@ export class TargetWatch {
     private readonly listPath: string,
   ) {}
 
+  /** The operation a request (as sent, or as evidence writes it) is, if it is one of the interface's. */
+  operationOf(request: Pick<SentRequest, 'method' | 'url'>): Operation | undefined {
+    return operationOf(request.method, new URL(request.url).pathname, this.listPath);
+  }
+
   /** An answer, to a request the requirement `by` sent. */
   answered(res: ApiResponse, by: string): void {
-    this.lastAnswered = res.request;
-    this.silence = undefined;
-    this.seq++;
-    const op = operationOf(res.request.method, new URL(res.request.url).pathname, this.listPath);
-    if (op) this.answers.push({ seq: this.seq, op, status: res.status });
+    if (!this.lastAnswered || res.at.sent > this.lastAnswered.sentAt)
+      this.lastAnswered = { sentAt: res.at.sent, sent: res.request };
+    const op = this.operationOf(res.request);
+    if (op) this.answers.push({ at: res.at, op, status: res.status });
     if (op === 'createPet' && res.status === 201)
-      this.accepted.push({ seq: this.seq, sent: res.request, by, valid: acceptable(res.request.body) });
+      this.accepted.push({ at: res.at, sent: res.request, by, valid: acceptable(res.request.body) });
   }
 
   /**
-   * The target turned from answering to failing after a write of the suite: the first accepted
-   * createPet (a body the interface rejects before a valid one) after which every answer of one
-   * operation was a 5xx, where it had answered 2xx before.
+   * The target turned from answering to failing after a write of the suite: an accepted createPet
+   * after which every answer of one operation, to a request sent once it was answered, was a 5xx
+   * (at least LOST_AFTER of them), where that operation had answered 2xx before it. Of the writes
+   * that fit (several may, when requests were in flight together), the one whose requirement
+   * failed on that very request (`broke`) first, then a body the interface rejects, then the
+   * first sent.
    */
-  poisoned(): TargetPoisoned | undefined {
-    for (const a of [...this.accepted.filter((x) => !x.valid), ...this.accepted.filter((x) => x.valid)])
+  poisoned(broke: (sent: SentRequest, by: string) => boolean = () => false): TargetPoisoned | undefined {
+    const cause = new Map(this.accepted.map((a) => [a, broke(a.sent, a.by)]));
+    const rank = (a: (typeof this.accepted)[number]) => (cause.get(a) ? 0 : a.valid ? 2 : 1);
+    const candidates = [...this.accepted].sort((a, b) => rank(a) - rank(b) || a.at.sent - b.at.sent);
+    for (const a of candidates)
       for (const op of ['listPets', 'getPet', 'createPet'] as const) {
         const mine = this.answers.filter((l) => l.op === op);
-        const before = mine.filter((l) => l.seq < a.seq);
-        const after = mine.filter((l) => l.seq > a.seq);
-        if (before.some((l) => l.status < 300) && after.length >= LOST_AFTER && after.every((l) => l.status >= 500)) {
+        // The accepted write is a success of createPet itself.
+        const before = op === 'createPet' || mine.some((l) => l.at.answered < a.at.sent && l.status < 300);
+        const after = mine.filter((l) => l.at.sent > a.at.answered).sort((x, y) => x.at.sent - y.at.sent);
+        if (before && after.length >= LOST_AFTER && after.every((l) => l.status >= 500)) {
           const body = a.sent.body ?? '';
           const shown = body.length > 120 ? `${body.slice(0, 119)}…` : body;
           return {
@@ -90,38 +110,37 @@ export class TargetWatch {
             lists: after.length,
             ...(op === 'listPets' ? {} : { operation: op }),
             ...(a.valid ? { valid: true } : {}),
+            ...(cause.get(a) ? { cause: true } : {}),
           };
         }
       }
     return undefined;
   }
 
-  noAnswer(sent: SentRequest, err: unknown): void {
-    this.silence ??= {
-      first: sent,
-      why: describeTransportError(err, this.timeoutMs),
-      count: 0,
-      dropped: [],
-      reproduce: [],
-    };
-    this.silence.count++;
-    if (!isClose(err)) return;
-    if (this.unanswered.push(line(sent)) > KEPT) this.unanswered.shift();
-    if (this.silence.dropped.length < 10) this.silence.dropped.push(line(sent));
-    if (this.silence.reproduce.length < REPRODUCED) this.silence.reproduce.push(requestOnly(sent).reproduce);
+  noAnswer(sent: SentRequest, err: unknown, sentAt: number): void {
+    const closed = isClose(err);
+    this.silent.push({ sentAt, sent, why: describeTransportError(err, this.timeoutMs), closed });
+    if (closed && this.unanswered.push(line(sent)) > KEPT) this.unanswered.shift();
   }
 
-  /** The target stopped answering: every request since `from` went unanswered, to the end. */
+  /**
+   * The target stopped answering: at least LOST_AFTER requests sent after the last one it
+   * answered (the latest sent), and none since, got no answer.
+   */
   lost(): TargetLost | undefined {
-    const s = this.silence;
-    if (!s || s.count < LOST_AFTER) return undefined;
+    const since = this.lastAnswered?.sentAt ?? -Infinity;
+    const silent = this.silent.filter((s) => s.sentAt > since).sort((a, b) => a.sentAt - b.sentAt);
+    const first = silent[0];
+    if (!first || silent.length < LOST_AFTER) return undefined;
+    const dropped = silent.filter((s) => s.closed);
+    const reproduce = dropped.slice(0, REPRODUCED).map((s) => requestOnly(s.sent).reproduce);
     return {
-      from: line(s.first),
-      why: s.why,
-      requests: s.count,
-      lastAnswered: this.lastAnswered ? line(this.lastAnswered) : null,
-      dropped: [...s.dropped],
-      ...(s.reproduce.length ? { reproduce: [...s.reproduce] } : {}),
+      from: line(first.sent),
+      why: first.why,
+      requests: silent.length,
+      lastAnswered: this.lastAnswered ? line(this.lastAnswered.sent) : null,
+      dropped: dropped.slice(0, 10).map((s) => line(s.sent)),
+      ...(reproduce.length ? { reproduce } : {}),
     };
   }
 }

@@ -75,7 +75,7 @@ export interface ClientOptions {
   /** Called once per request that received a response (for counting and ledgers). */
   onResponse?: (res: ApiResponse) => void;
   /** Called once per send that got no answer (closed, reset, refused, timed out; not on Ctrl-C), with the error. */
-  onNoAnswer?: (sent: SentRequest, err: unknown) => void;
+  onNoAnswer?: (sent: SentRequest, err: unknown, sentAt: number) => void;
   /**
    * Called once per request that was sent more than once or given up on after a 429 or 503 with
    * Retry-After, when it ends, in the caller's async context (so the run can tell which check sent it).

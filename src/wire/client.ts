@@ -269,6 +269,7 @@ export class Client {
         json: undefined,
         truncated,
         durationMs: Math.round(performance.now() - started),
+        at: { sent: started, answered: performance.now() },
       };
       this.recordSend(sent, started, exchange, res);
       return res;
@@ -277,7 +278,7 @@ export class Client {
       const closed = !timedOut && !this.stopped.signal.aborted && !exchange.responded;
       const large = body !== undefined && Buffer.byteLength(body) > REFUSABLE_UPLOAD_BYTES;
       const failure = new ExchangeFailure(err, timedOut, closed && isStaleClose(err), closed && large && isClose(err));
-      if (!this.stopped.signal.aborted) this.options.onNoAnswer?.(sent, err);
+      if (!this.stopped.signal.aborted) this.options.onNoAnswer?.(sent, err, started);
       if (this.options.onSend)
         this.recordSend(
           sent,

@@ -44,6 +44,12 @@ export interface ApiResponse {
   /** True when the body exceeded the read bound and was cut. */
   truncated: boolean;
   durationMs: number;
+  /**
+   * When the request went on the wire and when its answer had come whole (performance.now(), this
+   * process): what the server did before the answer and what it did after, whatever order the
+   * answers of requests in flight together arrive in (see src/checks/target-watch.ts).
+   */
+  at: { sent: number; answered: number };
   /** Times the request was retried (429 or 503 with Retry-After) before this answer. */
   retries?: number;
   /** Set when it took more than one send to get this answer: what was retried or resent (see Retries). */
