@@ -35,6 +35,8 @@ export function targetPoisonedSaid(p: TargetPoisoned): string {
     (p.operation ?? 'listPets') === 'listPets'
       ? `every list answered ${p.status} from then on`
       : `every ${p.operation} answered ${p.status} from then on, where it had succeeded before`;
+  if (p.valid && p.cause)
+    return `the target turned failing on the request that broke ${p.by}: it accepted ${p.accepted} (201), and ${every}`;
   return p.valid
     ? `the target turned failing after it accepted ${p.accepted} (201, sent by ${p.by}): ${every}`
     : `the suite's own input broke the target: it accepted ${p.accepted} (201), a body the interface rejects (${p.by}), and ${every}`;
@@ -82,7 +84,8 @@ export function leftUndecided(
 /**
  * The failures a target turned failing explains (TargetPoisoned), said once: those whose every
  * exchange kept as evidence is a 5xx answer of the operation that turned failing. Not the
- * requirement that sent the request it turned on: that one is the cause. Null when none.
+ * requirement that failed on the request it turned on (TargetPoisoned.cause): that one is the
+ * cause, and blocks them. Null when none.
  */
 export function failedOnTurn(results: Results, failures: readonly RequirementResult[]): SaidOnce | null {
   const p = results.run.targetPoisoned;
@@ -91,7 +94,7 @@ export function failedOnTurn(results: Results, failures: readonly RequirementRes
   const onTurn = (x: NonNullable<RequirementResult['evidence']>[number]) =>
     (x.response?.status ?? 0) >= 500 &&
     operationOf(x.request.method, new URL(x.request.url).pathname, listPath) === (p.operation ?? 'listPets');
-  const entries = failures.filter((e) => e.id !== p.by && e.evidence?.length && e.evidence.every(onTurn));
+  const entries = failures.filter((e) => !(p.cause && e.id === p.by) && e.evidence?.length && e.evidence.every(onTurn));
   return entries.length
     ? { said: targetPoisonedSaid(p), what: 'failed on the answers of the target turned failing', entries }
     : null;

@@ -52,7 +52,7 @@ export interface Baseline {
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
 /** Semantic version of the format: a new optional field is a minor bump, anything else major. */
-export const REPORT_FORMAT_VERSION = '1.8.0';
+export const REPORT_FORMAT_VERSION = '1.9.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
@@ -112,7 +112,11 @@ export interface RunInput {
   targetPoisoned?: TargetPoisoned | null;
   /** What a gateway in front answered itself. */
   deployment?: readonly DeploymentFinding[];
+  /** What the run covered: the catalogued inputs sent, the statuses each operation answered. */
+  coverage?: RunCoverage;
 }
+
+export type RunCoverage = NonNullable<Results['run']['coverage']>;
 
 export const MAX_EVIDENCE = 10;
 export const LEDGER_FILE = 'created-pets.json';
@@ -260,6 +264,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
       ...(run.targetLost ? { targetLost: run.targetLost } : {}),
       ...(run.targetPoisoned ? { targetPoisoned: run.targetPoisoned } : {}),
       ...(run.deployment?.length ? { deployment: [...run.deployment] } : {}),
+      ...(run.coverage ? { coverage: run.coverage } : {}),
       ...(run.server ? { server: run.server } : {}),
       requirementSet: { id: requirementSet, current: requirementSet === CURRENT_REQUIREMENT_SET },
       ...(run.baseline

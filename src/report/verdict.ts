@@ -72,7 +72,7 @@ function verdictAlone(
   const deciding = entries.filter((e) => blocks(e.level, run.strict));
   const levels = run.strict ? 'MUST or SHOULD' : 'MUST';
   // Named root cause first, like every list of findings.
-  const by = run.targetPoisoned?.by;
+  const by = run.targetPoisoned?.cause ? run.targetPoisoned.by : undefined;
   const failed = inCauseOrder(
     deciding.filter((e) => e.outcome === 'failed'),
     entries,
@@ -129,7 +129,7 @@ export function findings(results: Results): {
   const bad = (e: RequirementResult) => e.outcome === 'failed' || e.outcome === 'error';
   const open = results.requirements.filter((e) => e.baseline?.status !== 'known' && !e.notScored);
   // The requirement whose input broke the target (run.targetPoisoned) first: the rest followed from it.
-  const by = results.run.targetPoisoned?.by;
+  const by = results.run.targetPoisoned?.cause ? results.run.targetPoisoned.by : undefined;
   const ordered = (list: RequirementResult[]) =>
     inCauseOrder(list, results.requirements).sort((a, b) => Number(b.id === by) - Number(a.id === by));
   return {

@@ -7,7 +7,11 @@ import { execute, judgeRun, type Check, type Outcome } from '../checks/requireme
 import { RunContext } from '../checks/run.js';
 import { selectChecks } from '../checks/select.js';
 import { describePacing } from '../wire/pacer.js';
-import { addRetries, noRetries, type Retries } from '../wire/wire.js';
+import { addRetries, noRetries, type Retries, type SentRequest } from '../wire/wire.js';
+import { requestOnly } from '../wire/evidence.js';
+import { coverageOf, type RunCoverage } from './coverage.js';
+import type { TargetWatch } from '../checks/target-watch.js';
+import type { RequirementId } from '../data/generated/requirement-ids.js';
 import type { CheckInput, DeploymentFinding, RunRetries, TargetLost, TargetPoisoned } from '../report/results.js';
 
 /** What the checks of a run left for its reports. */
@@ -28,6 +32,8 @@ export interface ChecksRun {
   deployment: DeploymentFinding[];
   /** The Server header of the target's first successful answer. */
   targetServer?: string;
+  /** The catalogued inputs sent and not, and the statuses each operation answered. */
+  coverage: RunCoverage;
 }
 
 /** What a runner is told while the checks run (the progress line, --verbose). */
@@ -62,6 +68,7 @@ export function checkInput(check: Check, outcome: Outcome, retries?: Retries): C
 
 export class ChecksRunner {
   private readonly ctx: RunContext;
+  private readonly all: readonly Check[];
   private readonly selected: Check[];
   private readonly decided = new Map<Check, CheckInput>();
   private readonly startedAt = new Map<Check, number>();
@@ -74,6 +81,7 @@ export class ChecksRunner {
     select?: (check: Check) => boolean,
   ) {
     this.ctx = new RunContext(config);
+    this.all = all;
     this.selected = select ? all.filter(select) : selectChecks(all, config);
   }
 
@@ -133,15 +141,18 @@ export class ChecksRunner {
   /** What is decided now; a check that has not finished is undecided (interrupted). */
   snapshot(): ChecksRun {
     const { ctx } = this;
+    const checks = this.selected.map((c) => this.decided.get(c) ?? this.interrupted(c));
+    const targetPoisoned = ctx.watch.poisoned((sent, by) => failedOn(checks, sent, by)) ?? null;
     return {
-      checks: this.selected.map((c) => this.decided.get(c) ?? this.interrupted(c)),
+      checks: targetPoisoned?.cause ? blockedByTurn(checks, targetPoisoned, ctx.watch) : checks,
       created: ctx.ledger.map(String),
       runTag: ctx.runTag,
       requests: ctx.api.requestCount,
       retries: { ...addRetries(noRetries(), ctx.retries), pacing: ctx.api.pacing },
       targetLost: ctx.watch.lost() ?? null,
-      targetPoisoned: ctx.watch.poisoned() ?? null,
+      targetPoisoned,
       deployment: ctx.errorAnswers.deployment(),
+      coverage: coverageOf(this.all, this.selected, this.decided, ctx.coverage.snapshot()),
       ...(ctx.serverHeader ? { targetServer: ctx.serverHeader } : {}),
     };
   }
@@ -151,4 +162,34 @@ export class ChecksRunner {
     const durationMs = started === undefined ? 0 : Math.round(performance.now() - started);
     return checkInput(check, { outcome: 'error', message: INTERRUPTED, evidence: [], durationMs });
   }
+}
+
+/** Whether a check of requirement `by` failed with the request `sent` among its evidence (the same request, as evidence writes it). */
+function failedOn(checks: readonly CheckInput[], sent: SentRequest, by: string): boolean {
+  const { request } = requestOnly(sent);
+  return checks.some(
+    (c) =>
+      c.requirement.id === by &&
+      c.outcome === 'failed' &&
+      c.evidence.some(
+        (x) => x.request.method === request.method && x.request.url === request.url && x.request.body === request.body,
+      ),
+  );
+}
+
+/**
+ * A target turned failing by a request that was itself a violation (TargetPoisoned.cause): the
+ * other failures whose every exchange is a 5xx answer of the operation that turned failing broke
+ * no rule of their own on that evidence. Each failing case is put down to the requirement that
+ * broke the target, which blocks them (src/report/causes.ts): one story, told once.
+ */
+function blockedByTurn(checks: readonly CheckInput[], p: TargetPoisoned, watch: TargetWatch): CheckInput[] {
+  const by = p.by as RequirementId;
+  const onTurn = (x: CheckInput['evidence'][number]) =>
+    (x.response?.status ?? 0) >= 500 && watch.operationOf(x.request) === (p.operation ?? 'listPets');
+  return checks.map((c) =>
+    c.outcome === 'failed' && c.requirement.id !== by && c.evidence.length > 0 && c.evidence.every(onTurn)
+      ? { ...c, causes: (c.causes?.length ? c.causes : [{}]).map(() => ({ rules: [by] })) }
+      : c,
+  );
 }

@@ -28,6 +28,13 @@ const editName = (edit: (name: string) => string): Wrap =>
 const editCreated = (edit: (pet: Record<string, unknown>, req: ServerRequest) => Record<string, unknown>): Wrap =>
   mapJson((body, res, req) => (res.status === 201 && isObject(body) ? edit(body, req) : body), creating);
 
+/** The integer id a createPet body carries, if any. */
+const clientId = (req: ServerRequest): bigint | undefined => {
+  const body = bodyOf(req);
+  const id = isObject(body) ? body.id : undefined;
+  return typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)) ? BigInt(id) : undefined;
+};
+
 const bodyOf = (req: ServerRequest): unknown => {
   try {
     return parseJson(req.body);
@@ -160,6 +167,34 @@ export const createPetFaults: Fault[] = [
     wrap: editCreated((pet, req) => {
       const body = bodyOf(req);
       return isObject(body) && body.id !== undefined ? { ...pet, id: body.id } : pet;
+    }),
+  },
+  {
+    name: 'client-id-through-double-then-duplicate',
+    breaks: 'createPet.client-id',
+    does: "keeps a client's id as a JavaScript number (rounded to a double), then answers 500 to every create: its next id, the largest plus one, rounds to the id it kept (a fake REST backend's way)",
+    wrap: (inner, apiKey) => {
+      let kept = false;
+      const keeping = editCreated((pet, req) => {
+        const id = clientId(req);
+        if (id === undefined) return pet;
+        kept = true;
+        return { ...pet, id: BigInt(String(Number(id))) };
+      })(inner, apiKey);
+      return (req) =>
+        creating(req) && kept
+          ? errorResponse(500, 'internal_error', 'Error: Insert failed, duplicate id')
+          : keeping(req);
+    },
+  },
+  {
+    name: 'client-id-int32',
+    breaks: 'createPet.client-id',
+    does: "keeps a client's id in a 32-bit column: the pet comes back with the id sent, cut to a signed 32-bit integer",
+    notUnder: ['createPet.minimal', 'getPet.existing'],
+    wrap: editCreated((pet, req) => {
+      const id = clientId(req);
+      return id === undefined ? pet : { ...pet, id: BigInt.asIntN(32, id) };
     }),
   },
   {

@@ -93,7 +93,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped).
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage.
    */
   formatVersion: string;
   /**
@@ -237,6 +237,44 @@ export interface RunRecord {
    */
   deployment?: DeploymentFinding[];
   targetLost?: TargetLost;
+  /**
+   * Since 1.9.0. What the run covered: the catalogued inputs (what mainstream parsers forgive although the interface does not, and the constants the generators draw from), each sent on every run whatever the seed, and the statuses each operation answered.
+   */
+  coverage?: {
+    /**
+     * Inputs in the catalogue.
+     */
+    catalogued: number;
+    /**
+     * Of them, those this run sent.
+     */
+    sent: number;
+    /**
+     * Those it did not send, and why (read-only mode, the write budget, --only or --skip, the target).
+     */
+    notSent: {
+      id: string;
+      requirement: string;
+      why: string;
+    }[];
+    /**
+     * Per operation and input channel (limit, status, petId, body, a body field, authorization): inputs catalogued and sent.
+     */
+    channels: {
+      operation: string;
+      channel: string;
+      catalogued: number;
+      sent: number;
+    }[];
+    /**
+     * Per operation (listPets, createPet, getPet; other: paths and methods the interface does not define), the answers of each status.
+     */
+    statuses: {
+      [k: string]: {
+        [k: string]: number;
+      };
+    };
+  };
   targetPoisoned?: TargetPoisoned;
   server?: RunServer;
   /**
@@ -326,6 +364,10 @@ export interface TargetPoisoned {
    * Since 1.7.0: true when the body it accepted was a valid NewPet (the target turned failing after an ordinary write, not on bad input).
    */
   valid?: boolean;
+  /**
+   * Since 1.9.0: true when the requirement `by` failed on that very request (it kept a client id, or accepted a body the interface rejects): what failed only on the answers after it is blocked by that requirement, not violated.
+   */
+  cause?: boolean;
 }
 /**
  * Since 1.5.0. --start (PETSTORE_START): the command that started the server under test for the run; absent without it.
