@@ -5,13 +5,14 @@ import type { ApiResponse, Auth } from '../src/wire/wire.js';
 import { parseChallenges, type Challenge } from '../src/wire/headers.js';
 import { show } from '../src/wire/json.js';
 import { wire } from '../src/wire/redact.js';
-import type { Requirement, RequirementId } from '../src/checks/requirement.js';
+import type { CatalogueInput, Requirement, RequirementId } from '../src/checks/requirement.js';
 import { because, eachCase, type CaseCause } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { expectKeyAccepted, getPetStage, liveOperations, type Operation } from './operations.js';
 import { unknownPetIds } from './pets.js';
 import { wrongKeyProperty } from './properties/authentication.js';
-import { msg, type Message } from '../src/checks/message.js';
+import { msg, words, type Message } from '../src/checks/message.js';
+import { AUTHORIZATION_LENIENCIES } from './leniencies/index.js';
 
 const SECTION = 'Authentication';
 
@@ -20,6 +21,8 @@ const bearer = (token: string): Auth => ({ authorization: `Bearer ${token}` });
 interface Credentials {
   what: Message;
   auth: Auth;
+  /** The catalogued input they are, if any (for the run's coverage). */
+  input?: CatalogueInput;
   /** The requirement whose rule says these credentials get a 401. */
   refusedBy: RequirementId;
 }
@@ -40,6 +43,15 @@ function wrongKeys(ctx: RunContext): Credentials[] {
     { what: msg`the right key with a suffix`, auth: bearer(`${ctx.config.apiKey}-x`), refusedBy: 'auth.wrong-key' },
   ];
 }
+
+/** The catalogue's Authorization values (tests/leniencies/authorization.ts), made from the key. */
+const catalogued = (ctx: RunContext): Credentials[] =>
+  AUTHORIZATION_LENIENCIES.map((input) => ({
+    what: words(input.what),
+    auth: { authorization: input.value(ctx.config.apiKey) },
+    refusedBy: 'auth.wrong-key',
+    input,
+  }));
 
 /** Runs `fn` for every live operation and every item, concurrently, reporting every failing pair. */
 function onEveryOperation<T>(
@@ -130,9 +142,14 @@ export const authentication: Requirement[] = [
     level: 'MUST',
     section: SECTION,
     statement: 'A bearer token that is not the key is answered 401 with an Error body, on every operation',
+    inputs: AUTHORIZATION_LENIENCIES,
     check: (ctx) =>
-      onEveryOperation(ctx, wrongKeys(ctx), async (op, key) => {
-        expectError(await op.send(ctx, { auth: key.auth }), 401, msg`${op.name} with ${key.what}`);
+      onEveryOperation(ctx, [...wrongKeys(ctx), ...catalogued(ctx)], async (op, key) => {
+        expectError(
+          await ctx.coverage.sending(key.input, op.send(ctx, { auth: key.auth })),
+          401,
+          msg`${op.name} with ${key.what}`,
+        );
       }),
   },
   {

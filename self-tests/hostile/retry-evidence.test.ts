@@ -59,29 +59,30 @@ describe('retries in conformance.json', () => {
       const report = JSON.parse(readFileSync(join(cwd, 'reports', 'conformance.json'), 'utf8')) as Results;
       expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
       const entry = (id: string) => report.requirements.find((e) => e.id === id);
-      // Five malformed ids, each turned away once: 1.5, abc and the two beyond int64 with 429, true with 503.
+      // Five malformed ids, each turned away once: 1.5, abc and the two beyond int64 with 429, true with
+      // 503; and the catalogue's eight forms of an existing pet's id (tests/leniencies/path.ts) with 429.
       expect(entry('getPet.malformed-id')?.retries).toEqual({
-        count: 5,
-        statuses: { 429: 4, 503: 1 },
+        count: 13,
+        statuses: { 429: 12, 503: 1 },
         retryAfterMs: 1000,
         resent: 0,
       });
       expect(entry('listPets.ok')?.outcome).toBe('passed');
       expect(entry('listPets.ok')?.retries).toBeUndefined();
       const { pacing, ...totals } = report.run.retries ?? { pacing: undefined };
-      expect(totals).toEqual({ count: 5, statuses: { 429: 4, 503: 1 }, retryAfterMs: 1000, resent: 0 });
-      expect(pacing?.limited).toBe(5);
+      expect(totals).toEqual({ count: 13, statuses: { 429: 12, 503: 1 }, retryAfterMs: 1000, resent: 0 });
+      expect(pacing?.limited).toBe(13);
       expect(pacing?.pausedMs).toBeGreaterThanOrEqual(900);
       const markdown = readFileSync(join(cwd, 'reports', 'conformance.md'), 'utf8');
       expect(markdown).toContain('Retried or resent (1)');
       expect(markdown).toMatch(
-        /`getPet\.malformed-id`.*429 ×4, 503 ×1 with Retry-After, 5 retried after 1\.0 s of waits asked/,
+        /`getPet\.malformed-id`.*429 ×12, 503 ×1 with Retry-After, 13 retried after 1\.0 s of waits asked/,
       );
       expect(markdown).toMatch(
-        /Requests sent again \(the infrastructure, not findings\): 429 ×4, 503 ×1 with Retry-After, 5 retried/,
+        /Requests sent again \(the infrastructure, not findings\): 429 ×12, 503 ×1 with Retry-After, 13 retried/,
       );
       const html = readFileSync(join(cwd, 'reports', 'conformance.html'), 'utf8');
-      expect(html).toMatch(/Sent again: 429 ×4, 503 ×1 with Retry-After, 5 retried after 1\.0 s of waits asked/);
+      expect(html).toMatch(/Sent again: 429 ×12, 503 ×1 with Retry-After, 13 retried after 1\.0 s of waits asked/);
     },
   );
 });

@@ -155,6 +155,14 @@ describe('parseJson reads exactly what the lossless parser reads', () => {
     expect(() => parseJson('{"a":12345678901234567890,"a":2}')).toThrow(SyntaxError);
     expect(parseJson('{"a":1,"a":1}')).toEqual({ a: 1 });
   });
+
+  // The catalogue's categoryId with a leading zero found the fast path marking 0282… as a long integer.
+  test.each(['{"a":02826375858735093679}', '{"a":0282637585873509}', '[-012345678901234567]', '0123456789012345678'])(
+    'a number with a leading zero is refused, however long: %s',
+    (t) => {
+      expect(() => parseJson(t)).toThrow(SyntaxError);
+    },
+  );
 });
 
 describe('stringifyJson writes exactly what the lossless serialiser writes', () => {

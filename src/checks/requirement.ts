@@ -48,6 +48,28 @@ export interface Requirement {
   fragile?: true;
   /** Its properties: further checks of it over generated inputs (tests/properties/). */
   properties?: readonly Property[];
+  /** The catalogued inputs its check sends on every run (tests/leniencies.ts), for the run's coverage. */
+  inputs?: readonly CatalogueInput[];
+}
+
+/**
+ * One value the suite sends on every run, whatever the seed, because it is known to matter: what a
+ * mainstream parser forgives (tests/leniencies.ts) or a constant a generator draws from.
+ */
+export interface CatalogueInput {
+  /** Stable: `<operation>.<channel>.<slug>`, e.g. listPets.limit.hex. */
+  id: string;
+  operation: 'listPets' | 'getPet' | 'createPet' | 'every';
+  /** Where it goes: limit, status, petId, body, a body field, authorization. */
+  channel: string;
+  /** In plain words. */
+  what: string;
+  /** The parsers, coercers and validators that accept it, each with the option that does. */
+  acceptedBy: readonly string[];
+  /** The requirement that judges the answer. */
+  requirement: RequirementId;
+  /** MUST: the requirement is false on an answer forgiving it; SHOULD: a SHOULD asks for the 400; allowed: an open reading. */
+  level: Level | 'allowed';
 }
 
 /** A further check of the requirement that carries it: a property over generated inputs. */
@@ -196,8 +218,12 @@ export function noteForCheck(text: string): void {
  * too while the cases that were decided are at least as many; when more were lost than decided,
  * what remains cannot clear the rule and the check could not decide.
  */
-export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
-  const results = await Promise.allSettled(items.map(run));
+export async function eachCase<T>(
+  items: readonly T[],
+  run: (item: T) => Promise<void>,
+  { oneAtATime = false }: { oneAtATime?: boolean } = {},
+): Promise<void> {
+  const results = oneAtATime ? await inTurn(items, run) : await Promise.allSettled(items.map(run));
   const violations: Violation[] = [];
   const notRun: Error[] = [];
   const lost: TransportError[] = [];
@@ -241,4 +267,17 @@ export async function eachCase<T>(items: readonly T[], run: (item: T) => Promise
           : `${notRun.length} of ${items.length} cases not run (${reasons.join('; ')})`,
       );
   }
+}
+
+/** Each item's run after the one before has ended, settled as Promise.allSettled settles them. */
+async function inTurn<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<PromiseSettledResult<void>[]> {
+  const results: PromiseSettledResult<void>[] = [];
+  for (const item of items) {
+    try {
+      results.push({ status: 'fulfilled', value: await run(item) });
+    } catch (reason) {
+      results.push({ status: 'rejected', reason });
+    }
+  }
+  return results;
 }

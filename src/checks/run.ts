@@ -17,6 +17,7 @@ import type { RequirementId } from '../data/generated/requirement-ids.js';
 import { expectCreated, expectPetList, expectStatus } from './assert.js';
 import type { NewPet, Pet, PetStatus } from '../data/generated/schema-types.js';
 import { TargetWatch } from './target-watch.js';
+import { Coverage } from './coverage.js';
 import { addedAfter } from '../data/requirement-sets.js';
 import {
   CreateAllowance,
@@ -78,6 +79,8 @@ export class RunContext {
   private readonly retriesByCheck = new Map<string, Retries>();
   /** Whether the target is still answering (see TargetWatch). */
   readonly watch: TargetWatch;
+  /** The catalogued inputs sent and the statuses each operation answered (see Coverage). */
+  readonly coverage = new Coverage();
   /**
    * Set by the runner once the ordinary checks have ended and the fragile ones have taken what they
    * reserve: from then on only the fragile properties want the write budget (see checkProperty).
@@ -119,7 +122,7 @@ export class RunContext {
       // environment is for a real target.
       proxy: config.embedded || config.inProcess ? 'none' : 'env',
       onResponse: (res) => this.record(res),
-      onNoAnswer: (sent, err) => this.watch.noAnswer(sent, err),
+      onNoAnswer: (sent, err, sentAt) => this.watch.noAnswer(sent, err, sentAt),
       onRetried: (retried) => this.recordRetries(retried),
       ...(har ? { onSend: (send: SendRecord) => har.add(send, ...senderOf(sender.getStore())) } : {}),
     });
@@ -143,6 +146,7 @@ export class RunContext {
       this.firstServer = res.headers.server;
     const from = sender.getStore();
     this.watch.answered(res, from ? requirementOf(from.check) : 'the run');
+    this.coverage.answered(this.watch.operationOf(res.request), res.status);
     const unscored = from !== undefined && this.unscored.has(requirementOf(from.check));
     this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt || unscored);
     if (!unscored) this.listAnswers.record(res, from?.shared ? 'the population' : (from?.check ?? 'the run'));

@@ -19,6 +19,7 @@ import {
   describeScore,
   describeServerExit,
   oneLine,
+  coverageSaid,
 } from './words.js';
 
 const ICON: Readonly<Record<Verdict, string>> = {
@@ -200,6 +201,7 @@ export function renderMarkdown(results: Results): string {
   if (serverExit) notes.push(md(serverExit));
   for (const e of r.errors.slice(0, 5)) notes.push(`Suite error: ${md(oneLine(e, 200))}`);
   if (notes.length) out.push('', ...notes.map((n) => `> ${n}`));
+  if (r.coverage) out.push('', `Coverage: ${md(coverageSaid(r.coverage))}.`);
   out.push(
     '',
     `${results.createdPets.count} pets created (ids in \`${results.createdPets.ledger}\`). ` +

@@ -23,6 +23,7 @@ import {
   type TargetLost,
   type TargetPoisoned,
   type DeploymentFinding,
+  type RunCoverage,
 } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
 import { renderLedger } from './ledger.js';
@@ -112,6 +113,8 @@ export interface ChecksOutcome {
   deployment?: DeploymentFinding[];
   /** The Server header of the target's first successful answer. */
   targetServer?: string;
+  /** What the run covered (see src/run/coverage.ts). */
+  coverage?: RunCoverage;
 }
 
 /** Writes every report file of a run from its checks' outcomes, and prints the terminal summary. */
@@ -214,6 +217,7 @@ export class ConformanceReporter {
       targetPoisoned,
       deployment,
       targetServer,
+      coverage,
     }: {
       created: string[];
       errors: string[];
@@ -230,6 +234,7 @@ export class ConformanceReporter {
       targetPoisoned?: TargetPoisoned | null | undefined;
       deployment?: DeploymentFinding[] | undefined;
       targetServer?: string | undefined;
+      coverage?: RunCoverage | undefined;
     },
   ): Results {
     const finishedAt = new Date();
@@ -277,6 +282,7 @@ export class ConformanceReporter {
       targetLost: targetLost ?? null,
       targetPoisoned: targetPoisoned ?? null,
       deployment: deployment ?? [],
+      ...(coverage ? { coverage } : {}),
     };
     const results = buildResults(checks, run);
     this.results = results;

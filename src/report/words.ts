@@ -1,6 +1,6 @@
 // Findings in words: a message's one-line reason, and the retries and pacing of a run.
 import type { Retries } from '../wire/wire.js';
-import type { DeploymentFinding, RunRetries, RunServer, SuiteScore } from '../data/generated/report-types.js';
+import type { DeploymentFinding, Results, RunRetries, RunServer, SuiteScore } from '../data/generated/report-types.js';
 
 /**
  * The one-line reason: the first line of a message, cut to `max` characters. A summary line
@@ -72,4 +72,17 @@ export function describeDeployment(d: DeploymentFinding): string {
 /** What the suite itself can see, in words: its own score against its broken and conforming servers. */
 export function describeScore(s: SuiteScore): string {
   return `this suite catches ${s.caught} of its ${s.faults} seeded faults and passes ${s.passing} of its ${s.variants} conforming variants, the same with each of ${s.seeds} seeds`;
+}
+
+/** What a run covered, in one line: "sent 92 of 92 catalogued inputs; not sent: 2 (read-only mode)". */
+export function coverageSaid(c: NonNullable<Results['run']['coverage']>): string {
+  const sent = `sent ${c.sent} of ${plural(c.catalogued, 'catalogued input')} (what mainstream parsers forgive, the generators' constants), whatever the seed`;
+  if (c.notSent.length === 0) return sent;
+  // By the reason's head: "read-only mode", "write budget spent", "not selected (--only, --skip)".
+  const why = new Map<string, number>();
+  for (const n of c.notSent) {
+    const head = n.why.replace(/^\d+ of \d+ cases not run (in )?\(?/, '').split(/[:;)]/)[0] ?? n.why;
+    why.set(head, (why.get(head) ?? 0) + 1);
+  }
+  return `${sent}; not sent: ${[...why].map(([w, n]) => `${n}, ${w}`).join('; ')}`;
 }

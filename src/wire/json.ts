@@ -93,7 +93,7 @@ function checkDepth(text: string): void {
 }
 
 /** Integer literals long enough to be unsafe (also as 1234567890123456789.0), where JSON has numbers. */
-const LONG_INTEGER = /(^\s*|[[:,]\s*)(-?\d{16,}(?:\.0+)?)(?=\s*(?:$|[,\]}]))/g;
+const LONG_INTEGER = /(^\s*|[[:,]\s*)(-?[1-9]\d{15,}(?:\.0+)?)(?=\s*(?:$|[,\]}]))/g;
 /** JSON's white space between tokens, and the strings, kept as they are (see parseFast). */
 const SPACE_OUTSIDE_STRINGS = /("(?:[^"\\]|\\.)*")|[ \t\n\r]+/g;
 const MARKED = /^\u0001-?\d+(?:\.0+)?$/;

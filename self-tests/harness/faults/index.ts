@@ -7,6 +7,7 @@ import { createPetFaults } from './create-pet.js';
 import { errorsFaults } from './errors.js';
 import { generalFaults } from './general.js';
 import { getPetFaults } from './get-pet.js';
+import { lenienciesFaults } from './leniencies.js';
 import { listPetsFaults } from './list-pets.js';
 import { propertyFaults } from './properties.js';
 import { serviceFaults } from './service.js';
@@ -19,6 +20,7 @@ export const faults: readonly Fault[] = [
   ...createPetFaults,
   ...getPetFaults,
   ...consistencyFaults,
+  ...lenienciesFaults,
   ...propertyFaults,
   ...generalFaults,
 ];

@@ -95,6 +95,16 @@ function parses(text: string): boolean {
   }
 }
 
+/** The bodies that are not JSON the not-json rule draws from; the example checks send each on every run. */
+export const NOT_JSON_CONSTANTS: readonly string[] = Object.freeze([
+  '',
+  ' ',
+  '{',
+  'nul',
+  "{'name':'x'}",
+  'name=x&categoryId=1',
+]);
+
 /**
  * The rules of a schema as invalid-body generators, each breaking exactly that rule of an
  * otherwise valid body drawn from `base`: the body is not JSON or not an object; a required
@@ -114,7 +124,7 @@ export function invalidBodies(base: fc.Arbitrary<NewPet> = newPet()): InvalidRul
     { kind: 'not-json', says: 'the body is not JSON' },
     fc
       .oneof(
-        fc.constantFrom('', ' ', '{', 'nul', "{'name':'x'}", 'name=x&categoryId=1'),
+        fc.constantFrom(...NOT_JSON_CONSTANTS),
         objects.map((o) => stringifyJson(o).slice(0, -1)),
         fc.string({ maxLength: 12 }),
       )
@@ -201,28 +211,31 @@ export function outOfRangeLimit(): fc.Arbitrary<string> {
     .map(String);
 }
 
+/** The constants malformedLimit draws from; the example checks send each on every run (tests/leniencies.ts). */
+export const MALFORMED_LIMIT_CONSTANTS: readonly string[] = Object.freeze([
+  '',
+  ' ',
+  'abc',
+  '1.5',
+  '1e2',
+  '0x10',
+  '+5',
+  '5abc',
+  'NaN',
+  'Infinity',
+  '١٠',
+  '１０',
+  '1,5',
+  '[1]',
+  'null',
+  'true',
+]);
+
 /** `limit` values that are not integers at all: fractions, words, empty, other notations, digits of other scripts. */
 export function malformedLimit(): fc.Arbitrary<string> {
   return fc
     .oneof(
-      fc.constantFrom(
-        '',
-        ' ',
-        'abc',
-        '1.5',
-        '1e2',
-        '0x10',
-        '+5',
-        '5abc',
-        'NaN',
-        'Infinity',
-        '١٠',
-        '１０',
-        '1,5',
-        '[1]',
-        'null',
-        'true',
-      ),
+      fc.constantFrom(...MALFORMED_LIMIT_CONSTANTS),
       fc
         .tuple(fc.integer({ min: LIMIT.min, max: LIMIT.max }), fc.integer({ min: 1, max: 99 }))
         .map(([i, f]) => `${i}.${f}`),

@@ -1,0 +1,20 @@
+// The Authorization header, on every operation.
+import { entry, type Entry } from './entry.js';
+
+/** Authorization header values made from the key; the rule: 401 with an Error body on every operation. */
+export const AUTHORIZATION_LENIENCIES: readonly Entry<(key: string) => string>[] = [
+  entry('every', 'authorization', 'token-then-words', {
+    value: (key) => `Bearer ${key} extra`,
+    what: 'the key followed by a space and a word (the token is then not the key)',
+    acceptedBy: ['splitting the header on spaces and taking the second part (header.split(" ")[1])'],
+    requirement: 'auth.wrong-key',
+    level: 'MUST',
+  }),
+  entry('every', 'authorization', 'scheme-colon', {
+    value: (key) => `Bearer:${key}`,
+    what: 'Bearer: with a colon and no space, which is no Bearer credential',
+    acceptedBy: ['a pattern such as /Bearer\\W+(.+)/', 'stripping the first 7 characters'],
+    requirement: 'auth.wrong-key',
+    level: 'MUST',
+  }),
+];
