@@ -9,7 +9,7 @@ import { checkProperty, WIDE_RUNS_IN_FLIGHT, runsWithin } from '../../src/checks
 import { createReferenceHandler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execute, type Outcome } from '../../src/checks/requirement.js';
+import { execute, Violation, type Outcome } from '../../src/checks/requirement.js';
 import { POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, RunContext } from '../../src/checks/run.js';
 import { checks } from '../../tests/catalogue.js';
 import { CREATE_WEIGHTS } from '../../tests/properties/shared.js';
@@ -259,5 +259,54 @@ describe('the write budget', () => {
     }
     expect(o.outcome).toBe('skipped');
     expect(o.message).toMatch(/read-only/);
+  });
+
+  // A failure that depends on the server's state: a value fails the first time it is seen only.
+  // The shrink ends on a value seen once; sent again it passes, so the report shows the case that
+  // failed and says the shrink did not hold.
+  test('a shrunk counterexample is sent once more; one that passes then is not reported as the failure', async () => {
+    const apiKey = 'k';
+    const server = await serve(createReferenceHandler({ apiKey }));
+    const target = resolveRunConfig(loadConfig({}, { dotenv: false }), {
+      baseUrl: `${server.origin}/v1`,
+      apiKey,
+      embedded: true,
+    });
+    const ctx = new RunContext(Object.freeze({ ...target, seed: 3, runs: 20 }) as RunConfig);
+    const seen = new Set<number>();
+    const breaking = (always: boolean) =>
+      execute(
+        {
+          check: (c) =>
+            checkProperty(c, {
+              label: msg`st`,
+              arbitrary: fc.integer({ min: 0, max: 1000 }),
+              predicate: async (n) => {
+                const first = !seen.has(n);
+                seen.add(n);
+                if (n > 10 && (first || always)) throw new Violation(msg`value ${n} broke the rule`, [], [{}]);
+              },
+            }),
+        },
+        ctx,
+      );
+    let fresh: Outcome;
+    let stuck: Outcome;
+    try {
+      fresh = await breaking(false);
+      seen.clear();
+      stuck = await breaking(true);
+    } finally {
+      await ctx.close();
+      await server.close();
+    }
+    // Fails only when first seen: the shrunk 11 passes when sent again; the first failing case is shown.
+    expect(fresh.outcome).toBe('failed');
+    expect(fresh.message).toMatch(/shrunk \d+ times to 11, which passed when sent once more/);
+    expect(fresh.message).not.toMatch(/^value 11 broke/);
+    // Fails every time: the shrink holds, and the shrunk case is the one shown.
+    expect(stuck.outcome).toBe('failed');
+    expect(stuck.message).toMatch(/^value 11 broke the rule/);
+    expect(stuck.message).toMatch(/Counterexample \(found at run \d+ of \d+, shrunk \d+ times\): 11/);
   });
 });

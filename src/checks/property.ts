@@ -13,23 +13,9 @@ import { Violation } from './outcomes.js';
 import { wire } from '../wire/redact.js';
 import { joined, msg, words, type Message } from './message.js';
 import type { CreateAllowance, RunContext } from './run.js';
-import { ScopeWrites } from './budget.js';
+import { Creations, trialFor, type Trial } from './trial.js';
 
-/** What a property's predicate can use besides its input. */
-export interface Trial {
-  /** A name unique in the run that carries the run tag (`<tag> <label><run>[.<n>]`), then `text`. */
-  tagged(text?: string): string;
-  /**
-   * Before `n` requests that may create, sent at once: takes their creations from the allowance
-   * ahead, or skips this input when it cannot (a batch is all or nothing). A single request needs
-   * no call: the client takes its creation as it sends it and gives it back unless answered 201.
-   * Where other runs hold creations that may come back (requests that create only on a broken
-   * server), it waits for them.
-   */
-  take(n: number): Promise<void>;
-  /** Creations this run can still count on: its even share of the allowance (0 for a property that creates nothing). */
-  left(): number;
-}
+export type { Trial } from './trial.js';
 
 export interface PropertySpec<T> {
   /** Short and unique: mixed into the run seed (so properties draw different inputs) and into pet names. */
@@ -82,109 +68,6 @@ function shrinkReserve(allowance: number): number {
 /** Runs that fit: PETSTORE_RUNS (or `wanted`), fewer when the allowance cannot pay for them and for shrinking. */
 export function runsWithin(allowance: number, perRun: number, wanted: number): number {
   return Math.max(1, Math.min(wanted, Math.floor((allowance - shrinkReserve(allowance)) / perRun)));
-}
-
-/**
- * The allowance as the runs of one property draw on it. Creations taken by a run still going may
- * come back (a request that creates only on a broken server is given back when it did not), so a
- * run that finds none left waits for them rather than skipping its input.
- */
-class Creations {
-  /** Taken by runs still going, not given back. */
-  private pending = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(readonly allowance: CreateAllowance | undefined) {}
-
-  get left(): number {
-    return this.allowance?.left ?? 0;
-  }
-
-  /** 'now': taken; 'wait': others may give some back; 'never'. */
-  tryTake(n: number): 'now' | 'wait' | 'never' {
-    if (!this.allowance) return 'never';
-    if (this.allowance.left >= n) {
-      for (let i = 0; i < n; i++) this.allowance.take();
-      this.pending += n;
-      return 'now';
-    }
-    return this.pending > 0 ? 'wait' : 'never';
-  }
-
-  /** Resolves when creations may have come back. */
-  changed(): Promise<void> {
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  /** n creations given back, or kept by a run that ended (no longer pending). */
-  settle(n: number, givenBack: boolean): void {
-    if (n === 0) return;
-    if (givenBack) for (let i = 0; i < n; i++) this.allowance?.giveBack();
-    this.pending -= n;
-    for (const wake of this.waiting.splice(0)) wake();
-  }
-}
-
-/** A run's view of the allowance and its names; `end()` settles what it kept. */
-function trialFor(
-  ctx: RunContext,
-  creations: Creations,
-  prefix: string,
-  share: number,
-): Trial & { end(): void; starved: number; writes: ScopeWrites } {
-  let names = 0;
-  let held = 0;
-  let used = 0;
-  const tryNow = (n: number): boolean => {
-    const got = creations.tryTake(n);
-    if (got === 'now') {
-      held += n;
-      used += n;
-      return true;
-    }
-    if (got === 'never') {
-      trial.starved++;
-      fc.pre(false);
-    }
-    return false;
-  };
-  const takeNow = async (n: number) => {
-    while (!tryNow(n)) await creations.changed();
-  };
-  const settle = (created: boolean) => {
-    if (created || held < 1) return;
-    held--;
-    used--;
-    creations.settle(1, true);
-  };
-  // Its requests that may create take from the allowance; a property without one (it creates
-  // nothing) leaves them to the check's account.
-  const writes = new ScopeWrites(
-    creations.allowance
-      ? // A resolved promise when there is one to take: the request goes a turn later, as it always has.
-        { take: () => (tryNow(1) ? Promise.resolve(settle) : takeNow(1).then(() => settle)) }
-      : ctx.writesHere(),
-  );
-  const trial = {
-    starved: 0,
-    writes,
-    tagged: (text?: string) =>
-      `${ctx.runTag} ${prefix}${++names === 1 ? '' : `.${names}`}${text === undefined ? '' : ` ${text}`}`,
-    // Resolved at once when it can: a batch goes out a turn later, as it always has.
-    take: (n: number) => {
-      if (tryNow(n)) {
-        writes.add(n, settle);
-        return Promise.resolve();
-      }
-      return takeNow(n).then(() => writes.add(n, settle));
-    },
-    left: () => Math.max(0, Math.min(share - used, creations.left)),
-    end: () => {
-      creations.settle(held, false);
-      held = 0;
-    },
-  };
-  return trial;
 }
 
 /** Checks that the predicate holds for generated inputs; throws the Violation of the shrunk counterexample. */
@@ -293,6 +176,20 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     let shrinks = 0;
     let shrinkStarved = 0;
     let spent = false;
+    /** Whether `value` breaks the rule once more (undefined: no creation left to send it). */
+    const failsAgain = async (value: T): Promise<boolean | undefined> => {
+      const trial = trialFor(ctx, creations, `${spec.label}r`, Infinity);
+      try {
+        await ctx.withWrites(trial.writes, () => spec.predicate(value, trial));
+        return false;
+      } catch (error) {
+        if (error instanceof Violation) return true;
+        if (fc.PreconditionFailure.isFailure(error)) return undefined;
+        throw error;
+      } finally {
+        trial.end();
+      }
+    };
     const property = fc.asyncProperty(spec.arbitrary, async (value) => {
       stopIfFatal();
       // Once the allowance is spent no candidate can be tried: none counts as failing, so the
@@ -313,20 +210,27 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     });
     const details = await fc.check(property, { seed, numRuns, path: String(drawn), maxSkipsPerRun: 1000 });
     stopIfFatal();
-    const replayed = details.failed && details.errorInstance instanceof Violation;
+    const shrunk = details.failed && details.errorInstance instanceof Violation;
+    const showOf = (v: T) => wire(spec.show ? spec.show(v) : fc.stringify(v));
+    // The shrunk case, sent once more: a server whose failure depends on state (after N creations)
+    // may pass it now; then the report shows the case that failed, and says the shrink did not hold.
+    const held = shrunk && (await failsAgain((details.counterexample ?? [])[0] as T));
+    const replayed = shrunk && held !== false;
     const error = replayed ? (details.errorInstance as Violation) : found;
     const value = replayed ? ((details.counterexample ?? [])[0] as T) : (inputs[first] as T);
-    const shown = wire(spec.show ? spec.show(value) : fc.stringify(value));
+    const shown = showOf(value);
     const cut =
       shrinkStarved > 0 && (allowance?.left ?? 0) === 0
         ? msg`; shrinking stopped early: the write allowance was spent`
         : msg``;
     // Not shrunk: say the real reason (no allowance left to replay it, or a replay that passed).
     const how = replayed
-      ? msg`shrunk ${details.numShrinks} times${cut}`
-      : shrinkStarved > 0 || spent
-        ? msg`not shrunk: no write allowance was left to replay it`
-        : msg`not shrunk: it did not fail again when replayed alone (it may depend on what ran beside it)`;
+      ? msg`shrunk ${details.numShrinks} times${cut}${held === undefined ? msg`; not sent again: no write allowance was left` : msg``}`
+      : shrunk
+        ? msg`shrunk ${details.numShrinks} times to ${showOf((details.counterexample ?? [])[0] as T)}, which passed when sent once more: the case shown is the one that failed (the failure may depend on the server's state)`
+        : shrinkStarved > 0 || spent
+          ? msg`not shrunk: no write allowance was left to replay it`
+          : msg`not shrunk: it did not fail again when replayed alone (it may depend on what ran beside it)`;
     // fast-check's replay path (indices and colons): the suite's own words, never the wire's.
     const path = replayed ? words(details.counterexamplePath ?? '') : msg`${drawn}`;
     throw new Violation(
