@@ -17,6 +17,18 @@ import { answer, isObject, isOp, mapRequest, mapRequestJson, withQuery, type Wra
 import fc from 'fast-check';
 import { msg } from '../../src/checks/message.js';
 
+/** A run context against the reference server on loopback, `config` over the defaults. */
+async function referenceContext(config: Partial<RunConfig>) {
+  const apiKey = 'k';
+  const server = await serve(createReferenceHandler({ apiKey }));
+  const target = resolveRunConfig(loadConfig({}, { dotenv: false }), {
+    baseUrl: `${server.origin}/v1`,
+    apiKey,
+    embedded: true,
+  });
+  return { server, ctx: new RunContext(Object.freeze({ ...target, ...config }) as RunConfig) };
+}
+
 /** The three bugs of issue 4, each a few lines around the reference handler. */
 const SEEDED: Record<'astral' | 'precision' | 'filterAfterLimit', Wrap> = {
   astral: mapRequestJson(
@@ -231,14 +243,7 @@ describe('the write budget', () => {
   });
 
   test('read-only mode skips a creating property with its reason', async () => {
-    const apiKey = 'k';
-    const server = await serve(createReferenceHandler({ apiKey }));
-    const target = resolveRunConfig(loadConfig({}, { dotenv: false }), {
-      baseUrl: `${server.origin}/v1`,
-      apiKey,
-      embedded: true,
-    });
-    const ctx = new RunContext(Object.freeze({ ...target, seed: 1, readOnly: true as boolean }) as RunConfig);
+    const { server, ctx } = await referenceContext({ seed: 1, readOnly: true });
     let o;
     try {
       o = await execute(
@@ -265,14 +270,7 @@ describe('the write budget', () => {
   // The shrink ends on a value seen once; sent again it passes, so the report shows the case that
   // failed and says the shrink did not hold.
   test('a shrunk counterexample is sent once more; one that passes then is not reported as the failure', async () => {
-    const apiKey = 'k';
-    const server = await serve(createReferenceHandler({ apiKey }));
-    const target = resolveRunConfig(loadConfig({}, { dotenv: false }), {
-      baseUrl: `${server.origin}/v1`,
-      apiKey,
-      embedded: true,
-    });
-    const ctx = new RunContext(Object.freeze({ ...target, seed: 3, runs: 20 }) as RunConfig);
+    const { server, ctx } = await referenceContext({ seed: 3, runs: 20 });
     const seen = new Set<number>();
     const breaking = (always: boolean) =>
       execute(
