@@ -54,7 +54,9 @@ export class TargetWatch {
   /** The last requests a dropped connection left unanswered (method, path), newest last. */
   readonly unanswered: string[] = [];
   /** The requests the target left without an answer: when each was sent, why, and what it was. */
-  private readonly silent: { sentAt: number; sent: SentRequest; why: string; closed: boolean }[] = [];
+  private readonly silent: { sentAt: number; endedAt: number; sent: SentRequest; why: string; closed: boolean }[] = [];
+  /** When the latest answer came (performance.now()). */
+  private lastAnswerAt = -Infinity;
   /** When the latest request that got an answer was sent, and that request. */
   private lastAnswered: { sentAt: number; sent: SentRequest } | undefined;
   /** The createPet bodies accepted (201), and every operation's answers. */
@@ -74,6 +76,7 @@ export class TargetWatch {
 
   /** An answer, to a request the requirement `by` sent. */
   answered(res: ApiResponse, by: string): void {
+    this.lastAnswerAt = Math.max(this.lastAnswerAt, res.at.answered);
     if (!this.lastAnswered || res.at.sent > this.lastAnswered.sentAt)
       this.lastAnswered = { sentAt: res.at.sent, sent: res.request };
     const op = this.operationOf(res.request);
@@ -119,20 +122,29 @@ export class TargetWatch {
 
   noAnswer(sent: SentRequest, err: unknown, sentAt: number): void {
     const closed = isClose(err);
-    this.silent.push({ sentAt, sent, why: describeTransportError(err, this.timeoutMs), closed });
+    this.silent.push({
+      sentAt,
+      endedAt: performance.now(),
+      sent,
+      why: describeTransportError(err, this.timeoutMs),
+      closed,
+    });
     if (closed && this.unanswered.push(line(sent)) > KEPT) this.unanswered.shift();
   }
 
   /**
    * The target stopped answering: at least LOST_AFTER requests sent after the last one it
-   * answered (the latest sent), and none since, got no answer.
+   * answered (the latest sent), and none since, got no answer. What it dropped as it stopped: the
+   * connections it closed under requests after its last answer came, whenever they were sent.
    */
   lost(): TargetLost | undefined {
     const since = this.lastAnswered?.sentAt ?? -Infinity;
     const silent = this.silent.filter((s) => s.sentAt > since).sort((a, b) => a.sentAt - b.sentAt);
     const first = silent[0];
     if (!first || silent.length < LOST_AFTER) return undefined;
-    const dropped = silent.filter((s) => s.closed);
+    const dropped = this.silent
+      .filter((s) => s.closed && (s.sentAt > since || s.endedAt >= this.lastAnswerAt))
+      .sort((a, b) => a.sentAt - b.sentAt);
     const reproduce = dropped.slice(0, REPRODUCED).map((s) => requestOnly(s.sent).reproduce);
     return {
       from: line(first.sent),
