@@ -327,7 +327,7 @@ function coverageSection(c: NonNullable<Results['run']['coverage']>): string {
     .join('');
   return `<section class="coverage">
 <h2>Coverage</h2>
-<p>${h(coverageSaid(c))}.</p>
+<p>${h(coverageSaid(c).replace(/^s/, 'S'))}.</p>
 <details><summary>Catalogued inputs per operation and channel</summary>
 <table><thead><tr><th>Operation</th><th>Channel</th><th>Sent</th></tr></thead><tbody>${rows}</tbody></table>
 ${missed ? `<ul>${missed}</ul>` : ''}
