@@ -135,16 +135,18 @@ export class TargetWatch {
   /**
    * The target stopped answering: at least LOST_AFTER requests sent after the last one it
    * answered (the latest sent), and none since, got no answer. What it dropped as it stopped: the
-   * connections it closed under requests after its last answer came, whenever they were sent.
+   * connections it closed under requests after its last answer came, whenever they were sent,
+   * those that had waited longest first.
    */
   lost(): TargetLost | undefined {
     const since = this.lastAnswered?.sentAt ?? -Infinity;
     const silent = this.silent.filter((s) => s.sentAt > since).sort((a, b) => a.sentAt - b.sentAt);
     const first = silent[0];
     if (!first || silent.length < LOST_AFTER) return undefined;
+    // Longest in flight first: the request a server fell on has waited since it arrived.
     const dropped = this.silent
       .filter((s) => s.closed && (s.sentAt > since || s.endedAt >= this.lastAnswerAt))
-      .sort((a, b) => a.sentAt - b.sentAt);
+      .sort((a, b) => b.endedAt - b.sentAt - (a.endedAt - a.sentAt));
     const reproduce = dropped.slice(0, REPRODUCED).map((s) => requestOnly(s.sent).reproduce);
     return {
       from: line(first.sent),
