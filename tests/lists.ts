@@ -42,7 +42,7 @@ export const everyList =
   (ctx: RunContext): void =>
     ctx.listAnswers.verdict(rule);
 
-/** Sends a query with a catalogued input in it (tests/leniencies.ts), counting it as covered. */
+/** Sends a query with a catalogued input in it (tests/leniencies/), counting it as covered. */
 export const sendInput = (
   ctx: RunContext,
   input: { id: string; value: readonly (readonly [string, string])[] },

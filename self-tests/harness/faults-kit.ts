@@ -178,6 +178,16 @@ export const mapRequestJson = (
     return { ...req, body: stringifyJson(fn(body, req)) };
   }, when);
 
+/** Whether a text is JSON as JSON.parse reads it. */
+export function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A JSON object (not an array, not null). */
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

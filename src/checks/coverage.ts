@@ -1,4 +1,4 @@
-// What a run covered: the catalogued inputs its checks sent (tests/leniencies.ts, sent on every
+// What a run covered: the catalogued inputs its checks sent (tests/leniencies/, sent on every
 // run whatever the seed), and the statuses each operation answered.
 
 export class Coverage {

@@ -48,13 +48,13 @@ export interface Requirement {
   fragile?: true;
   /** Its properties: further checks of it over generated inputs (tests/properties/). */
   properties?: readonly Property[];
-  /** The catalogued inputs its check sends on every run (tests/leniencies.ts), for the run's coverage. */
+  /** The catalogued inputs its check sends on every run (tests/leniencies/), for the run's coverage. */
   inputs?: readonly CatalogueInput[];
 }
 
 /**
  * One value the suite sends on every run, whatever the seed, because it is known to matter: what a
- * mainstream parser forgives (tests/leniencies.ts) or a constant a generator draws from.
+ * mainstream parser forgives (tests/leniencies/) or a constant a generator draws from.
  */
 export interface CatalogueInput {
   /** Stable: `<operation>.<channel>.<slug>`, e.g. listPets.limit.hex. */

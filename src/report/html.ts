@@ -4,7 +4,16 @@
 import type { Exchange } from '../wire/evidence.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { h, htmlPage } from './page.js';
-import { byArea, givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
+import {
+  byArea,
+  givenLabel,
+  isPartial,
+  LEVELS,
+  type RequirementResult,
+  type Results,
+  type RunCoverage,
+  type Tally,
+} from './results.js';
 import {
   baselineSaid,
   blocks,
@@ -312,7 +321,7 @@ ${r.coverage ? coverageSection(r.coverage) : ''}
 }
 
 /** What the run covered: per operation and channel, the catalogued inputs sent; the statuses each operation answered. */
-function coverageSection(c: NonNullable<Results['run']['coverage']>): string {
+function coverageSection(c: RunCoverage): string {
   const rows = c.channels
     .map((x) => `<tr><td>${h(x.operation)}</td><td>${h(x.channel)}</td><td>${x.sent} of ${x.catalogued}</td></tr>`)
     .join('');

@@ -3,7 +3,7 @@
 // servers that degrade with writes or load, writes that are acknowledged but lost.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createReferenceHandler, errorResponse } from '../../../src/reference-server/handler.js';
-import { answer, eachPet, isOp, mapJson, mapResponse, type Fault, type Wrap } from '../faults-kit.js';
+import { answer, eachPet, isJson, isOp, mapJson, mapResponse, type Fault, type Wrap } from '../faults-kit.js';
 
 const crash = (what: string) => {
   // The HTTP layer turns a thrown error into a 500, as a careless server would.
@@ -134,12 +134,3 @@ export const generalFaults: Fault[] = [
     notUnder: ['service.json-content-type', 'auth.valid-key'],
   },
 ];
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -2,51 +2,21 @@
 // forgives one kind of input the interface refuses, and the catalogue, sent on every run, must
 // catch it whatever the seed.
 import { errorResponse, type Handler, type ServerRequest } from '../../../src/reference-server/handler.js';
-import { parseJson, stringifyJson } from '../../../src/wire/json.js';
-import { PET_STATUSES } from '../../../src/data/schemas.js';
-import { answer, isObject, isOp, mapRequest, mapRequestJson, withQuery, type Fault } from '../faults-kit.js';
+import { answer, isJson, isObject, isOp, mapRequest, mapRequestJson, withQuery, type Fault } from '../faults-kit.js';
+import { allPets, ok } from './list-pets.js';
 
 const listing = (test: (q: URLSearchParams) => boolean) => (req: ServerRequest) =>
   isOp('listPets')(req) && test(new URL(req.url, 'http://x').searchParams);
 
-/** Every pet the store shows, up to 100 of each status (more than 100 in all), oldest first. */
-async function everyPet(req: ServerRequest, inner: Handler) {
-  const lists = await Promise.all(
-    PET_STATUSES.map(async (status) => {
-      const res = await inner(
-        withQuery(req, (q) => {
-          for (const key of [...q.keys()]) q.delete(key);
-          q.set('status', status);
-          q.set('limit', '100');
-        }),
-      );
-      return res.status === 200 ? (parseJson(res.body) as { id: number | bigint }[]) : [];
-    }),
-  );
-  const pets = lists.flat().sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  return { status: 200, headers: { 'content-type': 'application/json' }, body: stringifyJson(pets) };
-}
+/** Every pet the store shows (up to 100 of each status: more than 100 in all), as one list. */
+const everyPet = async (req: ServerRequest, inner: Handler) => ok(await allPets(req, inner));
 
 /** A createPet body that is not JSON, read as the forgiving parser reads it; unchanged when it cannot. */
 const forgivingBody = (read: (body: string) => string | undefined) =>
   mapRequest((req) => {
-    try {
-      parseJson(req.body);
-      return req;
-    } catch {
-      const text = read(req.body);
-      return text === undefined ? req : { ...req, body: text };
-    }
+    const text = isJson(req.body) ? undefined : read(req.body);
+    return text === undefined ? req : { ...req, body: text };
   }, isOp('createPet'));
-
-const parses = (text: string) => {
-  try {
-    parseJson(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A createPet body's JSON object with its members rewritten; bodies that are not objects pass unchanged. */
 const editObject = (edit: (body: Record<string, unknown>) => Record<string, unknown>) =>
@@ -82,7 +52,7 @@ export const lenienciesFaults: Fault[] = [
     does: "reads bodies with Python's json module defaults: NaN, Infinity and -Infinity are numbers to it",
     wrap: forgivingBody((body) => {
       const text = body.replace(/([:[,]\s*)-?(?:NaN|Infinity)(?=\s*[,}\]])/g, '$1null');
-      return parses(text) ? text : undefined;
+      return isJson(text) ? text : undefined;
     }),
   },
   {
@@ -91,7 +61,7 @@ export const lenienciesFaults: Fault[] = [
     does: "reads a body with Go's json.Decoder.Decode: the first JSON value, whatever follows it",
     wrap: forgivingBody((body) => {
       for (let end = body.indexOf('}'); end >= 0; end = body.indexOf('}', end + 1))
-        if (parses(body.slice(0, end + 1))) return body.slice(0, end + 1);
+        if (isJson(body.slice(0, end + 1))) return body.slice(0, end + 1);
       return undefined;
     }),
   },
@@ -104,7 +74,7 @@ export const lenienciesFaults: Fault[] = [
         .replace(/\/\*[\s\S]*?\*\//g, '')
         .replace(/\/\/[^\n]*\n/g, '')
         .replace(/,(\s*[}\]])/g, '$1');
-      return parses(text) ? text : undefined;
+      return isJson(text) ? text : undefined;
     }),
   },
   {

@@ -33,7 +33,15 @@ const merged = (lists: Record<string, unknown>[][], limit: number) =>
     .sort((a, b) => (BigInt(a.id as number) < BigInt(b.id as number) ? -1 : 1))
     .slice(0, limit);
 
-const ok = (body: unknown) => ({
+/** Up to 100 pets of each status, oldest first: more than the reference server lists at once. */
+export async function allPets(req: ServerRequest, inner: Handler): Promise<Record<string, unknown>[]> {
+  const lists = await Promise.all(
+    PET_STATUSES.map((s) => listVia(inner, req, (q) => (q.set('status', s), q.set('limit', '100')))),
+  );
+  return merged(lists, Infinity);
+}
+
+export const ok = (body: unknown) => ({
   status: 200,
   headers: { 'content-type': 'application/json' },
   body: stringifyJson(body),
@@ -130,13 +138,7 @@ export const listPetsFaults: Fault[] = [
     does: 'honours a limit above 100 (limit=101 yields 101 pets)',
     wrap: answer(
       listingWhere((q) => digits(q.get('limit')) && Number(q.get('limit')) > 100 && !q.has('status')),
-      async (req, inner) => {
-        // Up to 100 pets of each status, oldest first: more than the reference server lists at once.
-        const lists = await Promise.all(
-          PET_STATUSES.map((s) => listVia(inner, req, (q) => (q.set('status', s), q.set('limit', '100')))),
-        );
-        return ok(merged(lists, Number(paramsOf(req).get('limit'))));
-      },
+      async (req, inner) => ok((await allPets(req, inner)).slice(0, Number(paramsOf(req).get('limit')))),
     ),
   },
   {

@@ -211,7 +211,7 @@ export function outOfRangeLimit(): fc.Arbitrary<string> {
     .map(String);
 }
 
-/** The constants malformedLimit draws from; the example checks send each on every run (tests/leniencies.ts). */
+/** The constants malformedLimit draws from; the example checks send each on every run (tests/leniencies/). */
 export const MALFORMED_LIMIT_CONSTANTS: readonly string[] = Object.freeze([
   '',
   ' ',
