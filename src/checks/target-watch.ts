@@ -136,7 +136,8 @@ export class TargetWatch {
    * The target stopped answering: at least LOST_AFTER requests sent after the last one it
    * answered (the latest sent), and none since, got no answer. What it dropped as it stopped: the
    * connections it closed under requests after its last answer came, whenever they were sent,
-   * those that had waited longest first.
+   * those that had waited longest first. All of them (no more than were in flight at once): the
+   * one it fell on need not have waited longest, when requests sent before it were still queued.
    */
   lost(): TargetLost | undefined {
     const since = this.lastAnswered?.sentAt ?? -Infinity;
@@ -153,7 +154,7 @@ export class TargetWatch {
       why: first.why,
       requests: silent.length,
       lastAnswered: this.lastAnswered ? line(this.lastAnswered.sent) : null,
-      dropped: dropped.slice(0, 10).map((s) => line(s.sent)),
+      dropped: dropped.map((s) => line(s.sent)),
       ...(reproduce.length ? { reproduce } : {}),
     };
   }

@@ -328,7 +328,7 @@ export interface TargetLost {
    */
   lastAnswered: string | null;
   /**
-   * The requests whose connection it dropped as it stopped (sent, then closed or reset without an answer), the one it fell on likely among them; at most 10.
+   * The requests whose connection it dropped as it stopped (sent, then closed or reset without an answer), the one it fell on likely among them; every one, those that waited longest first (no more than were in flight at once).
    */
   dropped: string[];
   /**
