@@ -75,7 +75,7 @@ describe('a server that keeps categoryId as a double', () => {
     const files = Object.fromEntries(renderReports(results, []).map((r) => [r.file, r.content]));
     const json = JSON.parse(files['conformance.json'] as string) as Results;
     expect(validateReport(json), JSON.stringify(validateReport.errors)).toBe(true);
-    expect(json.formatVersion).toBe('1.9.0');
+    expect(json.formatVersion).toBe('1.10.0');
     expect(json.requirements.find((e) => e.id === 'listPets.ok')?.causedBy).toBe(CAUSE);
     for (const e of failed) {
       expect(json.requirements.find((x) => x.id === e.id)?.outcome, e.id).toBe('failed');

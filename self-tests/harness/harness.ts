@@ -9,7 +9,7 @@ import { stringifyJson } from '../../src/wire/json.js';
 import { worse, type CheckKind, type Outcome } from '../../src/checks/requirement.js';
 import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
 import { ChecksRunner, type ChecksRun } from '../../src/run/checks.js';
-import type { RunCoverage, TargetLost, TargetPoisoned } from '../../src/report/results.js';
+import type { RunCoverage, RunSoak, TargetLost, TargetPoisoned } from '../../src/report/results.js';
 import { checks } from '../../tests/catalogue.js';
 import type { ServerSetup, Wrap } from './faults-kit.js';
 
@@ -25,6 +25,8 @@ export interface HarnessRun {
   targetPoisoned?: TargetPoisoned | null;
   /** The catalogued inputs sent and not (see src/run/coverage.ts). */
   coverage?: RunCoverage;
+  /** --soak's rounds, when the config asked for them (see src/run/soak.ts). */
+  soak?: RunSoak;
 }
 
 export interface RunOptions extends Omit<ServerSetup, 'wrap'> {
@@ -126,6 +128,7 @@ export async function runCatalogueAgainst(
     targetLost: run.targetLost,
     targetPoisoned: run.targetPoisoned,
     coverage: run.coverage,
+    ...(run.soak ? { soak: run.soak } : {}),
   };
 }
 

@@ -96,10 +96,12 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     share = Math.max(perRun, Math.floor((allowance.size - shrinkReserve(allowance.size)) / numRuns));
   }
   const creations = new Creations(allowance);
-  const seed = seedFor(ctx.config.seed, spec.label);
+  const seed = seedFor(ctx.propertySeed, spec.label);
+  // A soak round's names differ from the run's; its examples were checked by the run itself.
+  const tag = ctx.soakRound ? `${spec.label}~${ctx.soakRound}-` : `${spec.label}`;
   try {
     // The examples, then the inputs fast-check's sequential run draws, in its order (a dry run: no request).
-    const examples = spec.examples ?? [];
+    const examples = ctx.soakRound ? [] : (spec.examples ?? []);
     const inputs: T[] = [...examples];
     fc.check(
       fc.property(spec.arbitrary, (value) => {
@@ -116,7 +118,8 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     let limit = inputs.length;
     let starved = 0;
     const runOne = async (index: number): Promise<void> => {
-      const trial = trialFor(ctx, creations, `${spec.label}${index + 1}`, share);
+      const trial = trialFor(ctx, creations, `${tag}${index + 1}`, share);
+      ctx.propertyCases++;
       try {
         await ctx.withWrites(trial.writes, () => spec.predicate(inputs[index] as T, trial));
       } catch (error) {
@@ -178,7 +181,7 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     let spent = false;
     /** Whether `value` breaks the rule once more (undefined: no creation left to send it). */
     const failsAgain = async (value: T): Promise<boolean | undefined> => {
-      const trial = trialFor(ctx, creations, `${spec.label}r`, Infinity);
+      const trial = trialFor(ctx, creations, `${tag}r`, Infinity);
       try {
         await ctx.withWrites(trial.writes, () => spec.predicate(value, trial));
         return false;
@@ -196,7 +199,7 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
       // shrink ends where it is (skipping each instead spins through fast-check's 1000 skips per
       // candidate without yielding, holding every other check's requests).
       if (spent) return;
-      const trial = trialFor(ctx, creations, `${spec.label}s${++shrinks}`, Infinity);
+      const trial = trialFor(ctx, creations, `${tag}s${++shrinks}`, Infinity);
       try {
         await ctx.withWrites(trial.writes, () => spec.predicate(value, trial));
       } catch (error) {
@@ -238,7 +241,7 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
         [
           error.message,
           msg`Counterexample (found at run ${drawn + 1} of ${numRuns}, ${how}): ${shown}`,
-          msg`Replay: PETSTORE_SEED=${ctx.config.seed} replays it (fast-check seed ${seed}, path "${path}")`,
+          msg`Replay: PETSTORE_SEED=${ctx.propertySeed} replays it (fast-check seed ${seed}, path "${path}")`,
         ],
         msg`\n`,
       ),

@@ -86,6 +86,13 @@ export class RunContext {
    * reserve: from then on only the fragile properties want the write budget (see checkProperty).
    */
   ordinaryChecksEnded = false;
+  /**
+   * --soak (src/run/soak.ts): the round the properties run in (0: the run itself) and the run seed
+   * they draw from (the next seeds in the rounds after); the cases they have checked in all.
+   */
+  soakRound = 0;
+  propertySeed: number;
+  propertyCases = 0;
   /** The Server header of the first successful answer: with the base URL, the target's fingerprint. */
   get serverHeader(): string | undefined {
     return this.firstServer;
@@ -99,6 +106,7 @@ export class RunContext {
 
   constructor(readonly config: RunConfig) {
     this.runTag = runTagOf(config.seed);
+    this.propertySeed = config.seed;
     this.budget = new WriteBudget(config.maxCreates, config.readOnly);
     this.unscored = new Set(addedAfter(config.requirementSet).keys());
     this.listAnswers = new ListAnswers(`${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);

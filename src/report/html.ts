@@ -4,16 +4,7 @@
 import type { Exchange } from '../wire/evidence.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { h, htmlPage } from './page.js';
-import {
-  byArea,
-  givenLabel,
-  isPartial,
-  LEVELS,
-  type RequirementResult,
-  type Results,
-  type RunCoverage,
-  type Tally,
-} from './results.js';
+import { byArea, givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Tally } from './results.js';
 import {
   baselineSaid,
   blocks,
@@ -34,8 +25,8 @@ import {
   describeScore,
   describeServerExit,
   oneLine,
-  coverageSaid,
 } from './words.js';
+import { coverageSection, soakSection } from './html-run.js';
 
 type Shown = 'passed' | 'skipped' | 'failed' | 'error' | 'warning' | 'known' | 'unscored';
 
@@ -311,6 +302,7 @@ ${
 ${areas}
 
 ${r.coverage ? coverageSection(r.coverage) : ''}
+${r.soak ? soakSection(r.soak) : ''}
 
 <footer>
   <p>Report format <code>${h(results.format)}</code> ${h(results.formatVersion)} (schema: <code>schemas/conformance-report.schema.json</code>). The SHA-256 of this file and of the other reports is in <code>manifest.json</code>.</p>
@@ -318,31 +310,4 @@ ${r.coverage ? coverageSection(r.coverage) : ''}
 </footer>
 </main>`,
   );
-}
-
-/** What the run covered: per operation and channel, the catalogued inputs sent; the statuses each operation answered. */
-function coverageSection(c: RunCoverage): string {
-  const rows = c.channels
-    .map((x) => `<tr><td>${h(x.operation)}</td><td>${h(x.channel)}</td><td>${x.sent} of ${x.catalogued}</td></tr>`)
-    .join('');
-  const missed = c.notSent.map((n) => `<li><code>${h(n.id)}</code>: ${h(n.why)}</li>`).join('');
-  const statuses = Object.entries(c.statuses)
-    .map(
-      ([op, s]) =>
-        `<tr><td>${h(op)}</td><td>${Object.entries(s)
-          .map(([k, n]) => `${h(k)} ×${n}`)
-          .join(', ')}</td></tr>`,
-    )
-    .join('');
-  return `<section class="coverage">
-<h2>Coverage</h2>
-<p>${h(coverageSaid(c).replace(/^s/, 'S'))}.</p>
-<details><summary>Catalogued inputs per operation and channel</summary>
-<table><thead><tr><th>Operation</th><th>Channel</th><th>Sent</th></tr></thead><tbody>${rows}</tbody></table>
-${missed ? `<ul>${missed}</ul>` : ''}
-</details>
-<details><summary>Answers per operation, by status</summary>
-<table><thead><tr><th>Operation</th><th>Statuses</th></tr></thead><tbody>${statuses}</tbody></table>
-</details>
-</section>`;
 }

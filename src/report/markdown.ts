@@ -20,6 +20,7 @@ import {
   describeServerExit,
   oneLine,
   coverageSaid,
+  soakSaid,
 } from './words.js';
 
 const ICON: Readonly<Record<Verdict, string>> = {
@@ -202,6 +203,7 @@ export function renderMarkdown(results: Results): string {
   for (const e of r.errors.slice(0, 5)) notes.push(`Suite error: ${md(oneLine(e, 200))}`);
   if (notes.length) out.push('', ...notes.map((n) => `> ${n}`));
   if (r.coverage) out.push('', `Coverage: ${md(coverageSaid(r.coverage))}.`);
+  if (r.soak) out.push('', `Soak (--soak): ${md(soakSaid(r.soak))}.`);
   out.push(
     '',
     `${results.createdPets.count} pets created (ids in \`${results.createdPets.ledger}\`). ` +

@@ -24,6 +24,7 @@ import {
   type TargetPoisoned,
   type DeploymentFinding,
   type RunCoverage,
+  type RunSoak,
 } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
 import { renderLedger } from './ledger.js';
@@ -115,6 +116,8 @@ export interface ChecksOutcome {
   targetServer?: string;
   /** What the run covered (see src/run/coverage.ts). */
   coverage?: RunCoverage;
+  /** --soak's rounds (see src/run/soak.ts). */
+  soak?: RunSoak;
 }
 
 /** Writes every report file of a run from its checks' outcomes, and prints the terminal summary. */
@@ -218,6 +221,7 @@ export class ConformanceReporter {
       deployment,
       targetServer,
       coverage,
+      soak,
     }: {
       created: string[];
       errors: string[];
@@ -235,6 +239,7 @@ export class ConformanceReporter {
       deployment?: DeploymentFinding[] | undefined;
       targetServer?: string | undefined;
       coverage?: RunCoverage | undefined;
+      soak?: RunSoak | undefined;
     },
   ): Results {
     const finishedAt = new Date();
@@ -283,6 +288,7 @@ export class ConformanceReporter {
       targetPoisoned: targetPoisoned ?? null,
       deployment: deployment ?? [],
       ...(coverage ? { coverage } : {}),
+      ...(soak ? { soak } : {}),
     };
     const results = buildResults(checks, run);
     this.results = results;

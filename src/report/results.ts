@@ -52,7 +52,7 @@ export interface Baseline {
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
 /** Semantic version of the format: a new optional field is a minor bump, anything else major. */
-export const REPORT_FORMAT_VERSION = '1.9.0';
+export const REPORT_FORMAT_VERSION = '1.10.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
@@ -114,9 +114,12 @@ export interface RunInput {
   deployment?: readonly DeploymentFinding[];
   /** What the run covered: the catalogued inputs sent, the statuses each operation answered. */
   coverage?: RunCoverage;
+  /** --soak: the rounds of properties after the run, and what they found. */
+  soak?: RunSoak;
 }
 
 export type RunCoverage = NonNullable<Results['run']['coverage']>;
+export type RunSoak = NonNullable<Results['run']['soak']>;
 
 export const MAX_EVIDENCE = 10;
 export const LEDGER_FILE = 'created-pets.json';
@@ -265,6 +268,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
       ...(run.targetPoisoned ? { targetPoisoned: run.targetPoisoned } : {}),
       ...(run.deployment?.length ? { deployment: [...run.deployment] } : {}),
       ...(run.coverage ? { coverage: run.coverage } : {}),
+      ...(run.soak ? { soak: run.soak } : {}),
       ...(run.server ? { server: run.server } : {}),
       requirementSet: { id: requirementSet, current: requirementSet === CURRENT_REQUIREMENT_SET },
       ...(run.baseline

@@ -3,7 +3,7 @@ import { givenLabel, isPartial, type RequirementResult, type Results, type Tally
 import { baselineSaid, findingLists, findings, gateOf, notScoredSaid, olderSetSaid, VERDICT_TITLE } from './verdict.js';
 import { saidOnce } from './one-cause.js';
 import { levelApart, type Shown } from './causes.js';
-import { coverageSaid, describeDeployment, describeServerExit, oneLine } from './words.js';
+import { coverageSaid, describeDeployment, describeServerExit, oneLine, soakSaid } from './words.js';
 
 export interface Paint {
   red(s: string): string;
@@ -158,6 +158,7 @@ export function renderTerminal(
   // Findings about the deployment, not the implementation: no requirement is judged on them.
   for (const d of r.deployment ?? []) out.push(line('deployment', oneLine(describeDeployment(d), width * 2)));
   if (r.coverage) out.push(line('covered', oneLine(coverageSaid(r.coverage), width * 2)));
+  if (r.soak) out.push(line('soaked', oneLine(soakSaid(r.soak), width * 2)));
   out.push(line('created', `${results.createdPets.count} pets (ids in ${reportDir}/${results.createdPets.ledger})`));
   out.push(
     line('reports', `${reportDir}/conformance.html, conformance.md, conformance.json, junit.xml, manifest.json`),

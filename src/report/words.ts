@@ -86,3 +86,15 @@ export function coverageSaid(c: NonNullable<Results['run']['coverage']>): string
   }
   return `${sent}; not sent: ${[...why].map(([w, n]) => `${n}, ${w}`).join('; ')}`;
 }
+
+/** --soak in one line: "30.2 s of 30 s, 12 rounds (seeds 6 to 17), 2,340 cases; no new finding in 30.2 s". */
+export function soakSaid(s: NonNullable<Results['run']['soak']>): string {
+  const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const seeds = s.seeds ? ` (seeds ${s.seeds.first} to ${s.seeds.last})` : '';
+  const ran = `${secs(s.spentMs)} of ${secs(s.askedMs)} asked, ${plural(s.rounds, 'round')}${seeds}, ${plural(s.cases, 'case')}`;
+  const found = s.findings.length
+    ? `${plural(s.findings.length, 'new finding')} (${s.findings.map((f) => `${f.requirement} in round ${f.round}, seed ${f.seed}`).join('; ')}), none in the last ${secs(s.sinceLastFindingMs)}`
+    : `no new finding in ${secs(s.sinceLastFindingMs)}`;
+  const stopped = s.stopped.filter((x) => x.reason !== 'failed').length;
+  return `${ran}; ${found}${stopped ? `; ${plural(stopped, 'property', 'properties')} stopped early (reasons in conformance.json)` : ''}`;
+}

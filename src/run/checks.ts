@@ -10,9 +10,17 @@ import { describePacing } from '../wire/pacer.js';
 import { addRetries, noRetries, type Retries, type SentRequest } from '../wire/wire.js';
 import { requestOnly } from '../wire/evidence.js';
 import { coverageOf, type RunCoverage } from './coverage.js';
+import { soak } from './soak.js';
 import type { TargetWatch } from '../checks/target-watch.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
-import type { CheckInput, DeploymentFinding, RunRetries, TargetLost, TargetPoisoned } from '../report/results.js';
+import type {
+  CheckInput,
+  DeploymentFinding,
+  RunRetries,
+  RunSoak,
+  TargetLost,
+  TargetPoisoned,
+} from '../report/results.js';
 
 /** What the checks of a run left for its reports. */
 export interface ChecksRun {
@@ -34,6 +42,8 @@ export interface ChecksRun {
   targetServer?: string;
   /** The catalogued inputs sent and not, and the statuses each operation answered. */
   coverage: RunCoverage;
+  /** --soak: the rounds of properties run after the checks, and what they found. */
+  soak?: RunSoak;
 }
 
 /** What a runner is told while the checks run (the progress line, --verbose). */
@@ -72,6 +82,7 @@ export class ChecksRunner {
   private readonly selected: Check[];
   private readonly decided = new Map<Check, CheckInput>();
   private readonly startedAt = new Map<Check, number>();
+  private soaked: RunSoak | undefined;
 
   /** `select`: the checks to run, in the catalogue's order, instead of the configuration's --only and --skip. */
   constructor(
@@ -105,6 +116,12 @@ export class ChecksRunner {
       const fragile = this.selected.filter((c) => c.fragile);
       await all([...fragile.filter((c) => c.kind !== 'property'), ...fragile.filter((c) => c.kind === 'property')]);
       await Promise.all(runWide.map((c, i) => this.end(c, judgeRun(c, ctx, own[i] as Outcome))));
+      if (ctx.config.soakMs !== undefined) {
+        // The properties that passed, again with the next seeds; a failure replaces the pass.
+        const passed = this.selected.filter((c) => c.kind === 'property' && this.decided.get(c)?.outcome === 'passed');
+        events.note?.(`petstore-conformance: soaking ${passed.length} properties for ${ctx.config.soakMs / 1000} s`);
+        this.soaked = await soak(ctx, passed, ctx.config.soakMs, (c, o) => this.end(c, Promise.resolve(o)));
+      }
       const pacing = describePacing(ctx.api.pacing, ctx.api.retried.count);
       if (pacing) events.note?.(`petstore-conformance: ${pacing}`);
     } finally {
@@ -153,6 +170,7 @@ export class ChecksRunner {
       targetPoisoned,
       deployment: ctx.errorAnswers.deployment(),
       coverage: coverageOf(this.all, this.selected, this.decided, ctx.coverage.snapshot()),
+      ...(this.soaked ? { soak: this.soaked } : {}),
       ...(ctx.serverHeader ? { targetServer: ctx.serverHeader } : {}),
     };
   }

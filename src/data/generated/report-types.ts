@@ -93,7 +93,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak).
    */
   formatVersion: string;
   /**
@@ -237,6 +237,55 @@ export interface RunRecord {
    */
   deployment?: DeploymentFinding[];
   targetLost?: TargetLost;
+  /**
+   * Since 1.10.0. --soak: after the run, the properties that passed, again round after round, each round with the next run seed, until the time asked for was spent (a round begun runs to its end). A property that failed in a round fails its requirement.
+   */
+  soak?: {
+    /**
+     * The time asked for (--soak, PETSTORE_SOAK), in milliseconds.
+     */
+    askedMs: number;
+    /**
+     * The time the rounds took, in milliseconds.
+     */
+    spentMs: number;
+    /**
+     * Rounds begun (each ran to its end).
+     */
+    rounds: number;
+    /**
+     * The run seeds of the first and the last round: the run's seed plus the round's number, as PETSTORE_SEED takes them.
+     */
+    seeds?: {
+      first: number;
+      last: number;
+    };
+    /**
+     * Property cases (generated inputs) checked in the rounds.
+     */
+    cases: number;
+    /**
+     * Each property that passed in the run and failed in a round: its requirement, the round, the run seed that replays it, and when, in milliseconds after the soak began.
+     */
+    findings: {
+      requirement: string;
+      round: number;
+      seed: number;
+      atMs: number;
+    }[];
+    /**
+     * From the last new finding (or, with none, from the soak's start) to its end, in milliseconds: how long the search ran without finding anything new.
+     */
+    sinceLastFindingMs: number;
+    /**
+     * The properties not run again after a round, and why: failed, skipped (e.g. its share of PETSTORE_MAX_CREATES spent) or could not decide.
+     */
+    stopped: {
+      property: string;
+      round: number;
+      reason: string;
+    }[];
+  };
   /**
    * Since 1.9.0. What the run covered: the catalogued inputs (what mainstream parsers forgive although the interface does not, and the constants the generators draw from), each sent on every run whatever the seed, and the statuses each operation answered.
    */
