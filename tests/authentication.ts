@@ -31,7 +31,8 @@ const NO_KEY: Credentials = { what: msg`no key`, auth: 'none', refusedBy: 'auth.
 
 /**
  * Wrong keys: one made up from the seed, and the right key with a suffix (catches a prefix
- * comparison). Only the right key is redacted in reports, so no other variant of it is sent.
+ * comparison). The key less its last character is the catalogue's (redacted as
+ * ${PETSTORE_API_KEY%?}); no other near copy of the key is sent, as none is redacted.
  */
 function wrongKeys(ctx: RunContext): Credentials[] {
   return [

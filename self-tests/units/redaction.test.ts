@@ -15,6 +15,7 @@
 // own assertions on answers that echo the key) for generated keys, and by the real command
 // against a server that echoes the key, for the keys pet, key, wrong and a.
 import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -30,7 +31,16 @@ import {
 import { TransportError, type ApiResponse } from '../../src/wire/wire.js';
 import { curlCommand } from '../../src/wire/evidence.js';
 import { parseJson, show } from '../../src/wire/json.js';
-import { forgetSecrets, PLACEHOLDER, redact, redactMessage, registerSecret, wire } from '../../src/wire/redact.js';
+import {
+  forgetSecrets,
+  PLACEHOLDER,
+  PREFIX_PLACEHOLDER,
+  PREFIX_REDACTED_FROM,
+  redact,
+  redactMessage,
+  registerSecret,
+  wire,
+} from '../../src/wire/redact.js';
 import { renderReports } from '../../src/report/reporter.js';
 import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
 import { renderTerminal } from '../../src/report/terminal.js';
@@ -41,13 +51,27 @@ import { serve, type RunningServer } from '../../src/reference-server/http.js';
 import { catalogue } from '../../tests/catalogue.js';
 import { CHILD_TIMEOUT, runBin, tempDir } from '../net-kit.js';
 
-/** The oracle: K written as the placeholder in one wire string, placeholders kept. */
-const redactedWith = (key: string, text: string) =>
+/** The placeholders of the key and of the key less its last character, kept whole by redaction. */
+const PLACEHOLDERS = /(\$\{PETSTORE_API_KEY%\?\}|\$PETSTORE_API_KEY)/;
+const rewritten = (text: string, s: string, placeholder: string) =>
   text
-    .split(PLACEHOLDER)
-    .map((p) => p.split(key).join(PLACEHOLDER))
-    .join(PLACEHOLDER);
-const clean = (key: string, text: string) => text.split(PLACEHOLDER).every((part) => !part.includes(key));
+    .split(PLACEHOLDERS)
+    .map((p, i) => (i % 2 === 1 ? p : p.split(s).join(placeholder)))
+    .join('');
+/** The oracle: K written as the placeholder in one wire string, then (a long K) K less its last character; placeholders kept. */
+const redactedWith = (key: string, text: string) => {
+  const out = rewritten(text, key, PLACEHOLDER);
+  return key.length >= PREFIX_REDACTED_FROM ? rewritten(out, key.slice(0, -1), PREFIX_PLACEHOLDER) : out;
+};
+/** Neither K nor (a long K) K less its last character in any piece between placeholders. */
+const clean = (key: string, text: string) =>
+  text
+    .split(PLACEHOLDERS)
+    .every(
+      (part, i) =>
+        i % 2 === 1 ||
+        (!part.includes(key) && !(key.length >= PREFIX_REDACTED_FROM && part.includes(key.slice(0, -1)))),
+    );
 const MARKS = /\uE000([^\uE000\uE001]*)\uE001/g;
 
 const BASE = 'http://127.0.0.1:8080/v1';
@@ -323,6 +347,33 @@ describe('redaction: the key leaves no trace, the suite keeps its words', () => 
       }),
       { numRuns: 25 },
     );
+  });
+});
+
+describe('the key less its last character (auth.wrong-key sends it) is written ${PETSTORE_API_KEY%?}', () => {
+  afterAll(() => forgetSecrets());
+  test('in any wire text, after the key itself, idempotent; and its curl line expands to it in a shell', () => {
+    forgetSecrets();
+    const key = `k-${randomBytes(8).toString('hex')}`;
+    registerSecret(key);
+    const near = key.slice(0, -1);
+    const text = `Bearer ${near} and ${key}, ${near}${key}`;
+    const once = redact(text);
+    expect(once).toBe('Bearer ${PETSTORE_API_KEY%?} and $PETSTORE_API_KEY, ${PETSTORE_API_KEY%?}$PETSTORE_API_KEY');
+    expect(redact(once)).toBe(once);
+    const curl = curlCommand({
+      method: 'GET',
+      url: `${BASE}/pets`,
+      headers: { authorization: redact(`Bearer ${near}`) },
+    });
+    expect(curl).toContain('-H "authorization: Bearer ${PETSTORE_API_KEY%?}"');
+    const header = /-H ("[^"]*")/.exec(curl)?.[1] ?? '';
+    const expanded = execFileSync('sh', ['-c', `printf %s ${header}`], { env: { PETSTORE_API_KEY: key } }).toString();
+    expect(expanded).toBe(`authorization: Bearer ${near}`);
+    // A short key's prefix is not redacted: the property sends no such prefix (prefixSent).
+    forgetSecrets();
+    registerSecret('short');
+    expect(redact('Bearer shor')).toBe('Bearer shor');
   });
 });
 

@@ -1,11 +1,13 @@
 // What a failure shows: the exchange that revealed it and a one-line reproduction.
 import type { ApiResponse, SentRequest } from './wire.js';
 import { detach } from './json.js';
-import { PLACEHOLDER, redact } from './redact.js';
+import { PLACEHOLDER, PREFIX_PLACEHOLDER, redact } from './redact.js';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-/** Double quotes so the shell expands $PETSTORE_API_KEY; everything else stays literal. */
-const shellQuoteKey = (s: string) => `"${s.replace(/(["\\`])/g, '\\$1').replace(/\$(?!PETSTORE_API_KEY\b)/g, '\\$')}"`;
+/** Double quotes so the shell expands $PETSTORE_API_KEY and ${PETSTORE_API_KEY%?}; everything else stays literal. */
+const shellQuoteKey = (s: string) =>
+  `"${s.replace(/(["\\`])/g, '\\$1').replace(/\$(?!PETSTORE_API_KEY\b|\{PETSTORE_API_KEY%\?\})/g, '\\$')}"`;
+const holdsPlaceholder = (s: string) => s.includes(PLACEHOLDER) || s.includes(PREFIX_PLACEHOLDER);
 
 /** A copy-pastable curl command; the key appears only as $PETSTORE_API_KEY. */
 export function curlCommand(req: SentRequest): string {
@@ -13,7 +15,7 @@ export function curlCommand(req: SentRequest): string {
   for (const [name, value] of Object.entries(req.headers)) {
     if (name === 'accept') continue;
     const header = `${name}: ${value}`;
-    parts.push('-H', header.includes('$PETSTORE_API_KEY') ? shellQuoteKey(header) : shellQuote(header));
+    parts.push('-H', holdsPlaceholder(header) ? shellQuoteKey(header) : shellQuote(header));
   }
   if (req.body !== undefined) {
     // curl would add a form Content-Type of its own; "Content-Type:" tells it to send none.

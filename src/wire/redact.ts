@@ -9,38 +9,60 @@
 // (2) the output with its wire-derived strings set aside is byte for byte the output of the same
 //     run with any other key.
 export const PLACEHOLDER = '$PETSTORE_API_KEY';
+/**
+ * The key less its last character (what auth.wrong-key's property sends, for a server comparing
+ * by prefix), as a shell writes it: all but one character of the key is the key, near enough.
+ */
+export const PREFIX_PLACEHOLDER = '${PETSTORE_API_KEY%?}';
+/** Keys this long or longer are redacted by their prefix too; a shorter one has none sent (see prefixSent). */
+export const PREFIX_REDACTED_FROM = 8;
+/** Either placeholder: the pieces between them are what redaction may rewrite. */
+const PLACEHOLDERS = /(\$\{PETSTORE_API_KEY%\?\}|\$PETSTORE_API_KEY)/;
 
 const secrets = new Set<string>();
+/** Each key's prefix (see PREFIX_PLACEHOLDER), redacted after every key, which holds it. */
+const prefixes = new Set<string>();
 
 export function registerSecret(secret: string): void {
-  if (secret) secrets.add(secret);
+  if (!secret) return;
+  secrets.add(secret);
+  if (secret.length >= PREFIX_REDACTED_FROM) prefixes.add(secret.slice(0, -1));
 }
 
 /** For self-tests that redact with one key after another in one process. */
 export function forgetSecrets(): void {
   secrets.clear();
+  prefixes.clear();
+}
+
+/** The key less its last character, when the key is long enough for it to be redacted; else undefined. */
+export function prefixSent(key: string): string | undefined {
+  return key.length >= PREFIX_REDACTED_FROM ? key.slice(0, -1) : undefined;
 }
 
 /**
- * A wire-derived string with every occurrence of a key written as the placeholder. Placeholders
- * already there are kept as they are (it is idempotent), so a key that is part of the placeholder
- * itself (`E`, `API`) cannot garble it.
+ * A wire-derived string with every occurrence of a key written as the placeholder, and of a key
+ * less its last character as PREFIX_PLACEHOLDER. Placeholders already there are kept as they are
+ * (it is idempotent), so a key that is part of a placeholder itself (`E`, `API`) cannot garble it.
  */
 export function redact(text: string): string {
   let out = text;
   // A text without the key is left as it is (most are): no split, no copy.
-  for (const s of secrets)
+  const rewrite = (s: string, placeholder: string) => {
     if (out.includes(s))
       out = out
-        .split(PLACEHOLDER)
-        .map((piece) => piece.split(s).join(PLACEHOLDER))
-        .join(PLACEHOLDER);
+        .split(PLACEHOLDERS)
+        .map((piece, i) => (i % 2 === 1 ? piece : piece.split(s).join(placeholder)))
+        .join('');
+  };
+  for (const s of secrets) rewrite(s, PLACEHOLDER);
+  for (const s of prefixes) rewrite(s, PREFIX_PLACEHOLDER);
   return out;
 }
 
 /** Whether any of `texts` holds a key (then redact each). */
 export function holdsSecret(...texts: string[]): boolean {
-  for (const s of secrets) for (const text of texts) if (text.includes(s)) return true;
+  for (const s of [...secrets, ...prefixes]) for (const text of texts) if (text.includes(s)) return true;
   return false;
 }
 

@@ -72,6 +72,15 @@ export const authFaults: Fault[] = [
     wrap: rewriteAuth((h, key) => (h?.startsWith(`Bearer ${key}`) ? `Bearer ${key}` : h)),
   },
   {
+    name: 'token-the-key-starts-with-accepted',
+    breaks: 'auth.wrong-key',
+    does: 'accepts any non-empty token the key starts with (key.startsWith(token)), e.g. the key less its last character',
+    wrap: rewriteAuth((h, key) => {
+      const token = h?.startsWith('Bearer ') ? h.slice(7) : '';
+      return token && key.startsWith(token) ? `Bearer ${key}` : h;
+    }),
+  },
+  {
     name: 'empty-token-accepted',
     breaks: 'auth.empty-token',
     does: 'getPet treats "Bearer" with no token as authenticated',
