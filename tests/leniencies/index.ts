@@ -1,7 +1,7 @@
 // The catalogue of what parsers forgive (see entry.ts for its levels), one file per channel, and
 // the constants the generators draw from: every entry sent on every run.
 import type { CatalogueInput } from '../../src/checks/requirement.js';
-import { AUTHORIZATION_LENIENCIES } from './authorization.js';
+import { AUTHORIZATION_LENIENCIES, KEY_LESS_LAST_CHARACTER } from './authorization.js';
 import { BODY_LENIENCIES, FIELD_LENIENCIES } from './body.js';
 import { BEYOND_INT64_CATEGORIES, INT64_EDGE_CATEGORIES, LIMIT_CONSTANTS, NOT_JSON_BODIES } from './constants.js';
 import { PET_ID_LENIENCIES } from './path.js';
@@ -13,6 +13,7 @@ export {
   BODY_LENIENCIES,
   FIELD_LENIENCIES,
   INT64_EDGE_CATEGORIES,
+  KEY_LESS_LAST_CHARACTER,
   LIMIT_CONSTANTS,
   LIMIT_LENIENCIES,
   NOT_JSON_BODIES,

@@ -72,15 +72,6 @@ export const authFaults: Fault[] = [
     wrap: rewriteAuth((h, key) => (h?.startsWith(`Bearer ${key}`) ? `Bearer ${key}` : h)),
   },
   {
-    name: 'token-the-key-starts-with-accepted',
-    breaks: 'auth.wrong-key',
-    does: 'accepts any non-empty token the key starts with (key.startsWith(token)), e.g. the key less its last character',
-    wrap: rewriteAuth((h, key) => {
-      const token = h?.startsWith('Bearer ') ? h.slice(7) : '';
-      return token && key.startsWith(token) ? `Bearer ${key}` : h;
-    }),
-  },
-  {
     name: 'empty-token-accepted',
     breaks: 'auth.empty-token',
     does: 'getPet treats "Bearer" with no token as authenticated',
@@ -153,5 +144,18 @@ export const authFaults: Fault[] = [
     breaks: 'auth.scheme-case',
     does: 'accepts the scheme only when written exactly "Bearer"',
     wrap: rewriteAuth((h) => (h && /^bearer /i.test(h) && !h.startsWith('Bearer ') ? `Refused ${h}` : h)),
+  },
+];
+
+/** Added after the kill matrix's seeds were drawn (see index.ts: new faults go last). */
+export const authFaultsAdded: Fault[] = [
+  {
+    name: 'token-the-key-starts-with-accepted',
+    breaks: 'auth.wrong-key',
+    does: 'accepts any non-empty token the key starts with (key.startsWith(token)), e.g. the key less its last character',
+    wrap: rewriteAuth((h, key) => {
+      const token = h?.startsWith('Bearer ') ? h.slice(7) : '';
+      return token && key.startsWith(token) ? `Bearer ${key}` : h;
+    }),
   },
 ];
