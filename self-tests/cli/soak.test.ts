@@ -1,6 +1,6 @@
 // --soak: after the run, the properties again with the next seeds until the time is spent. A slip
 // the run's seed misses is found in a round, fails its requirement with the seed that replays it,
-// and every report says the rounds, the cases and the time since the last new finding.
+// and every report (JUnit too) says the rounds, the cases and the time since the last new finding.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -80,6 +80,10 @@ test(
     expect(md).toMatch(/^Soak \(--soak\): .* no new finding in \d+\.\d s/m);
     const html = readFileSync(join(run.cwd, 'reports', 'conformance.html'), 'utf8');
     expect(html).toContain('<h2>Soak</h2>');
+    // JUnit: what the run covered and what the soak did, as properties of every suite.
+    const junit = readFileSync(join(run.cwd, 'reports', 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<property name="coverage" value="sent \d+ of \d+ catalogued inputs/);
+    expect(junit).toMatch(/<property name="soak" value="\d+\.\d s of 1\.0 s asked/);
   },
   CHILD_TIMEOUT.timeout,
 );

@@ -5,7 +5,7 @@
 import type { Exchange } from '../wire/evidence.js';
 import { byArea, type RequirementResult, type Results } from './results.js';
 import { blocks } from './verdict.js';
-import { oneLine } from './words.js';
+import { coverageSaid, oneLine, soakSaid } from './words.js';
 
 /** Text safe in XML 1.0: escaped, with characters XML cannot carry replaced by U+FFFD. */
 export function xml(text: string): string {
@@ -99,6 +99,8 @@ export function renderJunit(results: Results): string {
     ['seed', String(results.run.seed ?? '')],
     ['requirementSet', results.run.requirementSet?.id ?? ''],
     ['strict', String(results.run.strict)],
+    ...(results.run.coverage ? [['coverage', coverageSaid(results.run.coverage)] as [string, string]] : []),
+    ...(results.run.soak ? [['soak', soakSaid(results.run.soak)] as [string, string]] : []),
   ];
   const suites = byArea(results).map(({ area, title, entries }) => {
     const props = runProps.map(([k, v]) => `      <property name="${xml(k)}" value="${xml(v)}"/>\n`).join('');
