@@ -49,7 +49,8 @@ test('a slip the seed misses is found by a soak round, with the seed that replay
   });
   expect(soaked.run.soak?.cases).toBeGreaterThan(0);
   expect(soaked.property?.outcome).toBe('failed');
-  expect(soaked.property?.message).toMatch(/^Found by --soak in round 1 \(run seed 11\)/);
+  expect(soaked.property?.message).toMatch(/^POST \/v1\/pets: expected categoryId /);
+  expect(soaked.property?.message).toMatch(/\nFound by --soak in round 1 \(run seed 11\), \d+\.\d s after it began/);
   expect(soaked.property?.message).toContain('Replay: PETSTORE_SEED=11 replays it');
   // The seed it names replays it: a plain run with seed 11 fails on the same counterexample.
   const replay = await int64(11);

@@ -42,7 +42,8 @@ export async function soak(
       findings.push({ requirement: check.requirement.id, round, seed: ctx.propertySeed, atMs: Math.round(lastAt) });
       await found(check, {
         ...outcome,
-        message: `Found by --soak in round ${round} (run seed ${ctx.propertySeed}), ${seconds(lastAt)} in.\n${outcome.message ?? ''}`,
+        // The violation first, as in the run; then where the search found it.
+        message: `${outcome.message ?? ''}\nFound by --soak in round ${round} (run seed ${ctx.propertySeed}), ${seconds(lastAt)} after it began; the run's own seed passed.`,
       });
     }
     running = next;
