@@ -27,6 +27,20 @@ export const entry = <V>(
   rest: Omit<Entry<V>, 'id' | 'operation' | 'channel'>,
 ): Entry<V> => ({ id: `${operation}.${channel}.${slug}`, operation, channel, ...rest });
 
+/**
+ * The entries of one channel judged by one requirement at one level (each table's groups): an
+ * entry then gives its slug, value, what and sources.
+ */
+export const judged =
+  <V>(
+    operation: CatalogueInput['operation'],
+    channel: string,
+    requirement: CatalogueInput['requirement'],
+    level: CatalogueInput['level'],
+  ) =>
+  (slug: string, rest: Pick<Entry<V>, 'value' | 'what' | 'acceptedBy'>): Entry<V> =>
+    entry(operation, channel, slug, { ...rest, requirement, level });
+
 // Sources, named once.
 export const NUMBER = 'JavaScript Number() (and so zod z.coerce.number(), class-transformer enableImplicitConversion)';
 export const PARSE_INT = 'JavaScript parseInt(), PHP (int) cast and intval(), Ruby String#to_i';

@@ -179,7 +179,7 @@ export const createPetFaults: Fault[] = [
         const id = clientId(req);
         if (id === undefined) return pet;
         kept = true;
-        return { ...pet, id: BigInt(String(Number(id))) };
+        return { ...pet, id: throughDouble(id) };
       })(inner, apiKey);
       return (req) =>
         creating(req) && kept
