@@ -40,7 +40,7 @@ test('a slip the seed misses is found by a soak round, with the seed that replay
   const plain = await int64(10);
   expect(plain.property?.outcome).toBe('passed');
   expect(plain.run.soak).toBeUndefined();
-  // One round (a round begun runs to its end), with the next seed, 11: it draws one.
+  // 1 ms: the first round always runs, with the next seed, 11, and no second begins. Seed 11 draws one.
   const soaked = await int64(10, 1);
   expect(soaked.run.soak).toMatchObject({
     rounds: 1,

@@ -11,7 +11,7 @@ export const soakSeed = (runSeed: number, round: number): number => (runSeed + r
 
 /**
  * Runs the properties among `checks` round after round while `ms` have not passed since it began
- * (a round begun runs to its end). `found` takes each new finding: a property that passed (or was
+ * (a round begun runs to its end; the first always runs). `found` takes each new finding: a property that passed (or was
  * skipped) in the run and failed in a round.
  */
 export async function soak(
@@ -28,7 +28,9 @@ export async function soak(
   let running = [...checks.filter((c) => !c.fragile), ...checks.filter((c) => c.fragile)];
   let round = 0;
   let lastAt = 0;
-  while (running.length > 0 && performance.now() - began < ms && !ctx.api.aborted && !ctx.watch.lost()) {
+  // The first round always runs: a soak asked for is never zero rounds, however short or busy.
+  const timeLeft = () => round === 0 || performance.now() - began < ms;
+  while (running.length > 0 && timeLeft() && !ctx.api.aborted && !ctx.watch.lost()) {
     ctx.soakRound = ++round;
     ctx.propertySeed = soakSeed(ctx.config.seed, round);
     const outcomes = await Promise.all(running.map((c) => execute(c, ctx)));

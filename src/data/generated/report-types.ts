@@ -238,7 +238,7 @@ export interface RunRecord {
   deployment?: DeploymentFinding[];
   targetLost?: TargetLost;
   /**
-   * Since 1.10.0. --soak: after the run, the properties that passed, again round after round, each round with the next run seed, until the time asked for was spent (a round begun runs to its end). A property that failed in a round fails its requirement.
+   * Since 1.10.0. --soak: after the run, the properties that passed, again round after round, each round with the next run seed, until the time asked for was spent (a round begun runs to its end; the first always runs). A property that failed in a round fails its requirement.
    */
   soak?: {
     /**
