@@ -1,6 +1,7 @@
 // Interface section "Authentication": bearer key on every operation, 401 with an Error body.
 // Every check runs on each operation the server still offers (getPet until its removal day).
-import { expectError, expectHeader, expectStatus } from '../src/checks/assert.js';
+import { expectHeader, expectStatus } from '../src/checks/assert.js';
+import { expectError } from './rules/assert.js';
 import type { ApiResponse, Auth } from '../src/wire/wire.js';
 import { parseChallenges, type Challenge } from '../src/wire/headers.js';
 import { show } from '../src/wire/json.js';

@@ -1,5 +1,6 @@
 // Consistency across operations: what createPet stores, listPets and getPet show.
-import { expectStatus, fail, listToJudge } from '../src/checks/assert.js';
+import { expectStatus, fail } from '../src/checks/assert.js';
+import { listToJudge } from './rules/assert.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import type { Pet, PetStatus } from '../src/data/generated/schema-types.js';
 import { LIMIT } from '../src/data/generators.js';
@@ -10,10 +11,11 @@ import { because, Skip, type Requirement } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
 import { blockIfTwin, samePet } from './pets.js';
-import { repeatsAnId } from '../src/checks/list-answers.js';
-import { echoRules, shortListRules } from '../src/checks/blame.js';
+import { repeatsAnId } from './rules/list-answers.js';
+import { echoRules, shortListRules } from './rules/blame.js';
 import { checkModel } from './properties/model.js';
 import { concurrentCreatesProperty } from './properties/consistency.js';
+import { createFixture } from './fixtures.js';
 
 /** A list shorter than the limit it asked for is complete; the largest limit proves the most. */
 const MAX_LIMIT = LIMIT.max;
@@ -76,7 +78,7 @@ export const consistency: Requirement[] = [
           msg`store too large to prove a list complete: every status already fills a list of ${MAX_LIMIT}`,
         );
       }
-      const { pet } = await ctx.createPet(ctx.newPet({ status }));
+      const { pet } = await createFixture(ctx, ctx.newPet({ status }));
       const lists = await Promise.all([
         listed(ctx, [
           ['status', status],

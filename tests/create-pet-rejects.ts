@@ -1,13 +1,14 @@
 // The bodies "Endpoints › Add an animal" says are answered 400, one table per requirement, and the
 // check each of those requirements runs: 400 with an Error body, and nothing created.
 import { createHash } from 'node:crypto';
-import { describeRequest, expectError } from '../src/checks/assert.js';
+import { describeRequest } from '../src/checks/assert.js';
+import { expectError } from './rules/assert.js';
 import type { ApiRequest, ApiResponse } from '../src/wire/wire.js';
 import { exchangeOf } from '../src/wire/evidence.js';
 import type { Pet, PetStatus } from '../src/data/generated/schema-types.js';
 import { exactInteger, show } from '../src/wire/json.js';
 import { because, eachCase, Violation, type Requirement, type RequirementId } from '../src/checks/requirement.js';
-import { keyRefused } from '../src/checks/blame.js';
+import { keyRefused } from './rules/blame.js';
 import { POPULATION_PLAN, type RunContext } from '../src/checks/run.js';
 import { PET_STATUSES, validate } from '../src/data/schemas.js';
 import { FULL_LISTS } from './pets.js';

@@ -1,13 +1,14 @@
 // Interface section "Endpoints › Add an animal" (createPet).
-import { expectCreatedId, expectErrorBody, expectNotServerError, fail } from '../src/checks/assert.js';
-import { createdRules } from '../src/checks/blame.js';
+import { expectNotServerError, fail } from '../src/checks/assert.js';
+import { expectCreatedId, expectErrorBody } from './rules/assert.js';
+import { createdRules } from './rules/blame.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import type { NewPet, PetStatus } from '../src/data/generated/schema-types.js';
 import { INT64_MAX, INT64_MIN, show, type Int64 } from '../src/wire/json.js';
 import { wire } from '../src/wire/redact.js';
 import { msg, words, type Message } from '../src/checks/message.js';
 import { BODY_LENIENCIES, INT64_EDGE_CATEGORIES } from './leniencies/index.js';
-import { roundedIdHint } from '../src/checks/list-answers.js';
+import { roundedIdHint } from './rules/list-answers.js';
 import { because, eachCase, type Requirement, type RequirementId } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
@@ -26,6 +27,7 @@ import {
 } from './create-pet-rejects.js';
 import { isSuccess } from './operations.js';
 import { int64Property, invalidBodyProperty, unicodeProperty } from './properties/create-pet.js';
+import { createFixture } from './fixtures.js';
 
 const STATUSES = PET_STATUSES as readonly PetStatus[];
 
@@ -98,7 +100,7 @@ export const createPet: Requirement[] = [
     statement: 'A body with only name and categoryId is answered 201 with a Pet echoing both and a service-assigned id',
     check: async (ctx) => {
       const body = ctx.newPet({ categoryId: 7 });
-      const { res } = await ctx.createPet(body);
+      const { res } = await createFixture(ctx, body);
       await expectStoredAsSent(ctx, body, res, ['name', 'categoryId']);
     },
   },
@@ -110,7 +112,7 @@ export const createPet: Requirement[] = [
     check: (ctx) =>
       eachCase(STATUSES, async (status) => {
         const body = ctx.newPet({ status });
-        const { res } = await ctx.createPet(body);
+        const { res } = await createFixture(ctx, body);
         await expectStoredAsSent(ctx, body, res, ['status'], msg`a body with status "${wire(status)}"`);
       }),
   },
@@ -123,7 +125,7 @@ export const createPet: Requirement[] = [
     // it all, in the 201 and read back. Whether the other fields came back as sent is not this rule's.
     check: async (ctx) => {
       const body = ctx.newPet();
-      await expectStoredAsSent(ctx, body, (await ctx.createPet(body)).res, []);
+      await expectStoredAsSent(ctx, body, (await createFixture(ctx, body)).res, []);
     },
   },
   refuses(
@@ -215,7 +217,7 @@ export const createPet: Requirement[] = [
         await expectStoredAsSent(
           ctx,
           body,
-          (await ctx.coverage.sending(input, ctx.createPet(body))).res,
+          (await ctx.coverage.sending(input, createFixture(ctx, body))).res,
           ['categoryId'],
           msg`categoryId ${categoryId}, ${what}`,
         );
@@ -240,7 +242,7 @@ export const createPet: Requirement[] = [
         ],
         async ([what, name]) => {
           const body = ctx.newPet({ name });
-          await expectStoredAsSent(ctx, body, (await ctx.createPet(body)).res, ['name'], what);
+          await expectStoredAsSent(ctx, body, (await createFixture(ctx, body)).res, ['name'], what);
         },
       ),
   },

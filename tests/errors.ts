@@ -3,9 +3,10 @@
 // Error rules judge every error answer of the run (see src/checks/error-answers.ts), and the service's
 // error paths beyond the three operations are provoked here: unknown paths, methods the interface
 // does not define, bodies the server may refuse, malformed URIs.
-import { expectErrorBody, expectNotServerError } from '../src/checks/assert.js';
+import { expectNotServerError } from '../src/checks/assert.js';
+import { expectErrorBody } from './rules/assert.js';
 import { UploadRefused, type ApiRequest, type ApiResponse } from '../src/wire/wire.js';
-import type { ErrorRule } from '../src/checks/error-answers.js';
+import { ErrorAnswers, type ErrorRule } from './rules/error-answers.js';
 import { exchangeOf } from '../src/wire/evidence.js';
 import { INT64_MAX, INT64_MIN } from '../src/wire/json.js';
 import type { Requirement, RequirementId } from '../src/checks/requirement.js';
@@ -124,18 +125,8 @@ function eachError(ctx: RunContext, cases: readonly Case[], judge: (res: ApiResp
 /** An Error rule's own cases: errors provoked on purpose, judged with every other error answer. */
 const provoke = (ctx: RunContext) => eachError(ctx, PROVOKED, () => {});
 
-/**
- * An Error rule over the whole run: every error answer any check received, its own provoked ones
- * among them (each judged as it arrived); the runner calls it once every check has ended.
- */
-function everyError(ctx: RunContext, rule: ErrorRule): void {
-  ctx.errorAnswers.verdict(rule);
-  const { infrastructure } = ctx.errorAnswers;
-  if (infrastructure > 0)
-    noteForCheck(
-      `${infrastructure} error answer(s) attributed to infrastructure in front of the service were not judged`,
-    );
-}
+/** An Error rule over the whole run: every error answer any check received, its own provoked ones among them. */
+const everyError = (rule: ErrorRule) => () => new ErrorAnswers(rule);
 
 /** A path segment no operation of the wider service has: the run tag (the seed), so it differs per run. */
 const nowhere = (ctx: RunContext) => `${ctx.runTag}-no-such-resource`;
@@ -270,7 +261,7 @@ export const errors: Requirement[] = [
     statement:
       'Every error response carries a JSON Error body: a non-empty string code, a string message and an integer status',
     check: provoke,
-    judgeRun: (ctx) => everyError(ctx, 'errors.body'),
+    observer: everyError('errors.body'),
   },
   {
     id: 'errors.status-field',
@@ -278,7 +269,7 @@ export const errors: Requirement[] = [
     section: SECTION,
     statement: 'The status field of an Error body equals the HTTP status code',
     check: provoke,
-    judgeRun: (ctx) => everyError(ctx, 'errors.status-field'),
+    observer: everyError('errors.status-field'),
   },
   {
     id: 'errors.content-type',
@@ -286,7 +277,7 @@ export const errors: Requirement[] = [
     section: SECTION,
     statement: 'Error responses are application/json',
     check: provoke,
-    judgeRun: (ctx) => everyError(ctx, 'errors.content-type'),
+    observer: everyError('errors.content-type'),
   },
   {
     id: 'errors.no-server-error',

@@ -1,7 +1,8 @@
 // Interface section "Endpoints › Get an animal (deprecated)" (getPet), and its deprecation
 // ("Versioning"): removal is scheduled for 5 December 2030, the replacement is GET /pets.
 // Retrieval checks run while getPet is live (by the suite's clock); getPet.removal covers after.
-import { expectError, expectHeader, expectNoHeader, expectPet, expectStatus, fail } from '../src/checks/assert.js';
+import { expectHeader, expectNoHeader, expectPet, expectStatus, fail } from '../src/checks/assert.js';
+import { expectError } from './rules/assert.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import { parseImfFixdate, parseLinks, parseSfDate } from '../src/wire/headers.js';
 import { exactInteger, INT64_MAX, INT64_MIN, show } from '../src/wire/json.js';
@@ -23,7 +24,8 @@ import { wire } from '../src/wire/redact.js';
 import { msg, words } from '../src/checks/message.js';
 import { PET_ID_LENIENCIES } from './leniencies/index.js';
 import { blockIfTwin, samePet, unknownPetIds } from './pets.js';
-import { looksRounded } from '../src/checks/list-answers.js';
+import { looksRounded } from './rules/list-answers.js';
+import { createFixture } from './fixtures.js';
 
 const SECTION = 'Endpoints › Get an animal (deprecated)';
 const VERSIONING = 'Versioning';
@@ -36,7 +38,7 @@ function requireLive(ctx: RunContext): void {
 
 /** A pet this check creates is read back unchanged. */
 async function readBackCreated(ctx: RunContext): Promise<void> {
-  const { pet } = await ctx.createPet(ctx.newPet({ status: 'pending' }));
+  const { pet } = await createFixture(ctx, ctx.newPet({ status: 'pending' }));
   const res = await ctx.api.getPet(pet.id);
   // Gone (410) before its day is getPet.removal's rule; another pet of this run, createPet.distinct-ids'.
   because(res.status === 410 ? ['getPet.removal'] : [], () => expectStatus(res, 200));

@@ -1,8 +1,8 @@
 // Interface section "Limits": the limit query parameter of listPets, its range and its default.
 import fc from 'fast-check';
-import { expectError, expectListOf } from '../src/checks/assert.js';
+import { expectError, expectListOf } from './rules/assert.js';
 import type { PetStatus } from '../src/data/generated/schema-types.js';
-import { expectRejectedOrBounded } from '../src/checks/list-answers.js';
+import { expectRejectedOrBounded } from './rules/list-answers.js';
 import { eachCase, type Property, type Requirement, type RequirementId } from '../src/checks/requirement.js';
 import {
   limitExactProperty,
@@ -16,6 +16,7 @@ import { msg, words, type Message } from '../src/checks/message.js';
 import { LIMIT_CONSTANTS, LIMIT_LENIENCIES } from './leniencies/index.js';
 
 import { everyList, expectExactly, onFullStore, sendInput } from './lists.js';
+import { ensurePopulation } from './fixtures.js';
 
 const LIMITS = 'Limits';
 const STATUSES = PET_STATUSES as readonly PetStatus[];
@@ -107,7 +108,7 @@ export const limits: Requirement[] = [
           expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, msg`limit=${n}`);
         });
       }),
-    judgeRun: everyList('listPets.limit.respected'),
+    observer: everyList('listPets.limit.respected'),
   },
   {
     id: 'listPets.limit.default',
@@ -121,7 +122,7 @@ export const limits: Requirement[] = [
           expectListOf(await ctx.api.listPets(query), 20, msg`the default limit is 20`);
         });
       }),
-    judgeRun: everyList('listPets.limit.default'),
+    observer: everyList('listPets.limit.default'),
   },
   {
     id: 'listPets.limit.exact',
@@ -131,7 +132,7 @@ export const limits: Requirement[] = [
     statement: 'When the store holds at least N pets, limit=N yields exactly N',
     check: async (ctx) => {
       // After population the store provably holds more than 100 pets.
-      await ctx.ensurePopulation();
+      await ensurePopulation(ctx);
       const limits = [...new Set([1, 20, 50, 100, ...seededLimits(ctx, 2)])];
       await eachCase(limits, async (n) => {
         expectExactly(
@@ -148,7 +149,7 @@ export const limits: Requirement[] = [
     section: LIMITS,
     statement: 'When the store holds at least 20 pets, no limit yields exactly 20',
     check: async (ctx) => {
-      await ctx.ensurePopulation();
+      await ensurePopulation(ctx);
       expectExactly(await ctx.api.listPets(), 20, msg`the store holds more than 100 pets; the default limit is 20`);
     },
   },

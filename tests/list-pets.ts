@@ -1,15 +1,8 @@
 // Interface section "Endpoints › List all animals" (listPets) and its limits.
-import {
-  expectError,
-  expectErrorBody,
-  expectListOf,
-  expectPetList,
-  expectStatus,
-  fail,
-  isClientError,
-} from '../src/checks/assert.js';
+import { expectStatus, fail, isClientError } from '../src/checks/assert.js';
+import { expectError, expectErrorBody, expectListOf, expectPetList } from './rules/assert.js';
 import type { PetStatus } from '../src/data/generated/schema-types.js';
-import { expectAllOfStatus, expectDistinctIds } from '../src/checks/list-answers.js';
+import { expectAllOfStatus, expectDistinctIds } from './rules/list-answers.js';
 import { eachCase, type Requirement } from '../src/checks/requirement.js';
 import { statusExactProperty, statusUnknownProperty, statusWithLimitProperty } from './properties/list-pets.js';
 import { POPULATION_PLAN } from '../src/checks/run.js';
@@ -21,6 +14,7 @@ import { STATUS_LENIENCIES } from './leniencies/index.js';
 
 import { everyList, expectExactly, onFullStore, sendInput } from './lists.js';
 import { limits } from './limits.js';
+import { ensurePopulation } from './fixtures.js';
 
 const SECTION = 'Endpoints › List all animals';
 const STATUSES = PET_STATUSES as readonly PetStatus[];
@@ -39,7 +33,7 @@ export const listPets: Requirement[] = [
       expectStatus(res, 200);
       expectPetList(res);
     },
-    judgeRun: everyList('listPets.ok'),
+    observer: everyList('listPets.ok'),
   },
   ...limits,
   {
@@ -65,7 +59,7 @@ export const listPets: Requirement[] = [
           expectAllOfStatus(res, expectListOf(res, 100, msg`filtered by status ${wire(status)}`), status);
         });
       }),
-    judgeRun: everyList('listPets.status.filter'),
+    observer: everyList('listPets.status.filter'),
   },
   {
     id: 'listPets.distinct-ids',
@@ -80,7 +74,7 @@ export const listPets: Requirement[] = [
           expectDistinctIds(res, expectListOf(res, 100, msg`limit=100`));
         });
       }),
-    judgeRun: everyList('listPets.distinct-ids'),
+    observer: everyList('listPets.distinct-ids'),
   },
   {
     id: 'listPets.status.with-limit',
@@ -109,7 +103,7 @@ export const listPets: Requirement[] = [
       'When at least N pets have status S, status=S&limit=N yields exactly N (the filter comes before the limit)',
     check: async (ctx) => {
       // Population leaves at least POPULATION_PLAN[S] pets of each status S in the store.
-      await ctx.ensurePopulation();
+      await ensurePopulation(ctx);
       const cases = STATUSES.flatMap((s) => [1, POPULATION_PLAN[s]].map((n) => [s, n] as const));
       await eachCase(cases, async ([status, n]) => {
         const res = await ctx.api.listPets([

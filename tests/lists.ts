@@ -1,12 +1,14 @@
 // What the list checks (tests/list-pets.ts, tests/limits.ts) share: a full store, exact counts,
 // the run-wide list rules, a catalogued query sent.
-import { expectStatus, fail, listToJudge } from '../src/checks/assert.js';
+import { expectStatus, fail } from '../src/checks/assert.js';
+import { listToJudge } from './rules/assert.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
-import type { ListRule } from '../src/checks/list-answers.js';
+import { ListAnswers, type ListRule } from './rules/list-answers.js';
 import { Skip } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { msg, petsCount, type Message } from '../src/checks/message.js';
+import { ensurePopulation } from './fixtures.js';
 
 /**
  * Runs `assert` on a store filled when it can be, so faults such as a default of 50 or an
@@ -16,7 +18,7 @@ import { msg, petsCount, type Message } from '../src/checks/message.js';
 export async function onFullStore(ctx: RunContext, assert: () => Promise<void>): Promise<void> {
   let unproven: Skip | undefined;
   try {
-    await ctx.ensurePopulation();
+    await ensurePopulation(ctx);
   } catch (err) {
     if (!(err instanceof Skip)) throw err;
     unproven = new Skip(msg`held on this store, but it may be too small to show the fault: ${err.message}`);
@@ -35,12 +37,10 @@ export function expectExactly(res: ApiResponse, n: number, what: Message): Pet[]
 
 /**
  * A list rule over the whole run: after its own cases, every list answer any check received (each
- * judged as it arrived, src/checks/list-answers.ts); the runner calls it once every check has ended.
+ * judged as it arrived, tests/rules/list-answers.ts).
  */
-export const everyList =
-  (rule: ListRule) =>
-  (ctx: RunContext): void =>
-    ctx.listAnswers.verdict(rule);
+export const everyList = (rule: ListRule) => (ctx: RunContext) =>
+  new ListAnswers(rule, `${new URL(ctx.config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);
 
 /** Sends a query with a catalogued input in it (tests/leniencies/), counting it as covered. */
 export const sendInput = (

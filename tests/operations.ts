@@ -2,12 +2,13 @@
 import { expectStatus } from '../src/checks/assert.js';
 import type { ApiRequest, ApiResponse } from '../src/wire/wire.js';
 import { because, Skip } from '../src/checks/requirement.js';
-import { keyRefused, successRules } from '../src/checks/blame.js';
+import { keyRefused, successRules } from './rules/blame.js';
 import { msg, words, type Message, type OperationName } from '../src/checks/message.js';
 import type { RunContext } from '../src/checks/run.js';
 import { validate } from '../src/data/schemas.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
 import type { Int64 } from '../src/wire/json.js';
+import { createFixture } from './fixtures.js';
 
 export interface Operation {
   name: OperationName;
@@ -26,7 +27,7 @@ export async function anExistingPetId(ctx: RunContext): Promise<Int64 | undefine
   const first: unknown = res.status === 200 && Array.isArray(res.json) ? res.json[0] : undefined;
   if (first !== undefined && validate('Pet', first).valid) return (first as Pet).id;
   if (ctx.createsLeft === 0) return undefined;
-  return (await ctx.createPet()).pet.id;
+  return (await createFixture(ctx)).pet.id;
 }
 
 /** A pet to fetch with getPet: anyone's will do, as only the status of the answer is judged. */

@@ -1,12 +1,12 @@
 // Comparing pets exactly: int64 digit for digit, names code point for code point.
 import fc from 'fast-check';
 import { expectPet, fail } from '../src/checks/assert.js';
-import { createdRules, echoRules, isTwin, readBackRules, type Sent } from '../src/checks/blame.js';
+import { createdRules, echoRules, isTwin, readBackRules, type Sent } from './rules/blame.js';
 import type { ApiResponse } from '../src/wire/wire.js';
 import { exactInteger, show } from '../src/wire/json.js';
 import { wire } from '../src/wire/redact.js';
 import { msg, type Message } from '../src/checks/message.js';
-import { roundedIdHint } from '../src/checks/list-answers.js';
+import { roundedIdHint } from './rules/list-answers.js';
 import { codePoints } from '../src/data/generators.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
 import { PET_STATUSES } from '../src/data/schemas.js';

@@ -16,6 +16,7 @@ import { CREATE_WEIGHTS } from '../../tests/properties/shared.js';
 import { answer, isObject, isOp, mapRequest, mapRequestJson, withQuery, type Wrap } from '../harness/faults-kit.js';
 import fc from 'fast-check';
 import { msg } from '../../src/checks/message.js';
+import { ensurePopulation } from '../../tests/fixtures.js';
 
 /** A run context against the reference server on loopback, `config` over the defaults. */
 async function referenceContext(config: Partial<RunConfig>) {
@@ -101,7 +102,7 @@ async function run(
   ctx.ordinaryChecksEnded = fragilePhase;
   const outcomes = new Map<string, Outcome>();
   try {
-    if (populate) await ctx.ensurePopulation();
+    if (populate) await ensurePopulation(ctx);
     for (const c of checks.filter((x) => pick.test(x.name))) outcomes.set(c.name, await execute(c, ctx));
   } finally {
     await ctx.close();

@@ -111,3 +111,18 @@ test(`no file under src/ (src/data/generated/ aside) or tests/ is over ${MAX_LIN
     .filter(({ file, lines }) => !file.startsWith('src/data/generated/') && lines > MAX_LINES);
   expect(over.map(({ file, lines }) => `${file}: ${lines} lines`)).toEqual([]);
 });
+
+test('no requirement id is written in src/ outside generated files: rules live beside their requirements', () => {
+  const registry = readFileSync(join(root, 'src/data/generated/requirement-ids.ts'), 'utf8');
+  const ids = new Set([...registry.matchAll(/^ {2}\| '([^']+)'/gm)].map((m) => m[1] as string));
+  expect(ids.size).toBeGreaterThan(50);
+  const named = sourceFiles()
+    .map((file) => relative(root, file).split(sep).join('/'))
+    .filter((file) => !file.startsWith('src/data/generated/'))
+    .flatMap((file) =>
+      [...readFileSync(join(root, file), 'utf8').matchAll(/['"`]([a-zA-Z]+\.[a-z][\w.-]*)['"`]/g)]
+        .filter((m) => ids.has(m[1] as string))
+        .map((m) => `${file}: ${m[1]}`),
+    );
+  expect(named).toEqual([]);
+});

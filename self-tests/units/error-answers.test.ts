@@ -6,9 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { ApiResponse } from '../../src/wire/wire.js';
 import { loadConfig, resolveRunConfig } from '../../src/config/config.js';
-import { ErrorAnswers } from '../../src/checks/error-answers.js';
+import { ErrorAnswers } from '../../tests/rules/error-answers.js';
 import { exchangeOf, requestOnly } from '../../src/wire/evidence.js';
-import { Violation, type Check, type Requirement } from '../../src/checks/requirement.js';
+import {
+  Violation,
+  type AnswerFrom,
+  type Check,
+  type Requirement,
+  type RequirementId,
+} from '../../src/checks/requirement.js';
 import { ChecksRunner } from '../../src/run/checks.js';
 import { faults } from '../harness/faults/index.js';
 import type { Variant, Wrap } from '../harness/faults-kit.js';
@@ -51,6 +57,11 @@ const answerOf = (
     ...extra,
   };
 };
+
+/** Sent by a check of that name (a requirement's when the name is an id). */
+const from = (name: string): AnswerFrom => ({
+  check: { ...(/^[a-z]+\.\S+$/.test(name) ? { id: name as RequirementId } : {}), kind: 'requirement', name },
+});
 
 /** A context for a server that is not there: nothing here may send a request that is not refused. */
 const violationOf = (fn: () => void): Violation => {
@@ -112,15 +123,19 @@ describe('an HTTP layer answering %ZZ itself', () => {
 
 describe('findings', () => {
   test('one framework default is one finding with a few examples, however many answers it spoiled', () => {
-    const answers = new ErrorAnswers();
+    const answers = new ErrorAnswers('errors.body');
     const page = '<html><body><h1>Not Found</h1></body></html>';
-    for (let i = 0; i < 200; i++) answers.record(answerOf(404, 'text/html', page, `/v1/x${i}`), `check ${i % 7}`);
-    answers.record(answerOf(405, 'application/json', '{"detail":"Method Not Allowed"}'), 'errors.undefined-method');
-    answers.record(
-      answerOf(401, 'application/json', '{"code":"unauthorized","message":"no key","status":401}'),
-      'auth.missing-key',
+    for (let i = 0; i < 200; i++)
+      answers.observe(answerOf(404, 'text/html', page, `/v1/x${i}`), from(`check ${i % 7}`));
+    answers.observe(
+      answerOf(405, 'application/json', '{"detail":"Method Not Allowed"}'),
+      from('errors.undefined-method'),
     );
-    const v = violationOf(() => answers.verdict('errors.body'));
+    answers.observe(
+      answerOf(401, 'application/json', '{"code":"unauthorized","message":"no key","status":401}'),
+      from('auth.missing-key'),
+    );
+    const v = violationOf(() => answers.judge());
     // The page is quoted from the wire: marked, so a key in it would be redacted.
     expect(v.message).toContain(wire(page));
     const lines = redactMessage(v.message).split('\n');
@@ -134,16 +149,19 @@ describe('findings', () => {
   });
 
   test('answers attributed to infrastructure and exempt answers are counted, not judged', () => {
-    const answers = new ErrorAnswers();
-    answers.record(
+    const answers = new ErrorAnswers('errors.content-type');
+    answers.observe(
       answerOf(502, 'text/html', '<h1>Bad Gateway</h1>', '/v1/pets', {
         infrastructure: 'the gateway answered for a backend that is down',
       }),
-      'a check',
+      from('a check'),
     );
-    answers.record(answerOf(400, 'text/html', '<h1>Bad Request</h1>', '/v1/pets/%ZZ'), 'errors.malformed-uri', true);
-    answers.record(answerOf(200, 'text/html', '<h1>fine</h1>'), 'a check');
-    expect(() => answers.verdict('errors.content-type')).not.toThrow();
+    answers.observe(answerOf(400, 'text/html', '<h1>Bad Request</h1>', '/v1/pets/%ZZ'), {
+      ...from('errors.malformed-uri'),
+      exempt: true,
+    });
+    answers.observe(answerOf(200, 'text/html', '<h1>fine</h1>'), from('a check'));
+    expect(() => answers.judge()).not.toThrow();
     expect([answers.judged, answers.infrastructure, answers.exempt]).toEqual([0, 1, 1]);
   });
 
@@ -199,19 +217,26 @@ describe('the run-wide rules judge after every other check', () => {
         await new Promise((r) => setTimeout(r, ms));
         order.push(what);
       };
-    const rule = (id: string, own: () => Promise<void>, verdict: () => void): Check => ({
+    const rule = (id: string, own: () => Promise<void>, judge: () => void): Check => ({
       requirement: requirement(id),
+      id: id as RequirementId,
       kind: 'requirement',
       name: `${id} rule`,
       check: own,
-      judgeRun: verdict,
+      observer: () => ({ observe: () => {}, judge }),
     });
     const checks: Check[] = [
       rule('errors.body', step('own errors.body'), () => {
         order.push('verdict errors.body');
         throw new Violation(msg`an error answer without the Error body`, []);
       }),
-      { requirement: requirement('auth.valid-key'), kind: 'requirement', name: 'slow', check: step('slow', 30) },
+      {
+        requirement: requirement('auth.valid-key'),
+        id: 'auth.valid-key',
+        kind: 'requirement',
+        name: 'slow',
+        check: step('slow', 30),
+      },
       rule(
         'errors.content-type',
         async () => {
@@ -219,7 +244,13 @@ describe('the run-wide rules judge after every other check', () => {
         },
         () => void order.push('verdict errors.content-type'),
       ),
-      { requirement: requirement('auth.wrong-key'), kind: 'requirement', name: 'quick', check: step('quick') },
+      {
+        requirement: requirement('auth.wrong-key'),
+        id: 'auth.wrong-key',
+        kind: 'requirement',
+        name: 'quick',
+        check: step('quick'),
+      },
     ];
     const run = await new ChecksRunner(checks, config, {}, () => true).run();
     expect(order).toEqual(['quick', 'slow', 'own errors.body', 'verdict errors.body']);

@@ -4,7 +4,8 @@ import type { RequirementId } from '../data/generated/requirement-ids.js';
 import type { RunContext } from './run.js';
 import { TransportError, WriteBlocked } from '../wire/wire.js';
 import { requestOnly } from '../wire/evidence.js';
-import { Blocked, requirementOf, Skip, Violation, type CaseCause, type Outcome } from './outcomes.js';
+import { Blocked, Skip, Violation, type CaseCause, type Outcome } from './outcomes.js';
+import type { CheckKind, CheckRef, RunObserver } from './observer.js';
 import { redactMessage, wire } from '../wire/redact.js';
 import { joined, msg } from './message.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -22,6 +23,7 @@ export {
   type OutcomeKind,
 } from './outcomes.js';
 export type { RequirementId } from '../data/generated/requirement-ids.js';
+export { senderOf, type AnswerFrom, type CheckKind, type CheckRef, type RunObserver } from './observer.js';
 
 /** MUST: the interface says it. SHOULD: an HTTP standard it relies on, or sound practice, says it. */
 export type Level = 'MUST' | 'SHOULD';
@@ -36,10 +38,11 @@ export interface Requirement {
   statement: string;
   check: (ctx: RunContext) => Promise<void>;
   /**
-   * A rule over every answer of the run (the Error rules, the list rules): the runner calls it
-   * after every check, its own included, has ended, and only when its own check passed.
+   * A rule over every answer of the run (the Error rules, the list rules): made once per run it is
+   * selected in; the run context hands it every answer, and the runner has it judge them all after
+   * every check, its own included, has ended, and only when its own check passed.
    */
-  judgeRun?: (ctx: RunContext) => void;
+  observer?: (ctx: RunContext) => RunObserver;
   /**
    * It sends what may crash or poison a fragile server (malformed URIs, huge or deeply nested
    * bodies, numbers beyond int64): the runner starts it, and its properties, after every ordinary
@@ -79,18 +82,13 @@ export interface Property {
   check: (ctx: RunContext) => Promise<void>;
 }
 
-export type CheckKind = 'requirement' | 'property';
-
 /** One runnable test: a requirement's own check, or one of its properties. */
-export interface Check {
+export interface Check extends CheckRef {
+  id: RequirementId;
   requirement: Requirement;
-  /** The requirement's own check, or a property of it (generated inputs). */
-  kind: CheckKind;
-  /** Test name; always starts with the requirement id. */
-  name: string;
   check: (ctx: RunContext) => Promise<void>;
-  /** The requirement's judgeRun, on its own check (not on its properties). */
-  judgeRun?: (ctx: RunContext) => void;
+  /** The requirement's observer, on its own check (not on its properties). */
+  observer?: (ctx: RunContext) => RunObserver;
   /** The requirement's fragile, on its own check and its properties. */
   fragile?: true;
 }
@@ -99,15 +97,17 @@ export interface Check {
 export function checksOf(requirements: readonly Requirement[]): Check[] {
   const own: Check[] = requirements.map((r) => ({
     requirement: r,
+    id: r.id,
     kind: 'requirement',
     name: `${r.id} ${r.statement}`,
     check: r.check,
-    ...(r.judgeRun ? { judgeRun: r.judgeRun } : {}),
+    ...(r.observer ? { observer: r.observer } : {}),
     ...(r.fragile ? { fragile: r.fragile } : {}),
   }));
   const properties: Check[] = requirements.flatMap((r) =>
     (r.properties ?? []).map((p) => ({
       requirement: r,
+      id: r.id,
       kind: 'property' as const,
       name: `${r.id} (property) ${p.title}`,
       check: p.check,
@@ -121,8 +121,8 @@ export function areaOf(id: string): string {
   return id.split('.')[0] ?? id;
 }
 
-/** Runs one check and turns how it ended into an outcome; `name` attributes its requests to it (see RunContext.runCheck). */
-export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx: RunContext): Promise<Outcome> {
+/** Runs one check and turns how it ended into an outcome; its id, kind and name attribute its requests to it (see RunContext.runCheck). */
+export async function execute(req: Pick<Check, 'check'> & Partial<CheckRef>, ctx: RunContext): Promise<Outcome> {
   const started = performance.now();
   const done = (o: Omit<Outcome, 'durationMs'>): Outcome => ({
     ...o,
@@ -133,7 +133,12 @@ export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx
     // A bare context (a unit test's) runs the check as it is.
     const notes: string[] = [];
     await caseNotes.run(notes, () =>
-      ctx.runCheck ? ctx.runCheck(req.name ?? 'a check', () => req.check(ctx)) : req.check(ctx),
+      ctx.runCheck
+        ? ctx.runCheck(
+            { ...(req.id ? { id: req.id } : {}), kind: req.kind ?? 'requirement', name: req.name ?? 'a check' },
+            () => req.check(ctx),
+          )
+        : req.check(ctx),
     );
     return done({
       outcome: 'passed',
@@ -149,9 +154,7 @@ export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx
         ...(err instanceof Blocked ? { blockedBy: err.by } : {}),
       });
     if (err instanceof Violation) {
-      const causes = err.causes.map((c) =>
-        resolvePets(c, ctx, req.name === undefined ? undefined : requirementOf(req.name)),
-      );
+      const causes = err.causes.map((c) => resolvePets(c, ctx, req.id));
       return done({
         outcome: 'failed',
         message: err.message,
@@ -180,13 +183,14 @@ export async function execute(req: Pick<Check, 'check'> & { name?: string }, ctx
 }
 
 /**
- * A run-wide rule's verdict (Check.judgeRun), after its own check ended with `own`: the verdict's
- * outcome when the own cases passed, else theirs (a rule whose own cases failed judges nothing more).
+ * A rule over the run's verdict (RunObserver.judge), after its own check ended with `own`: the
+ * verdict's outcome when the own cases passed, else theirs (a rule whose own cases failed judges
+ * nothing more).
  */
-export async function judgeRun(check: Check, ctx: RunContext, own: Outcome): Promise<Outcome> {
-  const verdict = check.judgeRun;
-  if (!verdict || own.outcome !== 'passed') return own;
-  const judged = await execute({ name: check.name, check: async (c) => verdict(c) }, ctx);
+export async function judgeRun(check: Check, observer: RunObserver, ctx: RunContext, own: Outcome): Promise<Outcome> {
+  if (own.outcome !== 'passed') return own;
+  const { id, kind, name } = check;
+  const judged = await execute({ id, kind, name, check: async () => observer.judge() }, ctx);
   const note = [own.note, judged.note].filter(Boolean).join('; ');
   return { ...judged, ...(note ? { note } : {}), durationMs: own.durationMs + judged.durationMs };
 }

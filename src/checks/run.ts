@@ -3,19 +3,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '../wire/client.js';
 import { addRetries, noRetries, type ApiResponse, type Retries, type SendRecord } from '../wire/wire.js';
-import { ErrorAnswers } from './error-answers.js';
-import { ListAnswers } from './list-answers.js';
+import { DeploymentAnswers } from './deployment.js';
 import { HarWriter } from '../wire/har.js';
 import { redact } from '../wire/redact.js';
 import { clock, type RunConfig } from '../config/config.js';
 import { exactInteger, type Int64 } from '../wire/json.js';
-import { LIMIT } from '../data/generators.js';
-import { PET_STATUSES } from '../data/schemas.js';
-import { requirementOf, Skip, Violation } from './outcomes.js';
-import { msg, type Message } from './message.js';
+import type { Message } from './message.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
-import { expectCreated, expectPetList, expectStatus } from './assert.js';
-import type { NewPet, Pet, PetStatus } from '../data/generated/schema-types.js';
+import type { AnswerFrom, CheckRef, RunObserver } from './observer.js';
+import type { NewPet } from '../data/generated/schema-types.js';
 import { TargetWatch } from './target-watch.js';
 import { Coverage } from './coverage.js';
 import { addedAfter } from '../data/requirement-sets.js';
@@ -42,7 +38,7 @@ export function runTagOf(seed: number): string {
 
 /** The check a request is sent for, and whether its error answer is judged only at SHOULD. */
 interface Sender {
-  check: string;
+  check?: CheckRef;
   exempt?: true;
   /** Sent for work the checks share (the store's population), not for `check`, which asked first: the HAR says so. */
   shared?: string;
@@ -50,10 +46,9 @@ interface Sender {
   writes?: ScopeWrites;
 }
 const sender = new AsyncLocalStorage<Sender>();
-const POPULATING = 'populating the store, which the checks needing more than 100 pets share';
 /** Who the HAR names as a request's sender: its check, or none and why. */
 const senderOf = (from: Sender | undefined): [string | undefined, string?] =>
-  from?.shared ? [undefined, from.shared] : [from?.check];
+  from?.shared ? [undefined, from.shared] : [from?.check?.name];
 
 export class RunContext {
   readonly api: Client;
@@ -62,16 +57,16 @@ export class RunContext {
   /** Appears in the name of every pet the run creates, so operators can find them. */
   readonly runTag: string;
   private readonly budget: WriteBudget;
-  private population?: Promise<Population>;
+  private readonly shared = new Map<string, Promise<unknown>>();
   private nameCounter = 0;
   /** Pet id → requirement whose check created it (see creatorOf). */
   private readonly creators = new Map<string, RequirementId>();
   /** Name → id of every pet this run created (see createdIdOf). */
   private readonly createdIds = new Map<string, string>();
-  /** Every error answer of the run, judged by the Error rules as it arrives (see src/checks/error-answers.ts). */
-  readonly errorAnswers = new ErrorAnswers();
-  /** Every list answer of the run, judged by the list rules as it arrives (see src/checks/list-answers.ts). */
-  readonly listAnswers: ListAnswers;
+  /** The selected requirements' rules over every answer of the run (see Requirement.observer). */
+  private readonly observers: RunObserver[] = [];
+  /** What a gateway in front answered itself: findings about the deployment. */
+  readonly deployment = new DeploymentAnswers();
   /** With --har: every send of the run, written as it ends, with the check that sent it. */
   private readonly har: HarWriter | undefined;
   /** Requests of the run sent again or given up on (429/503 with Retry-After, stale connections), in all and per check. */
@@ -109,7 +104,6 @@ export class RunContext {
     this.propertySeed = config.seed;
     this.budget = new WriteBudget(config.maxCreates, config.readOnly);
     this.unscored = new Set(addedAfter(config.requirementSet).keys());
-    this.listAnswers = new ListAnswers(`${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);
     const har = config.har
       ? new HarWriter(config.har, {
           title: `petstore-conformance against ${redact(config.baseUrl)}, seed ${config.seed}`,
@@ -136,9 +130,14 @@ export class RunContext {
     });
   }
 
+  /** Hands every answer of the run from now on to `observer` too (the runner, for each selected requirement's). */
+  observeWith(observer: RunObserver): void {
+    this.observers.push(observer);
+  }
+
   private recordRetries(retried: Retries): void {
     addRetries(this.retries, retried);
-    const check = sender.getStore()?.check;
+    const check = sender.getStore()?.check?.name;
     if (check === undefined) return;
     const mine = this.retriesByCheck.get(check) ?? noRetries();
     this.retriesByCheck.set(check, addRetries(mine, retried));
@@ -152,19 +151,26 @@ export class RunContext {
   private record(res: ApiResponse): void {
     if (this.firstServer === undefined && res.status >= 200 && res.status < 300 && res.headers.server)
       this.firstServer = res.headers.server;
-    const from = sender.getStore();
-    this.watch.answered(res, from ? requirementOf(from.check) : 'the run');
+    const sent = sender.getStore();
+    const checkId = sent?.check?.id;
+    this.watch.answered(res, checkId ?? 'the run');
     this.coverage.answered(this.watch.operationOf(res.request), res.status);
-    const unscored = from !== undefined && this.unscored.has(requirementOf(from.check));
-    this.errorAnswers.record(res, from?.check ?? 'the run', from?.exempt || unscored);
-    if (!unscored) this.listAnswers.record(res, from?.shared ? 'the population' : (from?.check ?? 'the run'));
+    this.deployment.record(res);
+    const from: AnswerFrom = {
+      ...(sent?.check ? { check: sent.check } : {}),
+      ...(sent?.exempt ? { exempt: true } : {}),
+      ...(sent?.shared ? { population: true } : {}),
+      ...(checkId !== undefined && this.unscored.has(checkId) ? { unscored: true } : {}),
+    };
+    for (const observer of this.observers) observer.observe(res, from);
     if (res.request.method !== 'POST' || res.status !== 201 || res.json === null || typeof res.json !== 'object')
       return;
     const id = (res.json as { id?: unknown }).id;
     const digits = exactInteger(id);
     if (digits === undefined) return;
     this.ledger.push(id as Int64);
-    if (from) this.creators.set(digits, requirementOf(from.check));
+    // Pets created for work the checks share are no check's evidence.
+    if (checkId && !sent?.shared) this.creators.set(digits, checkId);
     const name = (res.json as { name?: unknown }).name;
     if (typeof name === 'string') this.createdIds.set(name, digits);
   }
@@ -183,13 +189,13 @@ export class RunContext {
   }
 
   /** Runs one check: its requests are attributed to it. */
-  runCheck<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    return sender.run({ check: name, writes: new ScopeWrites(this.budget.account) }, fn);
+  runCheck<T>(check: CheckRef, fn: () => Promise<T>): Promise<T> {
+    return sender.run({ check, writes: new ScopeWrites(this.budget.account) }, fn);
   }
 
   /** Runs `fn` with `writes` paying for its requests that may create (a property's run). */
   withWrites<T>(writes: ScopeWrites, fn: () => Promise<T>): Promise<T> {
-    return sender.run({ ...(sender.getStore() ?? { check: 'the run' }), writes }, fn);
+    return sender.run({ ...sender.getStore(), writes }, fn);
   }
 
   /** Where a request sent here would take its creation: its scope's account, else the run's budget. */
@@ -199,7 +205,7 @@ export class RunContext {
 
   /** Runs `fn` with its error answers kept out of the run-wide Error rules (a SHOULD judges them). */
   exemptFromErrorRules<T>(fn: () => Promise<T>): Promise<T> {
-    return sender.run({ ...(sender.getStore() ?? { check: 'the run' }), exempt: true }, fn);
+    return sender.run({ ...sender.getStore(), exempt: true }, fn);
   }
 
   /** Stops every request of the run at once (Ctrl-C). */
@@ -249,82 +255,18 @@ export class RunContext {
     return new CreateAllowance(n, (unused) => this.budget.release(unused));
   }
 
-  /** Creates a pet the check needs as a fixture: 201 and a valid Pet, or a violation. */
-  async createPet(body: NewPet = this.newPet()): Promise<{ pet: Pet; res: ApiResponse }> {
-    this.reserveCreates(1, msg`this check`);
-    const res = await this.api.createPet(body);
-    // The fixture's answer is createPet.minimal's rule (or another the answer names), not the check's.
-    return { pet: expectCreated(res, body, msg`the pet must be created`), res };
-  }
-
   /**
-   * Makes sure the store holds more than 100 pets and at least POPULATION_PLAN of each status,
-   * creating what is missing within the budget. Done once per run; pets of others count too.
+   * Runs `work` once per run (the first call's), as work the checks share: the HAR names `what` as
+   * its sender rather than the check that asked first, and the pets it creates are no check's
+   * evidence. Every call gets the same promise.
    */
-  ensurePopulation(): Promise<Population> {
-    // A server that cannot be populated fails the createPet checks; here the check is undecidable.
-    this.population ??= sender
-      .run(
-        {
-          ...(sender.getStore() ?? { check: 'the run' }),
-          shared: POPULATING,
-          writes: new ScopeWrites(this.budget.account),
-        },
-        () => this.populate(),
-      )
-      .catch((err: unknown) => {
-        if (err instanceof Violation) throw new Skip(msg`the store could not be populated: ${err.message}`);
-        throw err;
-      });
-    return this.population;
-  }
-
-  private async countStatus(status: PetStatus): Promise<number> {
-    const res = await this.api.listPets([
-      ['status', status],
-      ['limit', String(LIMIT.max)],
-    ]);
-    expectStatus(res, 200);
-    // Distinct ids only: a list repeating a pet proves no more pets.
-    return new Set(
-      expectPetList(res)
-        .filter((p) => p.status === status)
-        .map((p) => exactInteger(p.id)),
-    ).size;
-  }
-
-  private async populate(): Promise<Population> {
-    const counts = await Promise.all(PET_STATUSES.map((s) => this.countStatus(s as PetStatus)));
-    const missing = PET_STATUSES.flatMap((s, i) =>
-      Array.from({ length: Math.max(0, POPULATION_PLAN[s as PetStatus] - (counts[i] ?? 0)) }, () => s as PetStatus),
-    );
-    const all = await this.api.listPets([['limit', String(LIMIT.max)]]);
-    expectStatus(all, 200);
-    // Lists stop at 100; pets of different statuses are different pets, so the filtered counts
-    // can prove more than 100 in all without creating any (read-only runs on a full store).
-    const total = Math.max(
-      expectPetList(all).length,
-      counts.reduce((a, b) => a + b, 0),
-    );
-    const topUp = Math.max(0, POPULATION_TOTAL - total - missing.length);
-    missing.push(...Array.from({ length: topUp }, () => 'available' as const));
-    if (missing.length > 0) {
-      this.reserveCreates(missing.length, msg`populating the store (checks that need more than 100 pets)`);
-      await Promise.all(
-        missing.map(async (status) => {
-          const res = await this.api.createPet(this.newPet({ status }));
-          expectStatus(res, 201, msg`populating the store`);
-          // The population belongs to no check: its pets are no check's evidence.
-          const id = exactInteger((res.json as { id?: unknown } | null)?.id);
-          if (id !== undefined) this.creators.delete(id);
-        }),
-      );
+  sharedOnce<T>(key: string, what: string, work: () => Promise<T>): Promise<T> {
+    let done = this.shared.get(key) as Promise<T> | undefined;
+    if (!done) {
+      done = sender.run({ ...sender.getStore(), shared: what, writes: new ScopeWrites(this.budget.account) }, work);
+      this.shared.set(key, done);
     }
-    const byStatus = Object.fromEntries(
-      await Promise.all(PET_STATUSES.map(async (s) => [s, await this.countStatus(s as PetStatus)] as const)),
-    ) as Record<PetStatus, number>;
-    const after = await this.api.listPets([['limit', String(LIMIT.max)]]);
-    return { byStatus, total: expectPetList(after).length };
+    return done;
   }
 
   async close(): Promise<void> {

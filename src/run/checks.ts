@@ -3,7 +3,7 @@
 // reports take it. The command line, runConformance, the kill matrix and vitest's adapter
 // (src/vitest/adapter.ts: one test per check, saying how it ended here) run this.
 import type { RunConfig } from '../config/config.js';
-import { execute, judgeRun, type Check, type Outcome } from '../checks/requirement.js';
+import { execute, judgeRun, type Check, type Outcome, type RunObserver } from '../checks/requirement.js';
 import { RunContext } from '../checks/run.js';
 import { selectChecks } from '../checks/select.js';
 import { describePacing } from '../wire/pacer.js';
@@ -105,17 +105,22 @@ export class ChecksRunner {
   async run(): Promise<ChecksRun> {
     const { ctx, events } = this;
     events.planned?.(this.selected.length);
-    const runWide = this.selected.filter((c) => c.judgeRun);
+    const runWide = this.selected.filter((c) => c.observer);
+    // Each selected rule over the run watches every answer from the first request on.
+    const observers = new Map(runWide.map((c) => [c, c.observer?.(ctx) as RunObserver]));
+    for (const observer of observers.values()) ctx.observeWith(observer);
     const all = (checks: Check[]) => Promise.all(checks.map((c) => this.end(c, this.begin(c))));
     try {
-      await all(this.selected.filter((c) => !c.judgeRun && !c.fragile));
+      await all(this.selected.filter((c) => !c.observer && !c.fragile));
       const own = await Promise.all(runWide.map((c) => this.begin(c)));
       // The fragile examples begin first, taking what they reserve of the write budget; then the
       // fragile properties may hold what is left (see RunContext.ordinaryChecksEnded).
       ctx.ordinaryChecksEnded = true;
       const fragile = this.selected.filter((c) => c.fragile);
       await all([...fragile.filter((c) => c.kind !== 'property'), ...fragile.filter((c) => c.kind === 'property')]);
-      await Promise.all(runWide.map((c, i) => this.end(c, judgeRun(c, ctx, own[i] as Outcome))));
+      await Promise.all(
+        runWide.map((c, i) => this.end(c, judgeRun(c, observers.get(c) as RunObserver, ctx, own[i] as Outcome))),
+      );
       if (ctx.config.soakMs !== undefined) {
         // The properties that passed, again with the next seeds; a failure replaces the pass.
         const passed = this.selected.filter((c) => c.kind === 'property' && this.decided.get(c)?.outcome === 'passed');
@@ -168,7 +173,7 @@ export class ChecksRunner {
       retries: { ...addRetries(noRetries(), ctx.retries), pacing: ctx.api.pacing },
       targetLost: ctx.watch.lost() ?? null,
       targetPoisoned,
-      deployment: ctx.errorAnswers.deployment(),
+      deployment: ctx.deployment.findings(),
       coverage: coverageOf(this.all, this.selected, this.decided, ctx.coverage.snapshot()),
       ...(this.soaked ? { soak: this.soaked } : {}),
       ...(ctx.serverHeader ? { targetServer: ctx.serverHeader } : {}),

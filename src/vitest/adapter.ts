@@ -24,7 +24,7 @@ export function defineConformanceTests(checks: readonly Check[], config: RunConf
     );
     for (const c of rootsOf((await runner.run()).checks).checks) decided.set(c.name, c);
   });
-  const later = (c: Check) => c.judgeRun !== undefined || c.fragile === true;
+  const later = (c: Check) => c.observer !== undefined || c.fragile === true;
   for (const area of new Set(selected.filter((c) => !later(c)).map((c) => areaOf(c.requirement.id))))
     describe(area, () => {
       for (const c of selected.filter((x) => !later(x) && areaOf(x.requirement.id) === area))

@@ -1,6 +1,6 @@
 // Properties of authentication: no bearer token but the key opens any operation.
 import fc from 'fast-check';
-import { expectError, expectPetList } from '../../src/checks/assert.js';
+import { expectError, expectPetList } from '../rules/assert.js';
 import type { ApiResponse, Auth } from '../../src/wire/wire.js';
 import { plainText, wrongToken } from '../../src/data/generators.js';
 import type { Int64 } from '../../src/wire/json.js';
@@ -11,13 +11,14 @@ import { getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS } from './shared.js';
 import { msg, type OperationName } from '../../src/checks/message.js';
 import { KEY_LESS_LAST_CHARACTER } from '../leniencies/index.js';
+import { createFixture } from '../fixtures.js';
 
 /** An existing pet for getPet, so only the token can explain a refusal (an unknown id is auth.before-validation's case). */
 async function existingPetId(ctx: RunContext): Promise<Int64 | undefined> {
   const res = await ctx.api.listPets([['limit', '1']]);
   const listed = res.status === 200 ? expectPetList(res)[0]?.id : undefined;
   if (listed !== undefined || ctx.config.readOnly) return listed;
-  return (await ctx.createPet()).pet.id;
+  return (await createFixture(ctx)).pet.id;
 }
 
 async function send(

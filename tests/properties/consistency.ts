@@ -1,11 +1,12 @@
 // Properties across operations: pets created at the same moment are still distinct pets.
 import fc from 'fast-check';
-import { expectCreated, expectPet, fail } from '../../src/checks/assert.js';
+import { expectPet, fail } from '../../src/checks/assert.js';
+import { expectCreated } from '../rules/assert.js';
 import { exactInteger, show } from '../../src/wire/json.js';
 import { checkProperty } from '../../src/checks/property.js';
 import { because, type Property } from '../../src/checks/requirement.js';
 import { echoDifference, samePet } from '../pets.js';
-import { echoRules, readBackRules } from '../../src/checks/blame.js';
+import { echoRules, readBackRules } from '../rules/blame.js';
 import { expectSuccess, getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS, plainNewPet } from './shared.js';
 import { wire } from '../../src/wire/redact.js';

@@ -2,7 +2,8 @@
 // that breaks one rule of the schema is refused with 400 and creates nothing.
 import fc from 'fast-check';
 import { expectNothingCreated } from '../create-pet-rejects.js';
-import { expectError, expectErrorBody, expectStatus } from '../../src/checks/assert.js';
+import { expectStatus } from '../../src/checks/assert.js';
+import { expectError, expectErrorBody } from '../rules/assert.js';
 import type { ApiResponse } from '../../src/wire/wire.js';
 import type { NewPet } from '../../src/data/generated/schema-types.js';
 import {
@@ -21,7 +22,7 @@ import type { RunContext } from '../../src/checks/run.js';
 import { PET_STATUSES } from '../../src/data/schemas.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
 import { expectStoredAsSent } from '../pets.js';
-import { createdRules, isGapName, keyRefused } from '../../src/checks/blame.js';
+import { createdRules, isGapName, keyRefused } from '../rules/blame.js';
 import { wire } from '../../src/wire/redact.js';
 import { msg, words, type Message } from '../../src/checks/message.js';
 

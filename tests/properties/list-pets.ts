@@ -1,7 +1,8 @@
 // Properties of listPets over generated query values: allowed limits and filters are obeyed, and
 // any other value gets a 4xx Error or a bounded list, never a server error.
 import fc from 'fast-check';
-import { expectListOf, expectPetList, expectStatus, fail } from '../../src/checks/assert.js';
+import { expectStatus, fail } from '../../src/checks/assert.js';
+import { expectListOf, expectPetList } from '../rules/assert.js';
 import type { PetStatus } from '../../src/data/generated/schema-types.js';
 import {
   LIMIT,
@@ -15,9 +16,10 @@ import { show } from '../../src/wire/json.js';
 import { checkProperty } from '../../src/checks/property.js';
 import { because, Skip, type Property, type RequirementId } from '../../src/checks/requirement.js';
 import type { RunContext } from '../../src/checks/run.js';
-import { expectRejectedOrBounded } from '../../src/checks/list-answers.js';
+import { expectRejectedOrBounded } from '../rules/list-answers.js';
 import { wire } from '../../src/wire/redact.js';
 import { msg, petsCount, type Message } from '../../src/checks/message.js';
+import { ensurePopulation } from '../fixtures.js';
 
 const query = (limit: number | string | undefined, status: string | undefined): [string, string][] => [
   ...(status === undefined ? [] : [['status', status] as [string, string]]),
@@ -121,7 +123,7 @@ export const statusUnknownProperty: Property = {
 export const limitExactProperty: Property = {
   title: 'Any limit up to what the store provably holds yields exactly that many Pets',
   check: async (ctx) => {
-    const { total } = await ctx.ensurePopulation();
+    const { total } = await ensurePopulation(ctx);
     await checkProperty(ctx, {
       label: msg`xlim`,
       arbitrary: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, total) }),
@@ -141,7 +143,7 @@ export const statusExactProperty: Property = {
   title:
     'Any status filter with a limit up to the pets of that status the store provably holds yields exactly that many',
   check: async (ctx) => {
-    const { byStatus } = await ctx.ensurePopulation();
+    const { byStatus } = await ensurePopulation(ctx);
     const held = (Object.entries(byStatus) as [PetStatus, number][]).filter(([, n]) => n >= LIMIT.min);
     if (held.length === 0) throw new Skip(msg`the store holds no pet of any status`);
     await checkProperty(ctx, {

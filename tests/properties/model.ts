@@ -3,7 +3,8 @@
 // created. The model knows only our pets, so a shared store full of others' pets is no problem:
 // after every command the target must agree with it.
 import fc from 'fast-check';
-import { expectCreated, expectError, expectPet, fail } from '../../src/checks/assert.js';
+import { expectPet, fail } from '../../src/checks/assert.js';
+import { expectCreated, expectError } from '../rules/assert.js';
 import { PET_STATUSES, validate } from '../../src/data/schemas.js';
 import type { NewPet, Pet, PetStatus } from '../../src/data/generated/schema-types.js';
 import { invalidBodies, LIMIT, statusFilter, validLimit, type InvalidBody } from '../../src/data/generators.js';
@@ -12,7 +13,7 @@ import { checkProperty, WIDE_RUNS_IN_FLIGHT, type Trial } from '../../src/checks
 import { because, type RequirementId } from '../../src/checks/requirement.js';
 import type { RunContext } from '../../src/checks/run.js';
 import { blockIfTwin, samePet, UNKNOWN_ID_RANGE } from '../pets.js';
-import { echoRules, readBackRules, shortListRules } from '../../src/checks/blame.js';
+import { echoRules, readBackRules, shortListRules } from '../rules/blame.js';
 import { expectSuccess, getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS, plainNewPet, taggedBody } from './shared.js';
 import { wire } from '../../src/wire/redact.js';

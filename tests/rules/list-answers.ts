@@ -2,16 +2,18 @@
 // it holds: valid Pets, at most `limit` (20 without one), the status filter obeyed, no id twice. A
 // fault that only some lists show (a repeated pet, one item too many for one limit) is then caught
 // by the rule it breaks on every seed, not only when a random sequence happens to ask that list.
-import { expectErrorBody, expectListOf, expectPetList, fail, isClientError, listToJudge } from './assert.js';
-import type { Pet } from '../data/generated/schema-types.js';
-import type { RequirementId } from '../data/generated/requirement-ids.js';
-import { LIMIT } from '../data/generators.js';
-import { exactInteger, show } from '../wire/json.js';
-import { wire } from '../wire/redact.js';
-import { requirementOf, Violation } from './outcomes.js';
-import { joined, msg, petsCount, words, type Message } from './message.js';
-import { PET_STATUSES } from '../data/schemas.js';
-import type { ApiResponse } from '../wire/wire.js';
+import { expectErrorBody, expectListOf, expectPetList, listToJudge } from './assert.js';
+import { fail, isClientError } from '../../src/checks/assert.js';
+import type { Pet } from '../../src/data/generated/schema-types.js';
+import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
+import { LIMIT } from '../../src/data/generators.js';
+import { exactInteger, show } from '../../src/wire/json.js';
+import { wire } from '../../src/wire/redact.js';
+import { Violation } from '../../src/checks/outcomes.js';
+import { joined, msg, petsCount, words, type Message } from '../../src/checks/message.js';
+import { senderOf, type AnswerFrom, type RunObserver } from '../../src/checks/requirement.js';
+import { PET_STATUSES } from '../../src/data/schemas.js';
+import type { ApiResponse } from '../../src/wire/wire.js';
 
 export const LIST_RULES = [
   'listPets.ok',
@@ -80,15 +82,21 @@ export function expectAllOfStatus(res: ApiResponse, pets: readonly Pet[], status
     fail(res, msg`only pets with status "${wire(status)}"`, msg`${show(other)} among ${petsCount(pets.length)}`);
 }
 
+/** Each list answer's broken rules, judged once however many list rules observe it. */
+const judged = new WeakMap<ApiResponse, Map<ListRule, Violation>>();
+
 /** The rules a 200 answer to GET /pets breaks, each with its violation. */
-function judge(res: ApiResponse): [ListRule, Violation][] {
-  const broken: [ListRule, Violation][] = [];
+function judge(res: ApiResponse): Map<ListRule, Violation> {
+  const seen = judged.get(res);
+  if (seen) return seen;
+  const broken = new Map<ListRule, Violation>();
+  judged.set(res, broken);
   const at = (rule: ListRule, fn: () => void) => {
     try {
       fn();
     } catch (err) {
       if (!(err instanceof Violation)) throw err;
-      broken.push([rule, err]);
+      broken.set(rule, err);
     }
   };
   let pets: Pet[] | undefined;
@@ -114,8 +122,10 @@ function judge(res: ApiResponse): [ListRule, Violation][] {
 }
 
 interface Finding {
-  /** The check that sent the request, and what it asked, for a stable order and the message. */
+  /** The check that sent the request (see senderOf), and what it asked, for a stable order and the message. */
   sentBy: string;
+  /** Its requirement: its own answers are its own cases. */
+  sentFor: RequirementId | undefined;
   request: string;
   violation: Violation;
 }
@@ -124,39 +134,43 @@ const EXAMPLES = 3;
 /** Findings kept per rule: enough to order them stably and count them, bounded against a server that spoils every list. */
 const KEPT = 50;
 
-/** Every 200 answer to GET /pets of a run, judged as it arrives; only the failures are kept. */
-export class ListAnswers {
+/** One list rule over every 200 answer to GET /pets of a run, judged as it arrives; only the failures are kept. */
+export class ListAnswers implements RunObserver {
   /** List answers judged. */
   judged = 0;
-  private readonly failures = new Map<ListRule, Finding[]>(LIST_RULES.map((r) => [r, []]));
+  private readonly failures: Finding[] = [];
 
   /** `listPath`: the pathname of GET /pets under the base URL. */
-  constructor(private readonly listPath: string) {}
+  constructor(
+    private readonly rule: ListRule,
+    private readonly listPath: string,
+  ) {}
 
-  /** `sentBy`: the check whose request it answers. */
-  record(res: ApiResponse, sentBy: string): void {
+  observe(res: ApiResponse, from: AnswerFrom): void {
     // A body cut at the read bound is judged by the check that received it: judging it here too
     // would keep megabytes in flight longer against a server that sends them.
     if (res.request.method !== 'GET' || res.status !== 200 || res.infrastructure !== undefined || res.truncated) return;
+    if (from.unscored) return;
     const url = new URL(res.request.url);
     if (url.pathname !== this.listPath) return;
     this.judged++;
-    // A requirement's own check by its id; a property by its id and title (as src/checks/error-answers.ts names them).
-    const sender = / \(property\) /.test(sentBy) ? sentBy : requirementOf(sentBy);
-    for (const [rule, violation] of judge(res)) {
-      const kept = this.failures.get(rule) as Finding[];
-      if (kept.length < KEPT)
-        kept.push({ sentBy: sender, request: `${res.request.method} ${url.pathname}${url.search}`, violation });
-    }
+    const violation = judge(res).get(this.rule);
+    if (violation && this.failures.length < KEPT)
+      this.failures.push({
+        sentBy: from.population ? 'the population' : senderOf(from),
+        sentFor: from.population ? undefined : from.check?.id,
+        request: `${res.request.method} ${url.pathname}${url.search}`,
+        violation,
+      });
   }
 
   /**
    * Throws a Violation when a list answer sent by another requirement's check broke the rule (its
    * own checks' answers are their own cases); returns when none did. Examples in a stable order.
    */
-  verdict(rule: ListRule): void {
-    const found = (this.failures.get(rule) as Finding[])
-      .filter((f) => requirementOf(f.sentBy) !== rule)
+  judge(): void {
+    const found = this.failures
+      .filter((f) => f.sentFor !== this.rule)
       .sort(
         (a, b) =>
           a.sentBy.localeCompare(b.sentBy) ||

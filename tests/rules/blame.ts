@@ -2,13 +2,13 @@
 // check's own (see CaseCause in outcomes.ts), for every kind of evidence the checks meet: a create
 // answered wrong, a list of invalid pets, a pet stored or read back changed, a list taken as
 // complete, a valid request refused. The reports group each failure under the rule named here.
-import type { Pet } from '../data/generated/schema-types.js';
-import type { RequirementId } from '../data/generated/requirement-ids.js';
-import { NAME_SURELY_ACCEPTED } from '../data/generators.js';
-import { validate } from '../data/schemas.js';
-import { exactInteger } from '../wire/json.js';
-import type { ApiResponse } from '../wire/wire.js';
-import type { CaseCause } from './outcomes.js';
+import type { Pet } from '../../src/data/generated/schema-types.js';
+import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
+import { NAME_SURELY_ACCEPTED } from '../../src/data/generators.js';
+import { validate } from '../../src/data/schemas.js';
+import { exactInteger } from '../../src/wire/json.js';
+import type { ApiResponse } from '../../src/wire/wire.js';
+import type { CaseCause } from '../../src/checks/outcomes.js';
 
 /** What tells a pet this run created by its name (the run context does). */
 export interface CreatedIds {

@@ -3,16 +3,17 @@
 // and malformed inputs alike. Each answer is judged as it arrives and only the failures are kept,
 // grouped by status and body shape, so that a framework's default page makes one finding with a
 // few examples (and the check that sent each), however many answers it spoiled.
-import { errorAnswerRoot, isJsonMediaType } from './assert.js';
-import { answeredByFront, type ApiResponse } from '../wire/wire.js';
-import type { DeploymentFinding } from '../data/generated/report-types.js';
-import type { RequirementId } from '../data/generated/requirement-ids.js';
-import { exchangeOf, type Exchange } from '../wire/evidence.js';
-import { detach, exactInteger, show } from '../wire/json.js';
-import { requirementOf, Violation, type CaseCause } from './outcomes.js';
-import { joined, msg, words, type Message } from './message.js';
-import { wire } from '../wire/redact.js';
-import { validate } from '../data/schemas.js';
+import { isObject } from './blame.js';
+import { isJsonMediaType } from '../../src/checks/assert.js';
+import type { ApiResponse } from '../../src/wire/wire.js';
+import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
+import { exchangeOf, type Exchange } from '../../src/wire/evidence.js';
+import { detach, exactInteger, show } from '../../src/wire/json.js';
+import { Violation, type CaseCause } from '../../src/checks/outcomes.js';
+import { joined, msg, words, type Message } from '../../src/checks/message.js';
+import { noteForCheck, senderOf, type AnswerFrom, type RunObserver } from '../../src/checks/requirement.js';
+import { wire } from '../../src/wire/redact.js';
+import { validate } from '../../src/data/schemas.js';
 
 export const ERROR_RULES = [
   'errors.body',
@@ -87,9 +88,23 @@ interface Group {
   got: Message;
   /** A few answers, each from another check where possible. */
   examples: Example[];
-  senders: Set<string>;
+  /** The checks that sent them (see senderOf), each with its requirement. */
+  senders: Map<string, RequirementId | undefined>;
   /** Another Error rule that the first answer of this shape breaks at its root (see rootRule). */
   rootRule?: ErrorRule;
+}
+
+/**
+ * What an error answer is at its root, which decides the Error rule its faults are named under:
+ * JSON at all (else errors.body's finding, whatever its Content-Type), and an Error but for its
+ * status member (then errors.status-field's): for the rules over the run and expectErrorBody alike.
+ */
+export function errorAnswerRoot(res: ApiResponse): { json: boolean; onlyStatus: boolean } {
+  const json = res.jsonError === undefined && !res.truncated;
+  return {
+    json,
+    onlyStatus: json && isObject(res.json) && validate('Error', { ...res.json, status: res.status }).valid,
+  };
 }
 
 /**
@@ -112,7 +127,7 @@ function rootRule(rule: ErrorRule, res: ApiResponse): ErrorRule | undefined {
  * Error rule that may be at their root.
  */
 function causeOf(g: Group): CaseCause {
-  const senders = [...new Set([...g.senders].map(requirementOf))].filter(
+  const senders = [...new Set([...g.senders.values()].flatMap((id) => id ?? []))].filter(
     (id) => !(ERROR_RULES as readonly string[]).includes(id),
   );
   return { ...(senders.length > 0 ? { sentBy: senders } : {}), ...(g.rootRule ? { rules: [g.rootRule] } : {}) };
@@ -121,63 +136,42 @@ function causeOf(g: Group): CaseCause {
 const EXAMPLES_PER_GROUP = 3;
 const GROUPS_SHOWN = 8;
 
-/** Every error answer of a run, judged as it arrives; only failures are kept (a bounded few per shape). */
-export class ErrorAnswers {
-  /** Error answers judged by the rules. */
+/** One Error rule over every error answer of a run, judged as it arrives; only failures are kept (a bounded few per shape). */
+export class ErrorAnswers implements RunObserver {
+  /** Error answers judged by the rule. */
   judged = 0;
   /** Error answers attributed to infrastructure in front of the service: not the service's, not judged. */
   infrastructure = 0;
-  /** What the gateway in front answered itself (its 4xx pages), in the order first seen. */
-  deployment(): DeploymentFinding[] {
-    return [...this.front.values()].map((d) => ({ ...d }));
-  }
-
   /** Error answers whose body only a SHOULD judges (the HTTP layer's answer to a malformed URI). */
   exempt = 0;
-  private readonly failures = new Map<ErrorRule, Map<string, Group>>(ERROR_RULES.map((r) => [r, new Map()]));
+  private readonly failures = new Map<string, Group>();
 
-  /** The deployment's own answers (a gateway's 4xx page), by what answered: findings about the deployment. */
-  private readonly front = new Map<string, DeploymentFinding>();
+  constructor(private readonly rule: ErrorRule) {}
 
-  /** `sentBy`: the check whose request it answers. */
-  record(res: ApiResponse, sentBy: string, exempt = false): void {
+  observe(res: ApiResponse, from: AnswerFrom): void {
     if (res.status < 400) return;
     if (res.infrastructure !== undefined) {
       this.infrastructure++;
-      const seen = this.front.get(res.infrastructure);
-      if (seen) seen.answers++;
-      else if (answeredByFront(res)) {
-        const { pathname, search } = new URL(res.request.url);
-        this.front.set(res.infrastructure, {
-          answer: res.infrastructure,
-          request: `${res.request.method} ${pathname}${search}`,
-          answers: 1,
-        });
-      }
       return;
     }
-    if (exempt) {
+    if (from.exempt || from.unscored) {
       this.exempt++;
       return;
     }
     this.judged++;
-    for (const rule of ERROR_RULES) {
-      const got = RULES[rule].judge(res);
-      if (got !== undefined) this.add(rule, res, got, sentBy);
-    }
+    const got = RULES[this.rule].judge(res);
+    if (got !== undefined) this.add(res, got, from);
   }
 
-  private add(rule: ErrorRule, res: ApiResponse, got: Message, check: string): void {
-    // A requirement's own check by its id; a property by its id and title.
-    const sentBy = / \(property\) /.test(check) ? check : (/^[a-z][A-Za-z]*\.\S+(?= )/.exec(check)?.[0] ?? check);
-    const groups = this.failures.get(rule) as Map<string, Group>;
+  private add(res: ApiResponse, got: Message, from: AnswerFrom): void {
+    const sentBy = senderOf(from);
     const shape = shapeOf(res);
-    let group = groups.get(shape);
+    let group = this.failures.get(shape);
     if (!group) {
-      const root = rootRule(rule, res);
-      groups.set(
+      const root = rootRule(this.rule, res);
+      this.failures.set(
         shape,
-        (group = { shape, count: 0, got, examples: [], senders: new Set(), ...(root ? { rootRule: root } : {}) }),
+        (group = { shape, count: 0, got, examples: [], senders: new Map(), ...(root ? { rootRule: root } : {}) }),
       );
     }
     group.count++;
@@ -189,15 +183,23 @@ export class ErrorAnswers {
         exchange: exchangeOf(res),
       });
     }
-    group.senders.add(sentBy);
+    group.senders.set(sentBy, from.check?.id);
   }
 
-  /** Throws a Violation naming each shape of error answer that broke the rule; returns when none did. */
-  verdict(rule: ErrorRule): void {
-    const groups = [...(this.failures.get(rule) as Map<string, Group>).values()].sort(
-      (a, b) => b.count - a.count || a.shape.localeCompare(b.shape),
-    );
-    if (groups.length === 0) return;
+  /**
+   * Throws a Violation naming each shape of error answer that broke the rule; when none did, notes
+   * the answers it left to infrastructure.
+   */
+  judge(): void {
+    const { rule } = this;
+    const groups = [...this.failures.values()].sort((a, b) => b.count - a.count || a.shape.localeCompare(b.shape));
+    if (groups.length === 0) {
+      if (this.infrastructure > 0)
+        noteForCheck(
+          `${this.infrastructure} error answer(s) attributed to infrastructure in front of the service were not judged`,
+        );
+      return;
+    }
     const count = groups.reduce((n, g) => n + g.count, 0);
     const lines = groups.slice(0, GROUPS_SHOWN).map(
       (g) =>
