@@ -62,6 +62,7 @@ function onEveryOperation<T>(
   fn: (op: Operation, item: T) => Promise<void>,
 ): Promise<void> {
   return eachCase(
+    ctx,
     liveOperations(ctx).flatMap((op) => items.map((item) => [op, item] as const)),
     ([op, item]) => fn(op, item),
   );
@@ -134,7 +135,7 @@ export const authentication: Requirement[] = [
     section: SECTION,
     statement: 'A request without an Authorization header is answered 401 with an Error body, on every operation',
     check: (ctx) =>
-      eachCase(liveOperations(ctx), async (op) => {
+      eachCase(ctx, liveOperations(ctx), async (op) => {
         expectError(await op.send(ctx, { auth: 'none' }), 401, msg`${op.name} without a key`);
       }),
   },
@@ -194,7 +195,7 @@ export const authentication: Requirement[] = [
     section: SECTION,
     statement: 'The right key sent as a bearer token is accepted on every operation',
     check: (ctx) =>
-      eachCase(liveOperations(ctx), async (op) => {
+      eachCase(ctx, liveOperations(ctx), async (op) => {
         expectKeyAccepted(op, await op.send(ctx, { auth: 'key' }), msg`${op.name} with the right key`);
       }),
   },
@@ -208,6 +209,7 @@ export const authentication: Requirement[] = [
       const requests = INVALID_REQUESTS.filter((r) => !r.getPet || getPetStage(ctx) === 'live');
       const credentials = [NO_KEY, ...wrongKeys(ctx).slice(0, 1)];
       return eachCase(
+        ctx,
         requests.flatMap((r) => credentials.map((c) => [r, c] as const)),
         async ([r, c]) => {
           const res = await r.send(ctx, c.auth);

@@ -145,7 +145,7 @@ export async function expectNothingCreated(
   lists: readonly [string, string][][] = FULL_LISTS,
 ): Promise<void> {
   if (rejected.length === 0) return;
-  await eachCase(lists, async (query) => {
+  await eachCase(ctx, lists, async (query) => {
     const list = await ctx.api.listPets(query);
     // Lists are judged by the listPets checks; an unusable one proves nothing here.
     if (list.status !== 200 || !validate('PetList', list.json).valid) return;
@@ -178,6 +178,7 @@ export function rejects(id: RequirementId, statement: string, cases: readonly In
       const status = await quietStatus(ctx);
       const rejected: Rejected[] = [];
       await eachCase(
+        ctx,
         cases,
         async (c) => {
           const name = ctx.petName('rejected');

@@ -110,7 +110,7 @@ export const createPet: Requirement[] = [
     section: SECTION,
     statement: 'A pet created with each status is answered with that status',
     check: (ctx) =>
-      eachCase(STATUSES, async (status) => {
+      eachCase(ctx, STATUSES, async (status) => {
         const body = ctx.newPet({ status });
         const { res } = await createFixture(ctx, body);
         await expectStoredAsSent(ctx, body, res, ['status'], msg`a body with status "${wire(status)}"`);
@@ -173,7 +173,7 @@ export const createPet: Requirement[] = [
     statement:
       'An id sent by the client is never honoured, in any form (as sent, rounded to a double, cut to 53 or 32 bits, as a string): it is ignored, or the body is rejected with a 4xx',
     check: (ctx) =>
-      eachCase(clientIds(ctx.config.seed), async ([sent, what]) => {
+      eachCase(ctx, clientIds(ctx.config.seed), async ([sent, what]) => {
         ctx.reserveCreates(1, msg`this check`);
         const body = ctx.newPet();
         const res = await ctx.api.createPet({ id: sent, ...body });
@@ -211,7 +211,7 @@ export const createPet: Requirement[] = [
     statement: 'categoryId 0, 2^53+1, 2^63-1 and -2^63 are echoed and read back digit for digit',
     inputs: INT64_EDGE_CATEGORIES,
     check: (ctx) =>
-      eachCase(EXTREMES, async ([categoryId, what]) => {
+      eachCase(ctx, EXTREMES, async ([categoryId, what]) => {
         const input = INT64_EDGE_CATEGORIES.find((e) => e.value === BigInt(categoryId));
         const body = ctx.newPet({ categoryId });
         await expectStoredAsSent(
@@ -232,6 +232,7 @@ export const createPet: Requirement[] = [
       'Names with emoji, CJK, right-to-left text and combining marks, or that read as numbers, booleans or null, are echoed and read back code point for code point',
     check: (ctx) =>
       eachCase(
+        ctx,
         [
           ...UNICODE_NAMES.map(
             ([what, text]) => [msg`a name with ${what}`, `${ctx.petName('unicode')} ${text}`] as const,
@@ -286,7 +287,7 @@ export const createPet: Requirement[] = [
       // Each may be accepted, so each may create.
       ctx.reserveCreates(GAPS.length + OPEN_BODIES.length, msg`this check`);
       // Readings the interface and its standards leave open: accepted in any reading, or refused.
-      await eachCase(OPEN_BODIES, async (input) => {
+      await eachCase(ctx, OPEN_BODIES, async (input) => {
         const fields = { name: ctx.petName('open'), categoryId: 7n, status: 'available' };
         const res = await ctx.coverage.sending(
           input,
@@ -297,7 +298,7 @@ export const createPet: Requirement[] = [
         else if (res.status !== 201)
           fail(res, msg`201 or a 4xx with an Error body (${words(input.what)}: a reading left open)`);
       });
-      await eachCase(GAPS, async ([what, body]) => {
+      await eachCase(ctx, GAPS, async ([what, body]) => {
         const sent = body(ctx);
         const res = await ctx.api.createPet(sent);
         expectNotServerError(res);

@@ -10,7 +10,7 @@ import { ErrorAnswers, type ErrorRule } from './rules/error-answers.js';
 import { exchangeOf } from '../src/wire/evidence.js';
 import { INT64_MAX, INT64_MIN } from '../src/wire/json.js';
 import type { Requirement, RequirementId } from '../src/checks/requirement.js';
-import { because, eachCase, noteForCheck, Skip, Violation } from '../src/checks/requirement.js';
+import { because, eachCase, Skip, Violation } from '../src/checks/requirement.js';
 import type { RunContext } from '../src/checks/run.js';
 import { unknownPetIds } from './pets.js';
 import { msg, type Message } from '../src/checks/message.js';
@@ -116,7 +116,7 @@ const MALFORMED: readonly Case[] = [
 
 /** Sends every case and judges each response that is an error (4xx or 5xx); read-only mode leaves the POSTs out, saying so. */
 function eachError(ctx: RunContext, cases: readonly Case[], judge: (res: ApiResponse, c: Case) => void): Promise<void> {
-  return eachCase(cases, async (c) => {
+  return eachCase(ctx, cases, async (c) => {
     const res = await c.send(ctx);
     if (res.status >= 400) judge(res, c);
   });
@@ -231,14 +231,14 @@ const MALFORMED_URIS: readonly Described[] = [
  * is a gap (the wider service has operations the interface does not show), never judged.
  */
 function errorBodyWhenError(ctx: RunContext, cases: readonly Described[]): Promise<void> {
-  return eachCase(cases, async (c) => {
+  return eachCase(ctx, cases, async (c) => {
     let res: ApiResponse;
     try {
       res = await c.send(ctx);
     } catch (err) {
       if (!c.refusable || !(err instanceof UploadRefused)) throw err;
       // No answer to judge, and none owed: a refusal the interface allows, said in a note.
-      noteForCheck(`${c.what}: refused by closing the connection without an answer (${err.message})`);
+      ctx.note(`${c.what}: refused by closing the connection without an answer (${err.message})`);
       return;
     }
     if (res.status < 400) return;
@@ -331,6 +331,6 @@ export const errors: Requirement[] = [
     statement:
       'A URI with malformed percent-encoding (/pets/%ZZ, ?limit=%ZZ) gets the JSON Error body too, though the HTTP layer may answer it before the service',
     // Kept out of the MUST Error rules: an HTTP layer in front of the service may answer these.
-    check: (ctx) => ctx.exemptFromErrorRules(() => errorBodyWhenError(ctx, MALFORMED_URIS)),
+    check: (ctx) => errorBodyWhenError(ctx.exempt(), MALFORMED_URIS),
   },
 ];

@@ -29,12 +29,10 @@ const POPULATING = 'populating the store, which the checks needing more than 100
  */
 export function ensurePopulation(ctx: RunContext): Promise<Population> {
   // A server that cannot be populated fails the createPet checks; here the check is undecidable.
-  return ctx
-    .sharedOnce('population', POPULATING, () => populate(ctx))
-    .catch((err: unknown) => {
-      if (err instanceof Violation) throw new Skip(msg`the store could not be populated: ${err.message}`);
-      throw err;
-    });
+  return ctx.sharedOnce('population', POPULATING, populate).catch((err: unknown) => {
+    if (err instanceof Violation) throw new Skip(msg`the store could not be populated: ${err.message}`);
+    throw err;
+  });
 }
 
 async function countStatus(ctx: RunContext, status: PetStatus): Promise<number> {

@@ -105,7 +105,7 @@ export const getPet: Requirement[] = [
     statement: 'A pet the suite created is answered 200 with the same Pet, and a pet a list shows with the same id',
     check: async (ctx) => {
       requireLive(ctx);
-      await eachCase(['created', 'listed'] as const, (which) =>
+      await eachCase(ctx, ['created', 'listed'] as const, (which) =>
         which === 'created' ? readBackCreated(ctx) : readBackListed(ctx),
       );
     },
@@ -117,7 +117,7 @@ export const getPet: Requirement[] = [
     statement: 'An id no pet has is answered 404 with an Error body',
     check: async (ctx) => {
       requireLive(ctx);
-      await eachCase(unknownPetIds(ctx), async (id) => {
+      await eachCase(ctx, unknownPetIds(ctx), async (id) => {
         expectError(await ctx.api.getPet(id), 404, msg`no pet has this id`);
       });
     },
@@ -138,7 +138,7 @@ export const getPet: Requirement[] = [
         if (err instanceof Violation || err instanceof Skip) return undefined;
         throw err;
       });
-      await eachCase([...ids, ...PET_ID_LENIENCIES], async (c) => {
+      await eachCase(ctx, [...ids, ...PET_ID_LENIENCIES], async (c) => {
         if (typeof c === 'string') {
           expectError(await ctx.api.getPet(c), [400, 404], msg`petId is an int64`);
           return;
@@ -172,7 +172,7 @@ export const getPet: Requirement[] = [
       }
       const after = msg`getPet was removed on ${GETPET_REMOVAL.day}; the suite's clock says ${clockSays(ctx)}`;
       const ids = existing === undefined ? [unknown] : [existing, unknown];
-      await eachCase(ids, async (id) => {
+      await eachCase(ctx, ids, async (id) => {
         expectError(
           await ctx.api.getPet(id),
           [410, 404],
@@ -255,7 +255,7 @@ export const getPet: Requirement[] = [
     statement: 'listPets and createPet answers carry no Deprecation header: only getPet is deprecated',
     check: (ctx) => {
       const others = operations.filter((op) => op.name === 'listPets' || op.name === 'createPet');
-      return eachCase(others, async (op) => {
+      return eachCase(ctx, others, async (op) => {
         const res = await op.send(ctx);
         expectSuccess(op, res);
         expectNoHeader(res, msg`Deprecation`, msg`only getPet is deprecated, not ${op.name}`);

@@ -79,10 +79,10 @@ const rejectedOrBounded = (
   // On a store of more than 100 pets: a limit a forgiving parser reads as more shows.
   check: (ctx) =>
     onFullStore(ctx, async () => {
-      await eachCase(cases, async ([limit, what]) => {
+      await eachCase(ctx, cases, async ([limit, what]) => {
         expectRejectedOrBounded(await ctx.api.listPets([['limit', limit]]), 100, msg`limit ${what}`);
       });
-      await eachCase(inputs, async (input) => {
+      await eachCase(ctx, inputs, async (input) => {
         expectRejectedOrBounded(await sendInput(ctx, input), 100, words(input.what));
       });
     }),
@@ -104,7 +104,7 @@ export const limits: Requirement[] = [
     check: (ctx) =>
       onFullStore(ctx, async () => {
         const limits = [...new Set([1, 2, 19, 20, 21, 50, 99, 100, ...seededLimits(ctx, 3)])];
-        await eachCase(limits, async (n) => {
+        await eachCase(ctx, limits, async (n) => {
           expectListOf(await ctx.api.listPets([['limit', String(n)]]), n, msg`limit=${n}`);
         });
       }),
@@ -118,7 +118,7 @@ export const limits: Requirement[] = [
     check: (ctx) =>
       onFullStore(ctx, async () => {
         const queries: [string, string][][] = [[], ...STATUSES.map((s): [string, string][] => [['status', s]])];
-        await eachCase(queries, async (query) => {
+        await eachCase(ctx, queries, async (query) => {
           expectListOf(await ctx.api.listPets(query), 20, msg`the default limit is 20`);
         });
       }),
@@ -134,7 +134,7 @@ export const limits: Requirement[] = [
       // After population the store provably holds more than 100 pets.
       await ensurePopulation(ctx);
       const limits = [...new Set([1, 20, 50, 100, ...seededLimits(ctx, 2)])];
-      await eachCase(limits, async (n) => {
+      await eachCase(ctx, limits, async (n) => {
         expectExactly(
           await ctx.api.listPets([['limit', String(n)]]),
           n,
@@ -174,10 +174,10 @@ export const limits: Requirement[] = [
     statement: 'An out-of-range or malformed limit is answered 400 with an Error body',
     inputs: REJECTED_LIMITS,
     check: async (ctx) => {
-      await eachCase([...OUT_OF_RANGE, ...MALFORMED], async ([limit, what]) => {
+      await eachCase(ctx, [...OUT_OF_RANGE, ...MALFORMED], async ([limit, what]) => {
         expectError(await ctx.api.listPets([['limit', limit]]), 400, msg`limit ${what}`);
       });
-      await eachCase(REJECTED_LIMITS, async (input) => {
+      await eachCase(ctx, REJECTED_LIMITS, async (input) => {
         expectError(await sendInput(ctx, input), 400, words(input.what));
       });
     },

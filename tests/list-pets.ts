@@ -54,7 +54,7 @@ export const listPets: Requirement[] = [
             ],
           ],
         ]);
-        await eachCase(queries, async ([status, query]) => {
+        await eachCase(ctx, queries, async ([status, query]) => {
           const res = await ctx.api.listPets(query);
           expectAllOfStatus(res, expectListOf(res, 100, msg`filtered by status ${wire(status)}`), status);
         });
@@ -69,7 +69,7 @@ export const listPets: Requirement[] = [
     check: (ctx) =>
       onFullStore(ctx, async () => {
         // Full lists of every status too: a repeated pet shows wherever there are two to list.
-        await eachCase(FULL_LISTS, async (query) => {
+        await eachCase(ctx, FULL_LISTS, async (query) => {
           const res = await ctx.api.listPets(query);
           expectDistinctIds(res, expectListOf(res, 100, msg`limit=100`));
         });
@@ -85,7 +85,7 @@ export const listPets: Requirement[] = [
     check: (ctx) =>
       onFullStore(ctx, async () => {
         const cases = STATUSES.flatMap((s) => [1, 5].map((n) => [s, n] as const));
-        await eachCase(cases, async ([status, n]) => {
+        await eachCase(ctx, cases, async ([status, n]) => {
           const res = await ctx.api.listPets([
             ['status', status],
             ['limit', String(n)],
@@ -105,7 +105,7 @@ export const listPets: Requirement[] = [
       // Population leaves at least POPULATION_PLAN[S] pets of each status S in the store.
       await ensurePopulation(ctx);
       const cases = STATUSES.flatMap((s) => [1, POPULATION_PLAN[s]].map((n) => [s, n] as const));
-      await eachCase(cases, async ([status, n]) => {
+      await eachCase(ctx, cases, async ([status, n]) => {
         const res = await ctx.api.listPets([
           ['status', status],
           ['limit', String(n)],
@@ -127,7 +127,7 @@ export const listPets: Requirement[] = [
         ...UNKNOWN_STATUSES.map((status) => [[['status', status]], msg`status "${wire(status)}"`] as const),
         ...STATUS_LENIENCIES.map((input) => [input.value, words(input.what), input] as const),
       ];
-      await eachCase(queries, async ([query, what, input]) => {
+      await eachCase(ctx, queries, async ([query, what, input]) => {
         const res = await ctx.coverage.sending(input, ctx.api.listPets(query));
         if (isClientError(res)) expectErrorBody(res);
         else if (res.status === 200) expectPetList(res);
@@ -146,14 +146,14 @@ export const listPets: Requirement[] = [
     statement: 'A status outside the enumeration is answered 400 with an Error body',
     inputs: STATUS_LENIENCIES,
     check: async (ctx) => {
-      await eachCase(UNKNOWN_STATUSES, async (status) => {
+      await eachCase(ctx, UNKNOWN_STATUSES, async (status) => {
         expectError(
           await ctx.api.listPets([['status', status]]),
           400,
           msg`status "${wire(status)}" is not in the enumeration`,
         );
       });
-      await eachCase(STATUS_LENIENCIES, async (input) => {
+      await eachCase(ctx, STATUS_LENIENCIES, async (input) => {
         expectError(await sendInput(ctx, input), 400, msg`${words(input.what)} is not in the enumeration`);
       });
     },

@@ -13,7 +13,7 @@ export const service: Requirement[] = [
     section: SECTION,
     statement: 'Successful responses of every operation are application/json (parameters such as charset allowed)',
     check: (ctx) =>
-      eachCase(liveOperations(ctx), async (op) => {
+      eachCase(ctx, liveOperations(ctx), async (op) => {
         const res = await op.send(ctx);
         // Any success is this rule's to judge (201 or 200 is the operation's own); any other answer leaves nothing to judge.
         if (!isSuccess(res)) expectSuccess(op, res);

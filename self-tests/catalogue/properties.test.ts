@@ -99,11 +99,10 @@ async function run(
     embedded: true,
   });
   const ctx = new RunContext(Object.freeze({ ...target, seed: 42, ...config }));
-  ctx.ordinaryChecksEnded = fragilePhase;
   const outcomes = new Map<string, Outcome>();
   try {
     if (populate) await ensurePopulation(ctx);
-    for (const c of checks.filter((x) => pick.test(x.name))) outcomes.set(c.name, await execute(c, ctx));
+    for (const c of checks.filter((x) => pick.test(x.name))) outcomes.set(c.name, await execute(c, ctx, fragilePhase));
   } finally {
     await ctx.close();
     await server.close();

@@ -76,8 +76,8 @@ async function runCatalogue(origin: string, config: Partial<RunConfig> = {}) {
   return {
     undecided,
     failed,
-    requests: ctx.api.requestCount,
-    pacing: ctx.api.pacing,
+    requests: ctx.client.requestCount,
+    pacing: ctx.client.pacing,
     seconds: (performance.now() - started) / 1000,
   };
 }

@@ -14,8 +14,8 @@ type Case = 'pass' | 'violation' | 'lost' | 'skip';
 const run = (cases: Case[]) =>
   execute(
     {
-      check: () =>
-        eachCase(cases, async (c) => {
+      check: (ctx) =>
+        eachCase(ctx, cases, async (c) => {
           if (c === 'violation') throw new Violation(msg`expected 201; got 500`);
           if (c === 'lost') throw lostCase();
           if (c === 'skip') throw new Skip(msg`write budget spent`);

@@ -10,8 +10,8 @@ export type CheckKind = 'requirement' | 'property';
 export interface RunObserver {
   /** One answer of the run, as it arrives, with who asked for it. */
   observe(answer: ApiResponse, from: AnswerFrom): void;
-  /** Throws a Violation when an answer it was handed broke the rule. */
-  judge(): void;
+  /** Throws a Violation when an answer it was handed broke the rule; else may return a note for the pass. */
+  judge(): string | undefined | void;
 }
 
 /** The check a request is sent for, as the run context and the HAR know it. */

@@ -40,9 +40,6 @@ export class Violation extends Error {
   }
 }
 
-/** The requirement id a check's name starts with (see Check.name), for the signals that name the check sending a request. */
-export const requirementOf = (check: string): RequirementId => check.split(' ')[0] as RequirementId;
-
 const own = (c: CaseCause) => !c.rules?.length && !c.sentBy?.length && !c.pets?.length;
 
 /**

@@ -21,8 +21,11 @@ export interface PropertySpec<T> {
   /** Short and unique: mixed into the run seed (so properties draw different inputs) and into pet names. */
   label: Message;
   arbitrary: fc.Arbitrary<T>;
-  /** Throws a Violation when the target breaks the rule for this input. */
-  predicate: (value: T, trial: Trial) => Promise<void>;
+  /**
+   * Throws a Violation when the target breaks the rule for this input. `ctx`: the check's context
+   * with this run's write allowance: its requests go through it, never the check's own.
+   */
+  predicate: (value: T, trial: Trial, ctx: RunContext) => Promise<void>;
   /** Runs wanted; PETSTORE_RUNS by default. Fewer are made when the write allowance is smaller. */
   runs?: number;
   /**
@@ -49,7 +52,7 @@ export const RUNS_IN_FLIGHT = 8;
 /**
  * Runs at once of a property whose runs are long chains (the model's sequences: a dozen requests,
  * each waiting for the one before), and of one whose requests create only on a broken server once
- * the ordinary checks have ended (RunContext.ordinaryChecksEnded) and it is nearly alone: in waves
+ * the ordinary checks have ended (RunContext.late) and it is nearly alone: in waves
  * of 8, either would end a remote run with round trips one after another.
  */
 export const WIDE_RUNS_IN_FLIGHT = 16;
@@ -70,185 +73,257 @@ export function runsWithin(allowance: number, perRun: number, wanted: number): n
   return Math.max(1, Math.min(wanted, Math.floor((allowance - shrinkReserve(allowance)) / perRun)));
 }
 
-/** Checks that the predicate holds for generated inputs; throws the Violation of the shrunk counterexample. */
-export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): Promise<void> {
+/** What a property may spend and how it runs: its allowance, its runs, a run's share, the window. */
+interface Plan {
+  allowance: CreateAllowance | undefined;
+  numRuns: number;
+  /**
+   * A run's even share of what the allowance holds for runs: what left() reports, so a run that
+   * plans its creates by it (a model sequence) plans the same whatever the other runs did.
+   */
+  share: number;
+  inFlight: number;
+}
+
+function plan<T>(ctx: RunContext, spec: PropertySpec<T>): Plan {
   const wanted = spec.runs ?? ctx.config.runs;
-  let allowance: CreateAllowance | undefined;
-  let numRuns = wanted;
-  // A run's even share of what the allowance holds for runs: what left() reports, so a run that
-  // plans its creates by it (a model sequence) plans the same whatever the other runs did.
-  let share = 0;
   // A run that creates only on a broken server holds a creation while its request is out. Once the
   // ordinary checks have ended nothing else wants the budget, so a window of them go at once, not
   // one after another (a fragile property on a remote server: a round trip per run).
-  const aloneByMistake = spec.creates?.perRun === 0 && ctx.ordinaryChecksEnded;
+  const aloneByMistake = spec.creates?.perRun === 0 && ctx.late;
   const inFlight = aloneByMistake ? WIDE_RUNS_IN_FLIGHT : (spec.inFlight ?? RUNS_IN_FLIGHT);
-  if (spec.creates) {
-    const { perRun, weight } = spec.creates;
-    const atOnce = aloneByMistake ? inFlight : 1;
-    allowance = ctx.propertyCreates(
-      weight,
-      wanted * perRun + SHRINK_CREATES,
-      msg`the property "${spec.label}"`,
-      atOnce,
-    );
-    if (perRun > 0) numRuns = runsWithin(allowance.size, perRun, wanted);
-    share = Math.max(perRun, Math.floor((allowance.size - shrinkReserve(allowance.size)) / numRuns));
-  }
+  if (!spec.creates) return { allowance: undefined, numRuns: wanted, share: 0, inFlight };
+  const { perRun, weight } = spec.creates;
+  const atOnce = aloneByMistake ? inFlight : 1;
+  const what = msg`the property "${spec.label}"`;
+  const allowance = ctx.propertyCreates(weight, wanted * perRun + SHRINK_CREATES, what, atOnce);
+  const numRuns = perRun > 0 ? runsWithin(allowance.size, perRun, wanted) : wanted;
+  const share = Math.max(perRun, Math.floor((allowance.size - shrinkReserve(allowance.size)) / numRuns));
+  return { allowance, numRuns, share, inFlight };
+}
+
+/** The examples, then the inputs fast-check's sequential run draws, in its order (a dry run: no request). */
+function drawInputs<T>(spec: PropertySpec<T>, examples: readonly T[], seed: number, numRuns: number): T[] {
+  const inputs: T[] = [...examples];
+  fc.check(
+    fc.property(spec.arbitrary, (value) => {
+      inputs.push(value);
+    }),
+    { seed, numRuns },
+  );
+  return inputs;
+}
+
+/** How one run ended: the inputs it found no allowance for, and what it threw, if it threw. */
+type RunEnd = { starved: number } | { starved: number; cause: unknown };
+
+/** What the window of runs left: the failures by input, anything fatal, the runs that found no allowance. */
+interface Ran {
+  failures: Map<number, Violation>;
+  fatal?: { error: unknown };
+  starved: number;
+}
+
+/**
+ * Runs the inputs in a sliding window: input i starts once every input before i - inFlight has
+ * finished. After a failure the rest of the window still runs and no later input, so which inputs
+ * run never depends on timing. Anything but a finding (transport failure, suite error) is fatal.
+ */
+async function runWindow<T>(
+  inputs: readonly T[],
+  inFlight: number,
+  runOne: (index: number) => Promise<RunEnd>,
+): Promise<Ran> {
+  const ran: Ran = { failures: new Map(), starved: 0 };
+  let limit = inputs.length;
+  const one = async (index: number): Promise<void> => {
+    const end = await runOne(index);
+    ran.starved += end.starved;
+    if ('cause' in end) {
+      const { cause } = end;
+      if (cause instanceof Violation) {
+        ran.failures.set(index, cause);
+        // Every input started so far lies before index + inFlight (the window).
+        limit = Math.min(limit, index + inFlight);
+      } else if (!fc.PreconditionFailure.isFailure(cause)) ran.fatal ??= { error: cause };
+    }
+  };
+  await new Promise<void>((resolve) => {
+    const finished = new Uint8Array(inputs.length);
+    let lowest = 0;
+    let next = 0;
+    let running = 0;
+    const pump = () => {
+      while (!ran.fatal && next < limit && next < lowest + inFlight) {
+        const index = next++;
+        running++;
+        void one(index).then(() => {
+          running--;
+          finished[index] = 1;
+          while (lowest < inputs.length && finished[lowest]) lowest++;
+          pump();
+        });
+      }
+      if (running === 0) resolve();
+    };
+    pump();
+  });
+  return ran;
+}
+
+/** Checks that the predicate holds for generated inputs; throws the Violation of the shrunk counterexample. */
+export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): Promise<void> {
+  const { allowance, numRuns, share, inFlight } = plan(ctx, spec);
   const creations = new Creations(allowance);
   const seed = seedFor(ctx.propertySeed, spec.label);
   // A soak round's names differ from the run's; its examples were checked by the run itself.
   const tag = ctx.soakRound ? `${spec.label}~${ctx.soakRound}-` : `${spec.label}`;
   try {
-    // The examples, then the inputs fast-check's sequential run draws, in its order (a dry run: no request).
     const examples = ctx.soakRound ? [] : (spec.examples ?? []);
-    const inputs: T[] = [...examples];
-    fc.check(
-      fc.property(spec.arbitrary, (value) => {
-        inputs.push(value);
-      }),
-      { seed, numRuns },
-    );
-    // Anything but a finding (transport failure, suite error) ends the property at once.
-    let fatal: { error: unknown } | undefined;
-    const stopIfFatal = () => {
-      if (fatal) throw fatal.error;
-    };
-    const failures = new Map<number, Violation>();
-    let limit = inputs.length;
-    let starved = 0;
-    const runOne = async (index: number): Promise<void> => {
+    const inputs = drawInputs(spec, examples, seed, numRuns);
+    const ran = await runWindow(inputs, inFlight, async (index) => {
       const trial = trialFor(ctx, creations, `${tag}${index + 1}`, share);
       ctx.propertyCases++;
+      let end: RunEnd;
       try {
-        await ctx.withWrites(trial.writes, () => spec.predicate(inputs[index] as T, trial));
-      } catch (error) {
-        if (error instanceof Violation) {
-          failures.set(index, error);
-          // Every input started so far lies before index + inFlight (the window below).
-          limit = Math.min(limit, index + inFlight);
-        } else if (!fc.PreconditionFailure.isFailure(error)) fatal ??= { error };
-      } finally {
-        trial.end();
-        starved += trial.starved;
+        await spec.predicate(inputs[index] as T, trial, ctx.withWrites(trial.writes));
+        end = { starved: 0 };
+      } catch (cause) {
+        end = { starved: 0, cause };
       }
-    };
-    // A sliding window: input i starts once every input before i - inFlight has finished.
-    await new Promise<void>((resolve) => {
-      const finished = new Uint8Array(inputs.length);
-      let lowest = 0;
-      let next = 0;
-      let running = 0;
-      const pump = () => {
-        while (!fatal && next < limit && next < lowest + inFlight) {
-          const index = next++;
-          running++;
-          void runOne(index).then(() => {
-            running--;
-            finished[index] = 1;
-            while (lowest < inputs.length && finished[lowest]) lowest++;
-            pump();
-          });
-        }
-        if (running === 0) resolve();
-      };
-      pump();
+      trial.end();
+      return { ...end, starved: trial.starved };
     });
-    stopIfFatal();
-    if (starved > 0 && starved === inputs.length)
+    if (ran.fatal) throw ran.fatal.error;
+    if (ran.starved > 0 && ran.starved === inputs.length)
       throw new Error(`property "${spec.label}" gave up: every input was skipped (write allowance spent)`);
-    if (failures.size === 0) return;
-    const first = Math.min(...failures.keys());
-    const found = failures.get(first) as Violation;
-    if (first < examples.length) {
-      const shown = wire(spec.show ? spec.show(inputs[first] as T) : fc.stringify(inputs[first]));
-      throw new Violation(
-        joined(
-          [
-            found.message,
-            msg`Counterexample (example ${first + 1} of ${examples.length}, checked on every seed, so any PETSTORE_SEED replays it; examples are not shrunk): ${shown}`,
-          ],
-          msg`\n`,
-        ),
-        found.evidence,
-        found.causes,
-      );
-    }
-    const drawn = first - examples.length;
-    // The earliest failing input, replayed alone by fast-check (path = its index) and shrunk.
-    let shrinks = 0;
-    let shrinkStarved = 0;
-    let spent = false;
-    /** Whether `value` breaks the rule once more (undefined: no creation left to send it). */
-    const failsAgain = async (value: T): Promise<boolean | undefined> => {
-      const trial = trialFor(ctx, creations, `${tag}r`, Infinity);
-      try {
-        await ctx.withWrites(trial.writes, () => spec.predicate(value, trial));
-        return false;
-      } catch (error) {
-        if (error instanceof Violation) return true;
-        if (fc.PreconditionFailure.isFailure(error)) return undefined;
-        throw error;
-      } finally {
-        trial.end();
-      }
-    };
-    const property = fc.asyncProperty(spec.arbitrary, async (value) => {
-      stopIfFatal();
-      // Once the allowance is spent no candidate can be tried: none counts as failing, so the
-      // shrink ends where it is (skipping each instead spins through fast-check's 1000 skips per
-      // candidate without yielding, holding every other check's requests).
-      if (spent) return;
-      const trial = trialFor(ctx, creations, `${tag}s${++shrinks}`, Infinity);
-      try {
-        await ctx.withWrites(trial.writes, () => spec.predicate(value, trial));
-      } catch (error) {
-        if (!(error instanceof Violation) && !fc.PreconditionFailure.isFailure(error)) fatal = { error };
-        throw error;
-      } finally {
-        trial.end();
-        shrinkStarved += trial.starved;
-        if (trial.starved > 0 && (allowance?.left ?? 0) === 0) spent = true;
-      }
-    });
-    const details = await fc.check(property, { seed, numRuns, path: String(drawn), maxSkipsPerRun: 1000 });
-    stopIfFatal();
-    const shrunk = details.failed && details.errorInstance instanceof Violation;
-    const showOf = (v: T) => wire(spec.show ? spec.show(v) : fc.stringify(v));
-    // The shrunk case, sent once more: a server whose failure depends on state (after N creations)
-    // may pass it now; then the report shows the case that failed, and says the shrink did not hold.
-    const held = shrunk && (await failsAgain((details.counterexample ?? [])[0] as T));
-    const replayed = shrunk && held !== false;
-    const error = replayed ? (details.errorInstance as Violation) : found;
-    const value = replayed ? ((details.counterexample ?? [])[0] as T) : (inputs[first] as T);
-    const shown = showOf(value);
-    const cut =
-      shrinkStarved > 0 && (allowance?.left ?? 0) === 0
-        ? msg`; shrinking stopped early: the write allowance was spent`
-        : msg``;
-    // Not shrunk: say the real reason (no allowance left to replay it, or a replay that passed).
-    const how = replayed
-      ? msg`shrunk ${details.numShrinks} times${cut}${held === undefined ? msg`; not sent again: no write allowance was left` : msg``}`
-      : shrunk
-        ? msg`shrunk ${details.numShrinks} times to ${showOf((details.counterexample ?? [])[0] as T)}, which passed when sent once more: the case shown is the one that failed (the failure may depend on the server's state)`
-        : shrinkStarved > 0 || spent
-          ? msg`not shrunk: no write allowance was left to replay it`
-          : msg`not shrunk: it did not fail again when replayed alone (it may depend on what ran beside it)`;
-    // fast-check's replay path (indices and colons): the suite's own words, never the wire's.
-    const path = replayed ? words(details.counterexamplePath ?? '') : msg`${drawn}`;
-    throw new Violation(
-      joined(
-        [
-          error.message,
-          msg`Counterexample (found at run ${drawn + 1} of ${numRuns}, ${how}): ${shown}`,
-          msg`Replay: PETSTORE_SEED=${ctx.propertySeed} replays it (fast-check seed ${seed}, path "${path}")`,
-        ],
-        msg`\n`,
-      ),
-      error.evidence,
-      error.causes,
+    if (ran.failures.size === 0) return;
+    const first = Math.min(...ran.failures.keys());
+    const found = ran.failures.get(first) as Violation;
+    if (first < examples.length) throw exampleFailed(spec, inputs[first] as T, first, examples.length, found);
+    await shrinkAndReport(
+      ctx,
+      spec,
+      { seed, numRuns, tag, creations, allowance },
+      inputs[first] as T,
+      first - examples.length,
+      found,
     );
   } finally {
     allowance?.close();
   }
+}
+
+/** An example's failure, as it is (examples are not shrunk). */
+function exampleFailed<T>(spec: PropertySpec<T>, value: T, index: number, count: number, found: Violation): Violation {
+  const shown = wire(spec.show ? spec.show(value) : fc.stringify(value));
+  return new Violation(
+    joined(
+      [
+        found.message,
+        msg`Counterexample (example ${index + 1} of ${count}, checked on every seed, so any PETSTORE_SEED replays it; examples are not shrunk): ${shown}`,
+      ],
+      msg`\n`,
+    ),
+    found.evidence,
+    found.causes,
+  );
+}
+
+interface Shrinking {
+  seed: number;
+  numRuns: number;
+  tag: string;
+  creations: Creations;
+  allowance: CreateAllowance | undefined;
+}
+
+/**
+ * The earliest failing input (the `drawn`-th fast-check drew, `found` its violation), replayed
+ * alone by fast-check (path = its index) and shrunk; throws the Violation to report.
+ */
+async function shrinkAndReport<T>(
+  ctx: RunContext,
+  spec: PropertySpec<T>,
+  { seed, numRuns, tag, creations, allowance }: Shrinking,
+  failed: T,
+  drawn: number,
+  found: Violation,
+): Promise<never> {
+  let fatal: { error: unknown } | undefined;
+  const stopIfFatal = () => {
+    if (fatal) throw fatal.error;
+  };
+  let shrinks = 0;
+  let shrinkStarved = 0;
+  let spent = false;
+  /** Whether `value` breaks the rule once more (undefined: no creation left to send it). */
+  const failsAgain = async (value: T): Promise<boolean | undefined> => {
+    const trial = trialFor(ctx, creations, `${tag}r`, Infinity);
+    try {
+      await spec.predicate(value, trial, ctx.withWrites(trial.writes));
+      return false;
+    } catch (error) {
+      if (error instanceof Violation) return true;
+      if (fc.PreconditionFailure.isFailure(error)) return undefined;
+      throw error;
+    } finally {
+      trial.end();
+    }
+  };
+  const property = fc.asyncProperty(spec.arbitrary, async (value) => {
+    stopIfFatal();
+    // Once the allowance is spent no candidate can be tried: none counts as failing, so the
+    // shrink ends where it is (skipping each instead spins through fast-check's 1000 skips per
+    // candidate without yielding, holding every other check's requests).
+    if (spent) return;
+    const trial = trialFor(ctx, creations, `${tag}s${++shrinks}`, Infinity);
+    try {
+      await spec.predicate(value, trial, ctx.withWrites(trial.writes));
+    } catch (error) {
+      if (!(error instanceof Violation) && !fc.PreconditionFailure.isFailure(error)) fatal = { error };
+      throw error;
+    } finally {
+      trial.end();
+      shrinkStarved += trial.starved;
+      if (trial.starved > 0 && (allowance?.left ?? 0) === 0) spent = true;
+    }
+  });
+  const details = await fc.check(property, { seed, numRuns, path: String(drawn), maxSkipsPerRun: 1000 });
+  stopIfFatal();
+  const shrunk = details.failed && details.errorInstance instanceof Violation;
+  const showOf = (v: T) => wire(spec.show ? spec.show(v) : fc.stringify(v));
+  // The shrunk case, sent once more: a server whose failure depends on state (after N creations)
+  // may pass it now; then the report shows the case that failed, and says the shrink did not hold.
+  const held = shrunk && (await failsAgain((details.counterexample ?? [])[0] as T));
+  const replayed = shrunk && held !== false;
+  const error = replayed ? (details.errorInstance as Violation) : found;
+  const value = replayed ? ((details.counterexample ?? [])[0] as T) : failed;
+  const shown = showOf(value);
+  const cut =
+    shrinkStarved > 0 && (allowance?.left ?? 0) === 0
+      ? msg`; shrinking stopped early: the write allowance was spent`
+      : msg``;
+  // Not shrunk: say the real reason (no allowance left to replay it, or a replay that passed).
+  const how = replayed
+    ? msg`shrunk ${details.numShrinks} times${cut}${held === undefined ? msg`; not sent again: no write allowance was left` : msg``}`
+    : shrunk
+      ? msg`shrunk ${details.numShrinks} times to ${showOf((details.counterexample ?? [])[0] as T)}, which passed when sent once more: the case shown is the one that failed (the failure may depend on the server's state)`
+      : shrinkStarved > 0 || spent
+        ? msg`not shrunk: no write allowance was left to replay it`
+        : msg`not shrunk: it did not fail again when replayed alone (it may depend on what ran beside it)`;
+  // fast-check's replay path (indices and colons): the suite's own words, never the wire's.
+  const path = replayed ? words(details.counterexamplePath ?? '') : msg`${drawn}`;
+  throw new Violation(
+    joined(
+      [
+        error.message,
+        msg`Counterexample (found at run ${drawn + 1} of ${numRuns}, ${how}): ${shown}`,
+        msg`Replay: PETSTORE_SEED=${ctx.propertySeed} replays it (fast-check seed ${seed}, path "${path}")`,
+      ],
+      msg`\n`,
+    ),
+    error.evidence,
+    error.causes,
+  );
 }

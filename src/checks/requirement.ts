@@ -8,7 +8,6 @@ import { Blocked, Skip, Violation, type CaseCause, type Outcome } from './outcom
 import type { CheckKind, CheckRef, RunObserver } from './observer.js';
 import { redactMessage, wire } from '../wire/redact.js';
 import { joined, msg } from './message.js';
-import { AsyncLocalStorage } from 'node:async_hooks';
 
 // The outcome vocabulary lives below the run context and the assertions; checks get it from here too.
 export {
@@ -121,8 +120,16 @@ export function areaOf(id: string): string {
   return id.split('.')[0] ?? id;
 }
 
-/** Runs one check and turns how it ended into an outcome; its id, kind and name attribute its requests to it (see RunContext.runCheck). */
-export async function execute(req: Pick<Check, 'check'> & Partial<CheckRef>, ctx: RunContext): Promise<Outcome> {
+/**
+ * Runs one check in a context of its own (RunContext.forCheck: its id, kind and name attribute its
+ * requests to it; `late`: started once the ordinary checks had ended) and turns how it ended into
+ * an outcome.
+ */
+export async function execute(
+  req: Pick<Check, 'check'> & Partial<CheckRef>,
+  ctx: RunContext,
+  late = false,
+): Promise<Outcome> {
   const started = performance.now();
   const done = (o: Omit<Outcome, 'durationMs'>): Outcome => ({
     ...o,
@@ -131,15 +138,16 @@ export async function execute(req: Pick<Check, 'check'> & Partial<CheckRef>, ctx
   });
   try {
     // A bare context (a unit test's) runs the check as it is.
-    const notes: string[] = [];
-    await caseNotes.run(notes, () =>
-      ctx.runCheck
-        ? ctx.runCheck(
-            { ...(req.id ? { id: req.id } : {}), kind: req.kind ?? 'requirement', name: req.name ?? 'a check' },
-            () => req.check(ctx),
-          )
-        : req.check(ctx),
-    );
+    const ref: CheckRef = {
+      ...(req.id ? { id: req.id } : {}),
+      kind: req.kind ?? 'requirement',
+      name: req.name ?? 'a check',
+    };
+    const bare: string[] = [];
+    const own =
+      ctx.forCheck?.(ref, late) ?? ({ note: (text: string) => bare.push(text), notes: bare } as unknown as RunContext);
+    await req.check(own);
+    const { notes } = own;
     return done({
       outcome: 'passed',
       ...(notes.length > 0 ? { note: redactMessage([...new Set(notes)].join('; ')) } : {}),
@@ -190,7 +198,18 @@ export async function execute(req: Pick<Check, 'check'> & Partial<CheckRef>, ctx
 export async function judgeRun(check: Check, observer: RunObserver, ctx: RunContext, own: Outcome): Promise<Outcome> {
   if (own.outcome !== 'passed') return own;
   const { id, kind, name } = check;
-  const judged = await execute({ id, kind, name, check: async () => observer.judge() }, ctx);
+  const judged = await execute(
+    {
+      id,
+      kind,
+      name,
+      check: async (c) => {
+        const note = observer.judge();
+        if (note) c.note(note);
+      },
+    },
+    ctx,
+  );
   const note = [own.note, judged.note].filter(Boolean).join('; ');
   return { ...judged, ...(note ? { note } : {}), durationMs: own.durationMs + judged.durationMs };
 }
@@ -205,14 +224,6 @@ function resolvePets({ pets, ...cause }: CaseCause, ctx: RunContext, self: Requi
   return { ...cause, rules: [...new Set([...creators, ...(cause.rules ?? [])])] };
 }
 
-/** Notes of the check running now (see execute), from the cases eachCase could not run. */
-const caseNotes = new AsyncLocalStorage<string[]>();
-
-/** A note for the check running now, shown with its outcome when it passes (e.g. answers it did not judge). */
-export function noteForCheck(text: string): void {
-  caseNotes.getStore()?.push(text);
-}
-
 /**
  * Runs one case per item concurrently and reports every violation, not just the first,
  * so a failure names each operation or input that broke the rule. A proven violation stands
@@ -223,6 +234,7 @@ export function noteForCheck(text: string): void {
  * what remains cannot clear the rule and the check could not decide.
  */
 export async function eachCase<T>(
+  ctx: Pick<RunContext, 'note'>,
   items: readonly T[],
   run: (item: T) => Promise<void>,
   { oneAtATime = false }: { oneAtATime?: boolean } = {},
@@ -253,23 +265,19 @@ export async function eachCase<T>(
   if (lost.length > decided) throw lost[0] as TransportError;
   if (lost.length > 0) {
     const why = [...new Set(lost.map((e) => wire(e.message)))].join('; ');
-    caseNotes
-      .getStore()
-      ?.push(
-        `${lost.length} of ${items.length} cases got no answer from the service and were left out, decided on the ${decided} others (${why})`,
-      );
+    ctx.note?.(
+      `${lost.length} of ${items.length} cases got no answer from the service and were left out, decided on the ${decided} others (${why})`,
+    );
   }
   if (notRun.length > 0) {
     if (notRun.length === items.length) throw notRun[0] as Error;
     const reasons = [...new Set(notRun.map((e) => e.message))];
     const readOnly = 'read-only mode: ';
-    caseNotes
-      .getStore()
-      ?.push(
-        reasons.every((m) => m.startsWith(readOnly))
-          ? `${notRun.length} of ${items.length} cases not run in read-only mode (${reasons.map((m) => m.slice(readOnly.length)).join('; ')})`
-          : `${notRun.length} of ${items.length} cases not run (${reasons.join('; ')})`,
-      );
+    ctx.note?.(
+      reasons.every((m) => m.startsWith(readOnly))
+        ? `${notRun.length} of ${items.length} cases not run in read-only mode (${reasons.map((m) => m.slice(readOnly.length)).join('; ')})`
+        : `${notRun.length} of ${items.length} cases not run (${reasons.join('; ')})`,
+    );
   }
 }
 

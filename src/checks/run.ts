@@ -1,183 +1,180 @@
-// One run's shared state: configuration, the client, the write budget, the ledger of pets the
-// run created, and the store population that some checks need. Checks see only this.
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { Client } from '../wire/client.js';
-import { addRetries, noRetries, type ApiResponse, type Retries, type SendRecord } from '../wire/wire.js';
-import { DeploymentAnswers } from './deployment.js';
-import { HarWriter } from '../wire/har.js';
-import { redact } from '../wire/redact.js';
+// What a check sees of its run: the run's state (src/checks/run-state.ts) through the context the
+// runner builds for the check, whose client is stamped with it (Client.for), so every request,
+// answer, retry and creation is the check's without any ambient state.
+import type { Api, Client } from '../wire/client.js';
+import type { Retries } from '../wire/wire.js';
 import { clock, type RunConfig } from '../config/config.js';
-import { exactInteger, type Int64 } from '../wire/json.js';
+import type { Int64 } from '../wire/json.js';
 import type { Message } from './message.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
-import type { AnswerFrom, CheckRef, RunObserver } from './observer.js';
+import type { CheckRef, RunObserver } from './observer.js';
 import type { NewPet } from '../data/generated/schema-types.js';
-import { TargetWatch } from './target-watch.js';
-import { Coverage } from './coverage.js';
-import { addedAfter } from '../data/requirement-sets.js';
-import {
-  CreateAllowance,
-  POPULATION_PLAN,
-  POPULATION_TOTAL,
-  PROPERTY_SHARE,
-  ScopeWrites,
-  WriteBudget,
-  type Population,
-  type WriteAccount,
-} from './budget.js';
+import type { TargetWatch } from './target-watch.js';
+import type { Coverage } from './coverage.js';
+import type { DeploymentAnswers } from './deployment.js';
+import { RunState, type Sender } from './run-state.js';
+import { CreateAllowance, PROPERTY_SHARE, ScopeWrites, type WriteAccount } from './budget.js';
 
 export { CreateAllowance, POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, type Population } from './budget.js';
-
-/**
- * The tag in the name of every pet a run creates (`pcs-` and the seed in base 36), so operators
- * of a shared store can find them; a replay with the same seed uses the same tag.
- */
-export function runTagOf(seed: number): string {
-  return `pcs-${(seed >>> 0).toString(36)}`;
-}
-
-/** The check a request is sent for, and whether its error answer is judged only at SHOULD. */
-interface Sender {
-  check?: CheckRef;
-  exempt?: true;
-  /** Sent for work the checks share (the store's population), not for `check`, which asked first: the HAR says so. */
-  shared?: string;
-  /** Where its requests that may create take their creations (the client asks: see ClientOptions.takeCreation). */
-  writes?: ScopeWrites;
-}
-const sender = new AsyncLocalStorage<Sender>();
-/** Who the HAR names as a request's sender: its check, or none and why. */
-const senderOf = (from: Sender | undefined): [string | undefined, string?] =>
-  from?.shared ? [undefined, from.shared] : [from?.check?.name];
+export { runTagOf } from './run-state.js';
 
 export class RunContext {
-  readonly api: Client;
+  /** This context's requests, stamped with its check, writes and flags. */
+  readonly api: Api;
+  private readonly state: RunState;
+  private readonly sender: Sender;
+
+  /** A run's root context (no check: the runner builds each check's with forCheck). */
+  constructor(
+    readonly config: RunConfig,
+    within?: { state: RunState; sender: Sender },
+  ) {
+    this.state = within?.state ?? new RunState(config);
+    this.sender = within?.sender ?? {};
+    this.api = this.state.client.for(this.sender);
+  }
+
+  private derived(sender: Sender): RunContext {
+    return new RunContext(this.config, { state: this.state, sender });
+  }
+
+  /**
+   * The context of one check, built by the runner: its requests attributed to it, its notes, its
+   * writes; `late`: started once the ordinary checks had ended (see checkProperty).
+   */
+  forCheck(check: CheckRef, late = false): RunContext {
+    return this.derived({
+      check,
+      writes: new ScopeWrites(this.state.budget.account),
+      notes: [],
+      ...(late ? { late: true as const } : {}),
+    });
+  }
+
+  /** The check this context runs, if any. */
+  get check(): CheckRef | undefined {
+    return this.sender.check;
+  }
+
+  /** A note for this check, shown with its outcome when it passes (e.g. answers it did not judge). */
+  note(text: string): void {
+    this.sender.notes?.push(text);
+  }
+
+  /** This check's notes so far. */
+  get notes(): readonly string[] {
+    return this.sender.notes ?? [];
+  }
+
+  /** Started once the ordinary checks had ended and the fragile ones had taken what they reserve. */
+  get late(): boolean {
+    return this.sender.late === true;
+  }
+
+  /** This context with `writes` paying for its requests that may create (a property's run). */
+  withWrites(writes: ScopeWrites): RunContext {
+    return this.derived({ ...this.sender, writes });
+  }
+
+  /** Where a request sent here would take its creation: its scope's account, else the run's budget. */
+  writesHere(): WriteAccount {
+    return this.sender.writes ?? this.state.budget.account;
+  }
+
+  /** This context with its error answers kept out of the run-wide Error rules (a SHOULD judges them). */
+  exempt(): RunContext {
+    return this.derived({ ...this.sender, exempt: true });
+  }
+
+  /**
+   * Runs `work` once per run (the first call's), as work the checks share: the HAR names `what` as
+   * its sender rather than the check that asked first, and the pets it creates are no check's
+   * evidence. Every call gets the same promise.
+   */
+  sharedOnce<T>(key: string, what: string, work: (ctx: RunContext) => Promise<T>): Promise<T> {
+    let done = this.state.shared.get(key) as Promise<T> | undefined;
+    if (!done) {
+      const writes = new ScopeWrites(this.state.budget.account);
+      done = work(this.derived({ ...this.sender, shared: what, writes }));
+      this.state.shared.set(key, done);
+    }
+    return done;
+  }
+
+  /** The run's client: its counts, its pacing, whether it was interrupted (the runner's view). */
+  get client(): Client<Sender> {
+    return this.state.client;
+  }
+
   /** Ids of every pet this run created, from every 201 seen (there is no delete operation). */
-  readonly ledger: Int64[] = [];
+  get ledger(): readonly Int64[] {
+    return this.state.ledger;
+  }
+
   /** Appears in the name of every pet the run creates, so operators can find them. */
-  readonly runTag: string;
-  private readonly budget: WriteBudget;
-  private readonly shared = new Map<string, Promise<unknown>>();
-  private nameCounter = 0;
-  /** Pet id → requirement whose check created it (see creatorOf). */
-  private readonly creators = new Map<string, RequirementId>();
-  /** Name → id of every pet this run created (see createdIdOf). */
-  private readonly createdIds = new Map<string, string>();
-  /** The selected requirements' rules over every answer of the run (see Requirement.observer). */
-  private readonly observers: RunObserver[] = [];
-  /** What a gateway in front answered itself: findings about the deployment. */
-  readonly deployment = new DeploymentAnswers();
-  /** With --har: every send of the run, written as it ends, with the check that sent it. */
-  private readonly har: HarWriter | undefined;
-  /** Requests of the run sent again or given up on (429/503 with Retry-After, stale connections), in all and per check. */
-  readonly retries: Retries = noRetries();
-  private readonly retriesByCheck = new Map<string, Retries>();
-  /** Whether the target is still answering (see TargetWatch). */
-  readonly watch: TargetWatch;
-  /** The catalogued inputs sent and the statuses each operation answered (see Coverage). */
-  readonly coverage = new Coverage();
-  /**
-   * Set by the runner once the ordinary checks have ended and the fragile ones have taken what they
-   * reserve: from then on only the fragile properties want the write budget (see checkProperty).
-   */
-  ordinaryChecksEnded = false;
-  /**
-   * --soak (src/run/soak.ts): the round the properties run in (0: the run itself) and the run seed
-   * they draw from (the next seeds in the rounds after); the cases they have checked in all.
-   */
-  soakRound = 0;
-  propertySeed: number;
-  propertyCases = 0;
+  get runTag(): string {
+    return this.state.runTag;
+  }
+
+  get deployment(): DeploymentAnswers {
+    return this.state.deployment;
+  }
+
+  /** Requests of the run sent again or given up on, in all. */
+  get retries(): Retries {
+    return this.state.retries;
+  }
+
+  get watch(): TargetWatch {
+    return this.state.watch;
+  }
+
+  get coverage(): Coverage {
+    return this.state.coverage;
+  }
+
   /** The Server header of the first successful answer: with the base URL, the target's fingerprint. */
   get serverHeader(): string | undefined {
-    return this.firstServer;
+    return this.state.firstServer;
   }
-  private firstServer: string | undefined;
-  /**
-   * Requirements added after the set scored against (--requirement-set): their checks run, but the
-   * run-wide rules do not judge what they sent, which a release of that set never sent.
-   */
-  private readonly unscored: ReadonlySet<string>;
 
-  constructor(readonly config: RunConfig) {
-    this.runTag = runTagOf(config.seed);
-    this.propertySeed = config.seed;
-    this.budget = new WriteBudget(config.maxCreates, config.readOnly);
-    this.unscored = new Set(addedAfter(config.requirementSet).keys());
-    const har = config.har
-      ? new HarWriter(config.har, {
-          title: `petstore-conformance against ${redact(config.baseUrl)}, seed ${config.seed}`,
-        })
-      : undefined;
-    this.har = har;
-    this.watch = new TargetWatch(config.timeoutMs, `${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);
-    this.api = new Client({
-      baseUrl: config.baseUrl,
-      apiKey: config.apiKey,
-      timeoutMs: config.timeoutMs,
-      concurrency: config.concurrency,
-      readOnly: config.readOnly,
-      takeCreation: () => this.writesHere().take(),
-      retries: config.retries,
-      ...(config.rate === undefined ? {} : { rate: config.rate }),
-      // The bundled server, or one served in this process, is on loopback: a proxy from the
-      // environment is for a real target.
-      proxy: config.embedded || config.inProcess ? 'none' : 'env',
-      onResponse: (res) => this.record(res),
-      onNoAnswer: (sent, err, sentAt) => this.watch.noAnswer(sent, err, sentAt),
-      onRetried: (retried) => this.recordRetries(retried),
-      ...(har ? { onSend: (send: SendRecord) => har.add(send, ...senderOf(sender.getStore())) } : {}),
-    });
+  /** --soak: the round the properties run in (0: the run itself). */
+  get soakRound(): number {
+    return this.state.soakRound;
+  }
+  set soakRound(round: number) {
+    this.state.soakRound = round;
+  }
+
+  /** The run seed the properties draw from (the next seeds in soak rounds). */
+  get propertySeed(): number {
+    return this.state.propertySeed;
+  }
+  set propertySeed(seed: number) {
+    this.state.propertySeed = seed;
+  }
+
+  /** The cases the properties have checked in all. */
+  get propertyCases(): number {
+    return this.state.propertyCases;
+  }
+  set propertyCases(n: number) {
+    this.state.propertyCases = n;
   }
 
   /** Hands every answer of the run from now on to `observer` too (the runner, for each selected requirement's). */
   observeWith(observer: RunObserver): void {
-    this.observers.push(observer);
+    this.state.observers.push(observer);
   }
 
-  private recordRetries(retried: Retries): void {
-    addRetries(this.retries, retried);
-    const check = sender.getStore()?.check?.name;
-    if (check === undefined) return;
-    const mine = this.retriesByCheck.get(check) ?? noRetries();
-    this.retriesByCheck.set(check, addRetries(mine, retried));
-  }
-
-  /** What the requests of one check (by the name runCheck gave it) took beyond one send; undefined: nothing. */
+  /** What the requests of one check (by its name) took beyond one send; undefined: nothing. */
   retriesOf(check: string): Retries | undefined {
-    return this.retriesByCheck.get(check);
-  }
-
-  private record(res: ApiResponse): void {
-    if (this.firstServer === undefined && res.status >= 200 && res.status < 300 && res.headers.server)
-      this.firstServer = res.headers.server;
-    const sent = sender.getStore();
-    const checkId = sent?.check?.id;
-    this.watch.answered(res, checkId ?? 'the run');
-    this.coverage.answered(this.watch.operationOf(res.request), res.status);
-    this.deployment.record(res);
-    const from: AnswerFrom = {
-      ...(sent?.check ? { check: sent.check } : {}),
-      ...(sent?.exempt ? { exempt: true } : {}),
-      ...(sent?.shared ? { population: true } : {}),
-      ...(checkId !== undefined && this.unscored.has(checkId) ? { unscored: true } : {}),
-    };
-    for (const observer of this.observers) observer.observe(res, from);
-    if (res.request.method !== 'POST' || res.status !== 201 || res.json === null || typeof res.json !== 'object')
-      return;
-    const id = (res.json as { id?: unknown }).id;
-    const digits = exactInteger(id);
-    if (digits === undefined) return;
-    this.ledger.push(id as Int64);
-    // Pets created for work the checks share are no check's evidence.
-    if (checkId && !sent?.shared) this.creators.set(digits, checkId);
-    const name = (res.json as { name?: unknown }).name;
-    if (typeof name === 'string') this.createdIds.set(name, digits);
+    return this.state.retriesByCheck.get(check);
   }
 
   /** The id the pet this run created with this name was given, if it created one (names carry a counter, so they are unique). */
   createdIdOf(name: string): string | undefined {
-    return this.createdIds.get(name);
+    return this.state.createdIds.get(name);
   }
 
   /**
@@ -185,32 +182,12 @@ export class RunContext {
    * holding it spoiled is evidence against that requirement's rule first (see CaseCause.pets).
    */
   creatorOf(id: string): RequirementId | undefined {
-    return this.creators.get(id);
-  }
-
-  /** Runs one check: its requests are attributed to it. */
-  runCheck<T>(check: CheckRef, fn: () => Promise<T>): Promise<T> {
-    return sender.run({ check, writes: new ScopeWrites(this.budget.account) }, fn);
-  }
-
-  /** Runs `fn` with `writes` paying for its requests that may create (a property's run). */
-  withWrites<T>(writes: ScopeWrites, fn: () => Promise<T>): Promise<T> {
-    return sender.run({ ...sender.getStore(), writes }, fn);
-  }
-
-  /** Where a request sent here would take its creation: its scope's account, else the run's budget. */
-  writesHere(): WriteAccount {
-    return sender.getStore()?.writes ?? this.budget.account;
-  }
-
-  /** Runs `fn` with its error answers kept out of the run-wide Error rules (a SHOULD judges them). */
-  exemptFromErrorRules<T>(fn: () => Promise<T>): Promise<T> {
-    return sender.run({ ...sender.getStore(), exempt: true }, fn);
+    return this.state.creators.get(id);
   }
 
   /** Stops every request of the run at once (Ctrl-C). */
   interrupt(): void {
-    this.api.abort();
+    this.state.client.abort();
   }
 
   /** The suite's clock (PETSTORE_NOW or the real time). */
@@ -220,7 +197,7 @@ export class RunContext {
 
   /** A name carrying the run tag, unique within the run. */
   petName(label = 'pet'): string {
-    return `${this.runTag} ${label} ${++this.nameCounter}`;
+    return `${this.runTag} ${label} ${++this.state.nameCounter}`;
   }
 
   /** A valid NewPet with a tagged name. */
@@ -234,13 +211,13 @@ export class RunContext {
    * skips before its first request rather than halfway.
    */
   reserveCreates(n: number, what: Message): void {
-    this.budget.reserve(n, what);
-    sender.getStore()?.writes?.add(n);
+    this.state.budget.reserve(n, what);
+    this.sender.writes?.add(n);
   }
 
   /** Pets still creatable within the budget. */
   get createsLeft(): number {
-    return this.budget.left;
+    return this.state.budget.left;
   }
 
   /**
@@ -251,26 +228,11 @@ export class RunContext {
   propertyCreates(weight: number, wanted: number, what: Message, atLeast = 1): CreateAllowance {
     const share = Math.max(atLeast, Math.floor(this.config.maxCreates * PROPERTY_SHARE * weight));
     const n = Math.max(1, Math.min(wanted, share, this.createsLeft));
-    this.budget.reserve(n, what);
-    return new CreateAllowance(n, (unused) => this.budget.release(unused));
-  }
-
-  /**
-   * Runs `work` once per run (the first call's), as work the checks share: the HAR names `what` as
-   * its sender rather than the check that asked first, and the pets it creates are no check's
-   * evidence. Every call gets the same promise.
-   */
-  sharedOnce<T>(key: string, what: string, work: () => Promise<T>): Promise<T> {
-    let done = this.shared.get(key) as Promise<T> | undefined;
-    if (!done) {
-      done = sender.run({ ...sender.getStore(), shared: what, writes: new ScopeWrites(this.budget.account) }, work);
-      this.shared.set(key, done);
-    }
-    return done;
+    this.state.budget.reserve(n, what);
+    return new CreateAllowance(n, (unused) => this.state.budget.release(unused));
   }
 
   async close(): Promise<void> {
-    await this.api.close();
-    this.har?.close();
+    await this.state.close();
   }
 }

@@ -83,6 +83,8 @@ export class ChecksRunner {
   private readonly decided = new Map<Check, CheckInput>();
   private readonly startedAt = new Map<Check, number>();
   private soaked: RunSoak | undefined;
+  /** Once the ordinary checks have ended: the checks begun from then on are late (see RunContext.late). */
+  private late = false;
 
   /** `select`: the checks to run, in the catalogue's order, instead of the configuration's --only and --skip. */
   constructor(
@@ -114,8 +116,8 @@ export class ChecksRunner {
       await all(this.selected.filter((c) => !c.observer && !c.fragile));
       const own = await Promise.all(runWide.map((c) => this.begin(c)));
       // The fragile examples begin first, taking what they reserve of the write budget; then the
-      // fragile properties may hold what is left (see RunContext.ordinaryChecksEnded).
-      ctx.ordinaryChecksEnded = true;
+      // fragile properties may hold what is left (see RunContext.late).
+      this.late = true;
       const fragile = this.selected.filter((c) => c.fragile);
       await all([...fragile.filter((c) => c.kind !== 'property'), ...fragile.filter((c) => c.kind === 'property')]);
       await Promise.all(
@@ -127,7 +129,7 @@ export class ChecksRunner {
         events.note?.(`petstore-conformance: soaking ${passed.length} properties for ${ctx.config.soakMs / 1000} s`);
         this.soaked = await soak(ctx, passed, ctx.config.soakMs, (c, o) => this.end(c, Promise.resolve(o)));
       }
-      const pacing = describePacing(ctx.api.pacing, ctx.api.retried.count);
+      const pacing = describePacing(ctx.client.pacing, ctx.client.retried.count);
       if (pacing) events.note?.(`petstore-conformance: ${pacing}`);
     } finally {
       await ctx.close();
@@ -138,14 +140,14 @@ export class ChecksRunner {
   private begin(check: Check): Promise<Outcome> {
     this.startedAt.set(check, performance.now());
     this.events.started?.(check);
-    return execute(check, this.ctx);
+    return execute(check, this.ctx, this.late);
   }
 
   private async end(check: Check, outcome: Promise<Outcome>): Promise<void> {
     const { ctx } = this;
     const settled = await outcome;
     // Once interrupted, a check's requests were aborted under it: it decided nothing.
-    const input = ctx.api.aborted ? this.interrupted(check) : checkInput(check, settled, ctx.retriesOf(check.name));
+    const input = ctx.client.aborted ? this.interrupted(check) : checkInput(check, settled, ctx.retriesOf(check.name));
     this.decided.set(check, input);
     this.events.finished?.(check, input);
   }
@@ -169,8 +171,8 @@ export class ChecksRunner {
       checks: targetPoisoned?.cause ? blockedByTurn(checks, targetPoisoned, ctx.watch) : checks,
       created: ctx.ledger.map(String),
       runTag: ctx.runTag,
-      requests: ctx.api.requestCount,
-      retries: { ...addRetries(noRetries(), ctx.retries), pacing: ctx.api.pacing },
+      requests: ctx.client.requestCount,
+      retries: { ...addRetries(noRetries(), ctx.retries), pacing: ctx.client.pacing },
       targetLost: ctx.watch.lost() ?? null,
       targetPoisoned,
       deployment: ctx.deployment.findings(),

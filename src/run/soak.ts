@@ -30,10 +30,10 @@ export async function soak(
   let lastAt = 0;
   // The first round always runs: a soak asked for is never zero rounds, however short or busy.
   const timeLeft = () => round === 0 || performance.now() - began < ms;
-  while (running.length > 0 && timeLeft() && !ctx.api.aborted && !ctx.watch.lost()) {
+  while (running.length > 0 && timeLeft() && !ctx.client.aborted && !ctx.watch.lost()) {
     ctx.soakRound = ++round;
     ctx.propertySeed = soakSeed(ctx.config.seed, round);
-    const outcomes = await Promise.all(running.map((c) => execute(c, ctx)));
+    const outcomes = await Promise.all(running.map((c) => execute(c, ctx, true)));
     const next: Check[] = [];
     for (const [i, outcome] of outcomes.entries()) {
       const check = running[i] as Check;

@@ -57,7 +57,31 @@ export const mayCreate = (req: ApiRequest, apiKey: string): boolean =>
 /** Ends a request that took a creation: whether it may have created (a 201, or no answer). */
 export type Settle = (created: boolean) => void;
 
-export interface ClientOptions {
+/**
+ * Resolves in the event loop's check phase, after the immediates queued before it, in one of which
+ * undici writes a request to a kept-alive connection: an answer read after it lets the requests
+ * that took freed pool slots reach the server first, not after every answer read in this turn.
+ */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A client's requests, stamped with who sends them when got from Client.for. */
+export interface Api {
+  send(req: ApiRequest): Promise<ApiResponse>;
+  listPets(query?: ApiRequest['query'], extra?: Partial<ApiRequest>): Promise<ApiResponse>;
+  createPet(body: unknown, extra?: Partial<ApiRequest>): Promise<ApiResponse>;
+  getPet(id: unknown, extra?: Partial<ApiRequest>): Promise<ApiResponse>;
+}
+
+/** The operations, each one request through `send`. */
+export const apiOf = (send: Api['send']): Api => ({
+  send,
+  listPets: (query = [], extra = {}) => send({ method: 'GET', path: '/pets', query, ...extra }),
+  createPet: (body, extra = {}) => send({ method: 'POST', path: '/pets', body: { json: body }, ...extra }),
+  getPet: (id, extra = {}) => send({ method: 'GET', path: `/pets/${encodeURIComponent(String(id))}`, ...extra }),
+});
+
+/** `S`: what a request is stamped with (Client.for), handed back with each of its callbacks. */
+export interface ClientOptions<S = unknown> {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
@@ -71,21 +95,21 @@ export interface ClientOptions {
    * creation or throws (nothing is sent), and gives (at once when it can) what to call once the
    * request is over, saying whether it may have created (a 201, or no answer).
    */
-  takeCreation?: () => Settle | Promise<Settle>;
+  takeCreation?: (from: S | undefined) => Settle | Promise<Settle>;
   /** Called once per request that received a response (for counting and ledgers). */
-  onResponse?: (res: ApiResponse) => void;
+  onResponse?: (res: ApiResponse, from: S | undefined) => void;
   /** Called once per send that got no answer (closed, reset, refused, timed out; not on Ctrl-C), with the error. */
   onNoAnswer?: (sent: SentRequest, err: unknown, sentAt: number) => void;
   /**
    * Called once per request that was sent more than once or given up on after a 429 or 503 with
-   * Retry-After, when it ends, in the caller's async context (so the run can tell which check sent it).
+   * Retry-After, when it ends.
    */
-  onRetried?: (retried: Retries) => void;
+  onRetried?: (retried: Retries, from: S | undefined) => void;
   /**
-   * Called once per send on the wire (each retry and resend too) when it ends, answered or not, in
-   * the caller's async context; returns its index in the record (--har), kept as request.harEntry.
+   * Called once per send on the wire (each retry and resend too) when it ends, answered or not;
+   * returns its index in the record (--har), kept as request.harEntry.
    */
-  onSend?: (send: SendRecord) => number | undefined;
+  onSend?: (send: SendRecord, from: S | undefined) => number | undefined;
   /** Retries of a 429 or 503 answer carrying Retry-After (default 0: none). */
   retries?: number;
   /** Longest Retry-After wait honoured; a server asking more is not retried (default 60 s). */

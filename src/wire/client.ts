@@ -13,10 +13,13 @@ import {
   DEFAULT_MAX_BODY,
   inPieces,
   mayCreate,
+  nextTurn,
   prepareRequest,
   type ClientOptions,
   type RetryStats,
   type Settle,
+  apiOf,
+  type Api,
 } from './client-setup.js';
 import { Exchange, flattenHeaders } from './exchange.js';
 import { Pacer, type Pacing } from './pacer.js';
@@ -47,16 +50,9 @@ import {
   type SentRequest,
 } from './wire.js';
 
-export type { ClientOptions, RetryStats } from './client-setup.js';
+export type { Api, ClientOptions, RetryStats } from './client-setup.js';
 
-/**
- * Resolves in the event loop's check phase, after the immediates queued before it, in one of which
- * undici writes a request to a kept-alive connection: an answer read after it lets the requests
- * that took freed pool slots reach the server first, not after every answer read in this turn.
- */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-export class Client {
+export class Client<S = unknown> implements Api {
   readonly baseUrl: string;
   /** Keep-alive connections, for GET and HEAD. */
   private readonly dispatcher: Dispatcher;
@@ -79,8 +75,14 @@ export class Client {
   private readonly stopped = new AbortController();
   /** The exchanges in flight, for abort(). */
   private readonly inFlight = new Set<Exchange>();
+  /** What each request in flight was stamped with, for the callbacks that run deep in its exchange. */
+  private readonly stamps = new WeakMap<SentRequest, S>();
+  readonly listPets: Api['listPets'];
+  readonly createPet: Api['createPet'];
+  readonly getPet: Api['getPet'];
 
-  constructor(private readonly options: ClientOptions) {
+  constructor(private readonly options: ClientOptions<S>) {
+    ({ listPets: this.listPets, createPet: this.createPet, getPet: this.getPet } = apiOf((req) => this.send(req)));
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     ({ pooled: this.dispatcher, fresh: this.fresh, proxy: this.proxy } = connectionsFor(options, this.baseUrl));
     this.target = new RequestTarget(this.baseUrl);
@@ -94,7 +96,12 @@ export class Client {
     return this.pacer.stats();
   }
 
-  send(req: ApiRequest): Promise<ApiResponse> {
+  /** This client, its requests stamped with `from`: every callback of theirs is handed it. */
+  for(from: S): Api {
+    return apiOf((req) => this.send(req, from));
+  }
+
+  send(req: ApiRequest, from?: S): Promise<ApiResponse> {
     // Not async: a request goes out in the same turn as it always has (the order of a run's
     // requests, and so the ids a server gives, stay what they were).
     try {
@@ -103,21 +110,23 @@ export class Client {
       }
       // The write budget in one place: no request that may create is sent without its creation,
       // which comes back when the answer is not a 201 (with no answer, it may have created).
-      return this.sendPaid(req, mayCreate(req, this.options.apiKey) ? this.options.takeCreation?.() : undefined);
+      const taken = mayCreate(req, this.options.apiKey) ? this.options.takeCreation?.(from) : undefined;
+      return this.sendPaid(req, taken, from);
     } catch (err) {
       return Promise.reject(err as Error);
     }
   }
 
-  private async sendPaid(req: ApiRequest, taken: Settle | Promise<Settle> | undefined): Promise<ApiResponse> {
+  private async sendPaid(req: ApiRequest, taken: Settle | Promise<Settle> | undefined, from?: S): Promise<ApiResponse> {
     const settle = taken instanceof Promise ? await taken : taken;
     const { url, headers, body, sent } = prepareRequest(req, this.baseUrl, this.options.apiKey);
+    if (from !== undefined) this.stamps.set(sent, from);
     const retries = this.options.retries ?? 0;
     const maxWaitMs = this.maxWaitMs;
     const firstSentAt = performance.now();
     const retried = noRetries();
     const giveUp = (message: string, res: ApiResponse) => {
-      this.options.onRetried?.(retried);
+      this.options.onRetried?.(retried, from);
       return new RetriesExhausted(message, sent, res, retried);
     };
     try {
@@ -134,9 +143,9 @@ export class Client {
           if (attempt > 0) res.retries = attempt;
           if (attempt > 0 || retried.resent > 0) {
             res.retried = retried;
-            this.options.onRetried?.(retried);
+            this.options.onRetried?.(retried, from);
           }
-          this.options.onResponse?.(res);
+          this.options.onResponse?.(res, from);
           // Settled as the caller resumes (a turn on), where a check used to give it back itself.
           if (settle) queueMicrotask(() => settle(res.status === 201));
           return res;
@@ -314,20 +323,8 @@ export class Client {
       ...(error === undefined ? {} : { error }),
       ...(refused ? { refused } : {}),
     };
-    const index = this.options.onSend(send);
+    const index = this.options.onSend(send, this.stamps.get(sent));
     if (index !== undefined) sent.harEntry = index;
-  }
-
-  listPets(query: ApiRequest['query'] = [], extra: Partial<ApiRequest> = {}): Promise<ApiResponse> {
-    return this.send({ method: 'GET', path: '/pets', query, ...extra });
-  }
-
-  createPet(body: unknown, extra: Partial<ApiRequest> = {}): Promise<ApiResponse> {
-    return this.send({ method: 'POST', path: '/pets', body: { json: body }, ...extra });
-  }
-
-  getPet(id: unknown, extra: Partial<ApiRequest> = {}): Promise<ApiResponse> {
-    return this.send({ method: 'GET', path: `/pets/${encodeURIComponent(String(id))}`, ...extra });
   }
 
   /** Stops every request now and later (the run was interrupted); each fails with INTERRUPTED. */

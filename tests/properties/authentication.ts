@@ -55,7 +55,7 @@ export const wrongKeyProperty: Property = {
       examples: ops.map((op) => ({ op, token: prefix, name: 'example' })),
       ...(ctx.config.readOnly ? {} : { creates: { perRun: 0, weight: CREATE_WEIGHTS.byMistake } }),
       show: ({ op, token }) => `${op} with Authorization: Bearer ${token}`,
-      predicate: async ({ op, token, name }, trial) => {
+      predicate: async ({ op, token, name }, trial, ctx) => {
         const sent = send(ctx, trial, op, { authorization: `Bearer ${token}` }, petId, name);
         const res = await (token === prefix ? ctx.coverage.sending(KEY_LESS_LAST_CHARACTER, sent) : sent);
         expectError(res, 401, msg`${op} with a token that is not the key`);

@@ -26,7 +26,7 @@ export const concurrentCreatesProperty: Property = {
       // Runs are sized for the usual few pets at once; a larger batch the allowance cannot pay for is skipped.
       creates: { perRun: 4, weight: CREATE_WEIGHTS.concurrent },
       show: (pets) => `${pets.length} at once: ${pets.map((p) => show(p)).join(', ')}`,
-      predicate: async (generated, trial) => {
+      predicate: async (generated, trial, ctx) => {
         const bodies = generated.map((p) => ({ ...p, name: trial.tagged(p.name) }));
         await trial.take(bodies.length);
         const answers = await Promise.all(bodies.map((b) => ctx.api.createPet(b)));

@@ -46,7 +46,7 @@ export const unicodeProperty: Property = {
       examples: [{ name: 'example', categoryId: 1, status: 'available' }],
       creates: { perRun: 1, weight: CREATE_WEIGHTS.unicode },
       show: (p) => `${show(p)}, name ${codePoints(p.name)}`,
-      predicate: async (generated, trial) => {
+      predicate: async (generated, trial, ctx) => {
         const { body, res } = await create(ctx, trial, generated);
         // The interface leaves name limits open: an unusual name may be refused, with the Error body.
         const gap = nameGap(body.name);
@@ -82,7 +82,7 @@ export const int64Property: Property = {
       arbitrary: newPet({ name: fc.constant('int64') }).map((p): NewPet => ({ ...p, status: 'available' })),
       creates: { perRun: 1, weight: CREATE_WEIGHTS.int64 },
       show: (p) => show(p),
-      predicate: async (generated, trial) => {
+      predicate: async (generated, trial, ctx) => {
         const { body, res } = await create(ctx, trial, generated);
         because(createdRules(res, body), () => expectStatus(res, 201, msg`a valid NewPet`));
         await expectStoredAsSent(
@@ -163,7 +163,7 @@ const invalid = new Map<RequirementId, Property>(
           arbitrary: fc.oneof(...rules.filter((r) => keys.includes(ruleKey(r))).map((r) => r.arbitrary)),
           creates: { perRun: 0, weight: CREATE_WEIGHTS.byMistake },
           show: (b: InvalidBody) => `${b.rule.says}: ${'raw' in b.body ? show(b.body.raw) : show(b.body.json)}`,
-          predicate: async (generated, trial) => {
+          predicate: async (generated, trial, ctx) => {
             const { body, name } = taggedBody(generated.body, trial);
             // Urgent: the property's other cases wait for the one creation it may make by mistake.
             const res = await ctx.api.createPet(null, { body, urgent: true });

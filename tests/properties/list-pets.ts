@@ -52,7 +52,7 @@ export const limitRespectedProperty: Property = {
       label: msg`lim`,
       arbitrary: validLimit(),
       examples: [LIMIT.min, LIMIT.max],
-      predicate: async (limit) => void (await listWithin(ctx, limit, undefined)),
+      predicate: async (limit, _trial, ctx) => void (await listWithin(ctx, limit, undefined)),
     }),
 };
 
@@ -64,7 +64,7 @@ export const statusWithLimitProperty: Property = {
       label: msg`slim`,
       arbitrary: fc.record({ status: statusFilter(), limit: validLimit() }),
       examples: [{ status: 'available' as PetStatus, limit: LIMIT.max }],
-      predicate: async ({ status, limit }) => void (await listWithin(ctx, limit, status)),
+      predicate: async ({ status, limit }, _trial, ctx) => void (await listWithin(ctx, limit, status)),
     }),
 };
 
@@ -75,7 +75,7 @@ const badLimit = (label: Message, title: string, limits: fc.Arbitrary<string>, s
     checkProperty(ctx, {
       label,
       arbitrary: fc.record({ limit: limits, status: fc.option(statusFilter(), { nil: undefined }) }),
-      predicate: async ({ limit, status }) =>
+      predicate: async ({ limit, status }, _trial, ctx) =>
         expectRejectedOrBounded(
           await ctx.api.listPets(query(limit, status)),
           LIMIT.max,
@@ -107,7 +107,7 @@ export const statusUnknownProperty: Property = {
     checkProperty(ctx, {
       label: msg`ust`,
       arbitrary: fc.record({ status: unknownStatusFilter(), limit: fc.option(validLimit(), { nil: undefined }) }),
-      predicate: async ({ status, limit }) =>
+      predicate: async ({ status, limit }, _trial, ctx) =>
         expectRejectedOrBounded(
           await ctx.api.listPets(query(limit, status)),
           limit ?? LIMIT.default,
@@ -127,7 +127,7 @@ export const limitExactProperty: Property = {
     await checkProperty(ctx, {
       label: msg`xlim`,
       arbitrary: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, total) }),
-      predicate: async (limit) => {
+      predicate: async (limit, _trial, ctx) => {
         const res = await ctx.api.listPets(query(limit, undefined));
         expectStatus(res, 200);
         const n = expectPetList(res).length;
@@ -154,7 +154,7 @@ export const statusExactProperty: Property = {
           limit: fc.integer({ min: LIMIT.min, max: Math.min(LIMIT.max, n) }),
         }),
       ),
-      predicate: async ({ status, limit }) => {
+      predicate: async ({ status, limit }, _trial, ctx) => {
         const res = await ctx.api.listPets(query(limit, status));
         expectStatus(res, 200);
         const n = expectPetList(res).filter((p) => p.status === status).length;

@@ -248,7 +248,7 @@ export function checkModel(ctx: RunContext): Promise<void> {
     // The sequences are the run's longest chains: all at once (as the allowance sizes them, a dozen
     // or so), they end with the rest of the run, not in a second wave after it.
     inFlight: WIDE_RUNS_IN_FLIGHT,
-    predicate: (cmds, trial) =>
+    predicate: (cmds, trial, ctx) =>
       fc.asyncModelRun(() => ({ model: { pets: [], left: trial.left, getPetLive }, real: { ctx, trial } }), cmds),
   });
 }

@@ -11,7 +11,7 @@ import { exchangeOf, type Exchange } from '../../src/wire/evidence.js';
 import { detach, exactInteger, show } from '../../src/wire/json.js';
 import { Violation, type CaseCause } from '../../src/checks/outcomes.js';
 import { joined, msg, words, type Message } from '../../src/checks/message.js';
-import { noteForCheck, senderOf, type AnswerFrom, type RunObserver } from '../../src/checks/requirement.js';
+import { senderOf, type AnswerFrom, type RunObserver } from '../../src/checks/requirement.js';
 import { wire } from '../../src/wire/redact.js';
 import { validate } from '../../src/data/schemas.js';
 
@@ -190,16 +190,13 @@ export class ErrorAnswers implements RunObserver {
    * Throws a Violation naming each shape of error answer that broke the rule; when none did, notes
    * the answers it left to infrastructure.
    */
-  judge(): void {
+  judge(): string | undefined {
     const { rule } = this;
     const groups = [...this.failures.values()].sort((a, b) => b.count - a.count || a.shape.localeCompare(b.shape));
-    if (groups.length === 0) {
-      if (this.infrastructure > 0)
-        noteForCheck(
-          `${this.infrastructure} error answer(s) attributed to infrastructure in front of the service were not judged`,
-        );
-      return;
-    }
+    if (groups.length === 0)
+      return this.infrastructure > 0
+        ? `${this.infrastructure} error answer(s) attributed to infrastructure in front of the service were not judged`
+        : undefined;
     const count = groups.reduce((n, g) => n + g.count, 0);
     const lines = groups.slice(0, GROUPS_SHOWN).map(
       (g) =>
