@@ -42,8 +42,9 @@ export function keptAs(id: unknown, sent: bigint): Message | undefined {
     [value === BigInt.asIntN(32, sent), msg`cut to a signed 32-bit integer`],
   ];
   const form = forms.find(([is]) => is)?.[1];
+  const kept = msg`the client's own id ${wire(String(sent))}, kept ${form ?? msg``}`;
   return (
     form &&
-    msg`id ${wire(digits ? JSON.stringify(id) : value.toString())}: the client's own id ${wire(String(sent))}, kept ${form}${digits ? msg`, as a string` : msg``}`
+    msg`id ${wire(digits ? JSON.stringify(id) : value.toString())}: ${kept}${digits ? msg`, as a string` : msg``}`
   );
 }

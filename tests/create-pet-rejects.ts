@@ -159,8 +159,10 @@ export async function expectNothingCreated(
     const first = guilty[0];
     if (!first) return;
     const others = guilty.length > 1 ? msg` (and the pets of ${guilty.length - 1} more rejected bodies)` : msg``;
+    const complete = msg`complete with ${petsCount(pets.length)} (fewer than the limit)`;
+    const yet = msg`yet ${describeRequest(list)}, ${complete}, holds the pet it describes: ${show(createdBy(first))}${others}`;
     throw new Violation(
-      msg`${describeRequest(first.res)}: expected a rejected body to create nothing; got ${first.res.status}, yet ${describeRequest(list)}, complete with ${petsCount(pets.length)} (fewer than the limit), holds the pet it describes: ${show(createdBy(first))}${others}`,
+      msg`${describeRequest(first.res)}: expected a rejected body to create nothing; got ${first.res.status}, ${yet}`,
       [exchangeOf(first.res), exchangeOf(list)],
     );
   });

@@ -171,7 +171,8 @@ export const createPet: Requirement[] = [
     level: 'MUST',
     section: SECTION,
     statement:
-      'An id sent by the client is never honoured, in any form (as sent, rounded to a double, cut to 53 or 32 bits, as a string): it is ignored, or the body is rejected with a 4xx',
+      'An id sent by the client is never honoured, in any form (as sent, rounded to a double, cut to 53 or 32 bits, ' +
+      'as a string): it is ignored, or the body is rejected with a 4xx',
     check: (ctx) =>
       eachCase(ctx, clientIds(ctx.config.seed), async ([sent, what]) => {
         ctx.reserveCreates(1, msg`this check`);
@@ -229,7 +230,8 @@ export const createPet: Requirement[] = [
     level: 'MUST',
     section: SECTION,
     statement:
-      'Names with emoji, CJK, right-to-left text and combining marks, or that read as numbers, booleans or null, are echoed and read back code point for code point',
+      'Names with emoji, CJK, right-to-left text and combining marks, or that read as numbers, booleans or null, ' +
+      'are echoed and read back code point for code point',
     check: (ctx) =>
       eachCase(
         ctx,

@@ -315,7 +315,9 @@ export const errors: Requirement[] = [
     fragile: true,
     level: 'MUST',
     section: SECTION,
-    statement: `A createPet body sent as text/plain, form-encoded or ${LARGE_BODY_BYTES / 1024 / 1024} MiB long is accepted, or refused with the JSON Error body`,
+    statement:
+      `A createPet body sent as text/plain, form-encoded or ${LARGE_BODY_BYTES / 1024 / 1024} MiB long ` +
+      'is accepted, or refused with the JSON Error body',
     check: async (ctx) => {
       if (ctx.config.readOnly)
         throw new Skip(msg`read-only mode: these bodies are valid NewPets and would create a pet where accepted`);

@@ -76,6 +76,8 @@ export function getPetStage(ctx: Pick<RunContext, 'now'>): GetPetStage {
   return now < GETPET_REMOVAL.ends.getTime() ? 'removal-day' : 'removed';
 }
 
+const EITHER_WAY = msg`a conforming server may or may not have removed it yet`;
+
 /** Why a check that needs a working getPet cannot run, or undefined while getPet is live. */
 export function getPetGone(ctx: Pick<RunContext, 'now'>): Message | undefined {
   const stage = getPetStage(ctx);
@@ -83,7 +85,7 @@ export function getPetGone(ctx: Pick<RunContext, 'now'>): Message | undefined {
   const when = clockSays(ctx);
   return stage === 'removed'
     ? msg`getPet was removed on ${GETPET_REMOVAL.day} and the suite's clock says ${when}; getPet.removal checks the removal instead`
-    : msg`the suite's clock (${when}) is on getPet's removal day, ${GETPET_REMOVAL.day}, in some time zone: a conforming server may or may not have removed it yet`;
+    : msg`the suite's clock (${when}) is on getPet's removal day, ${GETPET_REMOVAL.day}, ${msg`in some time zone: ${EITHER_WAY}`}`;
 }
 
 /** The suite's clock, for a message: its own words (PETSTORE_NOW or the real time), never the wire's. */

@@ -44,6 +44,8 @@ export interface PropertySpec<T> {
   inFlight?: number;
 }
 
+const PASSED_AGAIN = msg`which passed when sent once more: the case shown is the one that failed (the failure may depend on the server's state)`;
+
 /** Creations kept aside for shrinking a failure (at most a quarter of the allowance). */
 const SHRINK_CREATES = 200;
 
@@ -308,7 +310,7 @@ async function shrinkAndReport<T>(
   const how = replayed
     ? msg`shrunk ${details.numShrinks} times${cut}${held === undefined ? msg`; not sent again: no write allowance was left` : msg``}`
     : shrunk
-      ? msg`shrunk ${details.numShrinks} times to ${showOf((details.counterexample ?? [])[0] as T)}, which passed when sent once more: the case shown is the one that failed (the failure may depend on the server's state)`
+      ? msg`shrunk ${details.numShrinks} times to ${showOf((details.counterexample ?? [])[0] as T)}, ${PASSED_AGAIN}`
       : shrinkStarved > 0 || spent
         ? msg`not shrunk: no write allowance was left to replay it`
         : msg`not shrunk: it did not fail again when replayed alone (it may depend on what ran beside it)`;

@@ -122,7 +122,8 @@ const INVALID: readonly { requirement: RequirementId; rules: readonly string[]; 
     rules: ['type:categoryId', 'fraction:categoryId'],
     label: msg`tc`,
     title:
-      'Any body whose categoryId is not an integer (wrong JSON type or a fraction) is answered 400 with an Error body, and creates nothing where a complete list can show it',
+      'Any body whose categoryId is not an integer (wrong JSON type or a fraction) is answered 400 with an Error body, ' +
+      'and creates nothing where a complete list can show it',
   },
   {
     requirement: 'createPet.category-range',
@@ -136,7 +137,8 @@ const INVALID: readonly { requirement: RequirementId; rules: readonly string[]; 
     rules: ['type:status', 'enum-case:status', 'enum-spelling:status'],
     label: msg`es`,
     title:
-      'Any body whose status is off the enumeration (by case, spelling or type) is answered 400 with an Error body, and creates nothing where a complete list can show it',
+      'Any body whose status is off the enumeration (by case, spelling or type) is answered 400 with an Error body, ' +
+      'and creates nothing where a complete list can show it',
   },
   {
     requirement: 'createPet.body-not-object',
