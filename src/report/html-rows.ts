@@ -8,7 +8,7 @@ import { baselineSaid, blocks, notScoredSaid } from './verdict.js';
 import { describeRetries, oneLine } from './words.js';
 import { capital, SAID } from './view.js';
 
-export type Shown = 'passed' | 'skipped' | 'failed' | 'error' | 'warning' | 'known' | 'unscored';
+type Shown = 'passed' | 'skipped' | 'failed' | 'error' | 'warning' | 'known' | 'unscored';
 
 /** How an entry shows: a SHOULD finding outside strict mode is a warning, not a failure; a failure the baseline expects is known. */
 function shownAs(e: RequirementResult, strict: boolean): Shown {

@@ -112,11 +112,11 @@ const named = (list: readonly RequirementResult[], under: RequirementResult): Na
   list.map((m) => ({ id: m.id, apart: levelApart(m, under) }));
 
 function shown(kind: FindingKind, { entry, cause, also, blocked }: Shown): Finding {
-  const { id, level, message } = entry;
-  const [a, b] = [named(also, entry), named(blocked, entry)];
-  return { kind, id, level, entry, reason: message, cause: cause?.id, also: a, blocked: b };
+  const { id, level, message: reason } = entry;
+  return { kind, id, level, entry, reason, cause: cause?.id, also: named(also, entry), blocked: named(blocked, entry) };
 }
 
+/** A finding of a list that groups none under another (the baseline's, the unscored, the skipped), with its reason. */
 function plain(kind: FindingKind, reason: (e: RequirementResult) => string | undefined) {
   return (entry: RequirementResult): Finding => ({
     ...shown(kind, { entry, also: [], blocked: [] }),
