@@ -8,6 +8,7 @@ import { EXIT, main } from '../../src/commands/cli.js';
 import { CURRENT_REQUIREMENT_SET, REQUIREMENT_SETS } from '../../src/data/generated/requirement-ids.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
+import { reportView } from '../../src/report/view.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { INTERFACE } from '../../src/report/results.js';
 import { catalogue } from '../../tests/catalogue.js';
@@ -65,10 +66,12 @@ describe('--requirement-set', () => {
     expect(then.verdict, then.verdictReason).toBe('conformant');
     expect(then.run.requirementSet).toEqual({ id: older, current: false });
     expect(then.counts.MUST.requirements).toBe(now.counts.MUST.requirements - 1);
-    expect(renderTerminal(then)).toMatch(
+    expect(renderTerminal(reportView(then))).toMatch(
       /○ listPets\.distinct-ids not scored \(added in 1\.0\.0\+2026\.11\.26\): failed: /,
     );
-    expect(renderMarkdown(then)).toMatch(/### Not scored \(1\): scored against requirement set 1\.0\.0\+2026\.11\.24/);
+    expect(renderMarkdown(reportView(then))).toMatch(
+      /### Not scored \(1\): scored against requirement set 1\.0\.0\+2026\.11\.24/,
+    );
     expect(renderJunit(then)).toMatch(/<testsuites [^>]* failures="0" errors="0"/);
     expect(renderJunit(then)).toContain(`<property name="requirementSet" value="${older}"/>`);
   });

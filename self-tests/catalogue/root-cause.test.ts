@@ -10,6 +10,7 @@ import { causesOf, inCauseOrder, type CauseInput } from '../../src/report/causes
 import { renderReports } from '../../src/report/reporter.js';
 import type { RequirementResult, Results } from '../../src/report/results.js';
 import { renderTerminal } from '../../src/report/terminal.js';
+import { reportView } from '../../src/report/view.js';
 import { faults } from '../harness/faults/index.js';
 import { runSetup } from '../harness/harness.js';
 import { resultsOf } from '../harness/results-of.js';
@@ -50,7 +51,7 @@ describe('a server that keeps categoryId as a double', () => {
   });
 
   test('the terminal names it first, in the verdict and the first finding, the others under it', () => {
-    const text = renderTerminal(results, { width: 100 });
+    const text = renderTerminal(reportView(results), { width: 100 });
     const verdict = text.split('\n').find((l) => l.includes('verdict')) ?? '';
     expect(verdict).toMatch(new RegExp(`violated: ${CAUSE.replace('.', '\\.')},`));
     const findings = text.split('\n').filter((l) => /^ [✘?⚠] /.test(l));

@@ -10,6 +10,7 @@ import { EXIT, main } from '../../src/commands/cli.js';
 import { createReferenceHandler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
 import { renderHtml } from '../../src/report/html.js';
+import { reportView } from '../../src/report/view.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { sha256 } from '../../src/report/manifest.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
@@ -78,15 +79,15 @@ describe('a run with its own report as baseline', () => {
       sha256: sha256(readFileSync(baselinePath)),
       kind: 'report',
     });
-    expect(renderTerminal(again)).toMatch(/≈ auth\.missing-key \(known MUST failure, baseline\)/);
-    expect(renderTerminal(again)).toMatch(/baseline .*gate passed: no regression against the baseline/);
-    expect(renderTerminal(again)).not.toMatch(/✘ auth\.missing-key/);
-    const markdown = renderMarkdown(again);
+    expect(renderTerminal(reportView(again))).toMatch(/≈ auth\.missing-key \(known MUST failure, baseline\)/);
+    expect(renderTerminal(reportView(again))).toMatch(/baseline .*gate passed: no regression against the baseline/);
+    expect(renderTerminal(reportView(again))).not.toMatch(/✘ auth\.missing-key/);
+    const markdown = renderMarkdown(reportView(again));
     expect(markdown).toMatch(
       /#### Known deviations \(\d+; still run, not regressions\)\n\n(- .*\n)*- `auth\.missing-key`/,
     );
     expect(markdown).not.toMatch(/### Violations/);
-    expect(renderHtml(again)).toMatch(
+    expect(renderHtml(reportView(again))).toMatch(
       /<span class="badge b-known">known<\/span>\s*<span class="rid">auth\.missing-key/,
     );
     const junit = renderJunit(again);
@@ -103,8 +104,8 @@ describe('a run with its own report as baseline', () => {
     expect(gate.passed).toBe(false);
     expect(gate.regressions.map((e) => e.id)).toContain('auth.wrong-key');
     expect(gate.reason).toMatch(/regressions? \(not in the baseline\): .*auth\.wrong-key/);
-    expect(renderTerminal(other)).toMatch(/✘ auth\.wrong-key/);
-    expect(renderTerminal(other)).toMatch(/gate FAILED/);
+    expect(renderTerminal(reportView(other))).toMatch(/✘ auth\.wrong-key/);
+    expect(renderTerminal(reportView(other))).toMatch(/gate FAILED/);
   });
 
   test('against a correct server: an entry of an earlier report is fixed, a warning (exit 0), failing with --strict (exit 1)', () => {
@@ -116,12 +117,12 @@ describe('a run with its own report as baseline', () => {
     expect(gateOf(fixed).reason).toMatch(
       /fixed, all (it|they) cover passing \(fails with --baseline-strict\): remove (.*, )?auth\.missing-key(, .*)? from the baseline/,
     );
-    expect(renderTerminal(fixed)).toMatch(/⚠ auth\.missing-key \(fixed: remove it from the baseline\)/);
-    expect(renderMarkdown(fixed)).toMatch(
+    expect(renderTerminal(reportView(fixed))).toMatch(/⚠ auth\.missing-key \(fixed: remove it from the baseline\)/);
+    expect(renderMarkdown(reportView(fixed))).toMatch(
       /#### Fixed: remove them from the baseline \(\d+\)\n\n(- .*\n)*- `auth\.missing-key`/,
     );
     expect(renderJunit(fixed)).toContain('FIXED: remove auth.missing-key from the baseline');
-    expect(renderHtml(fixed)).toContain('Fixed: remove it from the baseline');
+    expect(renderHtml(reportView(fixed))).toContain('Fixed: remove it from the baseline');
     expect(gateOf(resultsOf(runs.correct as HarnessRun, { baseline, strict: true })).passed).toBe(false);
   });
 
@@ -140,7 +141,7 @@ describe('a run with its own report as baseline', () => {
     expect(results.run.baseline?.expired).toEqual([
       { id: 'auth.missing-key', reason: 'fix scheduled', link: 'https://example.com/1', until: '2026-05-31' },
     ]);
-    expect(renderTerminal(results)).toMatch(/baseline entry auth\.missing-key expired on 2026-05-31/);
+    expect(renderTerminal(reportView(results))).toMatch(/baseline entry auth\.missing-key expired on 2026-05-31/);
   });
 
   test('a hand-written entry by glob carries its reason and link into the reports', () => {
@@ -160,7 +161,7 @@ describe('a run with its own report as baseline', () => {
       reason: 'gateway lets anonymous reads through',
       link: 'https://tracker.example.com/PET-7',
     });
-    expect(renderMarkdown(results)).toContain(
+    expect(renderMarkdown(reportView(results))).toContain(
       'gateway lets anonymous reads through (https://tracker.example.com/PET-7)',
     );
   });

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vite
 import { main } from '../../src/commands/cli.js';
 import { labelOf, runMode, signalOf, uniqueLabels, type CellOutcome } from '../../src/commands/matrix/model.js';
 import { renderHtml } from '../../src/report/html.js';
+import { reportView } from '../../src/report/view.js';
 import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
 import type { OutcomeKind } from '../../src/checks/requirement.js';
 import { catalogue } from '../../tests/catalogue.js';
@@ -93,7 +94,7 @@ function place(name: string, r: Results | string, html = false): string {
   mkdirSync(join(dir, name), { recursive: true });
   const path = join(dir, name, 'conformance.json');
   writeFileSync(path, typeof r === 'string' ? r : JSON.stringify(r, null, 2));
-  if (html && typeof r !== 'string') writeFileSync(join(dir, name, 'conformance.html'), renderHtml(r));
+  if (html && typeof r !== 'string') writeFileSync(join(dir, name, 'conformance.html'), renderHtml(reportView(r)));
   return path;
 }
 

@@ -44,6 +44,7 @@ import {
 import { renderReports } from '../../src/report/reporter.js';
 import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
 import { renderTerminal } from '../../src/report/terminal.js';
+import { reportView } from '../../src/report/view.js';
 import { execute, Skip, Violation } from '../../src/checks/requirement.js';
 import { joined, msg, words } from '../../src/checks/message.js';
 import { createReferenceHandler, type Handler } from '../../src/reference-server/handler.js';
@@ -211,7 +212,7 @@ async function record(key: string): Promise<Recorded> {
 }
 
 function outputs(results: Results): { file: string; content: string }[] {
-  return [...renderReports(results, []), { file: 'terminal', content: renderTerminal(results) }];
+  return [...renderReports(results, []), { file: 'terminal', content: renderTerminal(reportView(results)) }];
 }
 
 /** The suite's own text of a tree: everything but what the wire and the configuration gave. */

@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../../src/wire/evidence.js';
 import type { OutcomeKind } from '../../src/checks/requirement.js';
 import { renderHtml } from '../../src/report/html.js';
+import { reportView } from '../../src/report/view.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { DIGEST_COMMAND, suiteDigest } from '../../src/report/manifest.js';
@@ -82,17 +83,17 @@ test('a run given a --label is headed with it in every report, beside its base U
     [check('auth.x', 'failed')],
     run({ target: { baseUrl: 'http://127.0.0.1:8080/v1', embedded: false, label: 'petstore-go 2.1' } }),
   );
-  const html = renderHtml(given);
+  const html = renderHtml(reportView(given));
   expect(html).toMatch(/<title>Not conformant: petstore-go 2\.1 · /);
   expect(html).toContain('<dd><strong>petstore-go 2.1</strong> <code>http://127.0.0.1:8080/v1</code>');
-  expect(renderMarkdown(given)).toContain('Target **petstore-go 2.1** `http://127.0.0.1:8080/v1`');
-  expect(renderTerminal(given)).toMatch(/^ target +petstore-go 2\.1 · http:\/\/127\.0\.0\.1:8080\/v1$/m);
+  expect(renderMarkdown(reportView(given))).toContain('Target **petstore-go 2.1** `http://127.0.0.1:8080/v1`');
+  expect(renderTerminal(reportView(given))).toMatch(/^ target +petstore-go 2\.1 · http:\/\/127\.0\.0\.1:8080\/v1$/m);
   expect(renderJunit(given)).toContain('<property name="label" value="petstore-go 2.1"/>');
 
   const plain = buildResults([check('auth.x', 'failed')], run());
-  expect(renderHtml(plain)).toMatch(/<title>Not conformant: https:\/\/staging\.example\.com\/v1 · /);
-  expect(renderMarkdown(plain)).toContain('Target `https://staging.example.com/v1` ·');
-  expect(renderTerminal(plain)).toMatch(/^ target +https:\/\/staging\.example\.com\/v1$/m);
+  expect(renderHtml(reportView(plain))).toMatch(/<title>Not conformant: https:\/\/staging\.example\.com\/v1 · /);
+  expect(renderMarkdown(reportView(plain))).toContain('Target `https://staging.example.com/v1` ·');
+  expect(renderTerminal(reportView(plain))).toMatch(/^ target +https:\/\/staging\.example\.com\/v1$/m);
 });
 
 describe('the verdict', () => {
@@ -180,14 +181,14 @@ describe('the verdict', () => {
     );
     expect(results).toMatchObject({ verdict: 'not-tested', verdictReason: diagnosis, run: { diagnosis } });
     expect(validateReport(JSON.parse(JSON.stringify(results))), JSON.stringify(validateReport.errors)).toBe(true);
-    expect(renderMarkdown(results)).toContain('Pet Store conformance: Not tested');
-    expect(renderHtml(results)).toContain('<span id="verdict">Not tested</span>');
+    expect(renderMarkdown(reportView(results))).toContain('Pet Store conformance: Not tested');
+    expect(renderHtml(reportView(results))).toContain('<span id="verdict">Not tested</span>');
     // The one reason is the headline, not a list of every requirement repeating it.
-    expect(renderMarkdown(results)).not.toContain('### Could not be decided');
-    expect(renderMarkdown(results)).toContain('No check ran: each of the 2 requirements is not tested');
-    expect(renderHtml(results)).not.toContain('<section class="findings">');
+    expect(renderMarkdown(reportView(results))).not.toContain('### Could not be decided');
+    expect(renderMarkdown(reportView(results))).toContain('No check ran: each of the 2 requirements is not tested');
+    expect(renderHtml(reportView(results))).not.toContain('<section class="findings">');
     expect(renderJunit(results)).toContain(': not-tested"');
-    expect(renderTerminal(results)).toContain(`verdict  NOT TESTED: ${diagnosis}`);
+    expect(renderTerminal(reportView(results))).toContain(`verdict  NOT TESTED: ${diagnosis}`);
     // Without a diagnosis the same checks are merely undecided.
     expect(buildResults([check('a.x', 'error')], run()).verdict).toBe('inconclusive');
   });
@@ -205,7 +206,7 @@ describe('the verdict', () => {
     expect(fell.verdictReason).toBe(
       `the target failed during the run (${GATEWAY_FAILING}): 30 MUST requirements could not be decided`,
     );
-    const text = renderTerminal(fell);
+    const text = renderTerminal(reportView(fell));
     expect(text.split('\n').filter((l) => l.includes(GATEWAY_FAILING))).toHaveLength(1);
     expect(text).not.toMatch(/g\.(m\d+|s) /);
     // A violation proven before the fall stands, and the fall is still said.
@@ -227,7 +228,7 @@ describe('the verdict', () => {
       run(),
     );
     expect(
-      renderTerminal(results, { width: 200 })
+      renderTerminal(reportView(results), { width: 200 })
         .split('\n')
         .filter((l) => l.includes('consistency.create-then-list')),
     ).toEqual([` - consistency.create-then-list (skipped) ${reason}`]);
@@ -282,7 +283,7 @@ describe('the verdict', () => {
     expect(results.run.retries?.pacing.limited).toBe(5);
     expect(validateReport(JSON.parse(JSON.stringify(results))), JSON.stringify(validateReport.errors)).toBe(true);
     expect(buildResults([check('a.x', 'passed')], run()).run.retries).toBeNull();
-    const markdown = renderMarkdown(results);
+    const markdown = renderMarkdown(reportView(results));
     expect(markdown).toContain('Retried or resent (2)');
     expect(markdown).toContain(
       '`429 ×3, 503 ×1 with Retry-After, 3 retried after 1.0 s of waits asked; 1 resent after a stale connection`',
@@ -290,7 +291,7 @@ describe('the verdict', () => {
     expect(markdown).toContain(
       '> Requests sent again (the infrastructure, not findings): 429 ×4, 503 ×1 with Retry-After, 3 retried after 1.0 s of waits asked; 1 resent after a stale connection; every request paused 1.0 s in all; the pace slowed to \\~2.5 req/s.',
     );
-    const html = renderHtml(results);
+    const html = renderHtml(reportView(results));
     expect(html).toContain('Sent again: 429 ×1 with Retry-After, none retried');
     expect(html).toContain('every request paused 1.0 s in all');
     // The schema holds them to their shape: a status that never asks to wait is no retry.
@@ -323,7 +324,7 @@ describe('every rendering of hostile text', () => {
   });
 
   test('the HTML carries it as text: one script (its own), no markup from the target', () => {
-    const html = renderHtml(results);
+    const html = renderHtml(reportView(results));
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).not.toContain('alert("x")</script>');
     expect(html).toContain('&#60;/pre&#62;&#60;/details&#62;&#60;script&#62;');
@@ -342,7 +343,7 @@ describe('every rendering of hostile text', () => {
   });
 
   test('the Markdown keeps it inert: statements escaped, reasons in code spans, one line per finding', () => {
-    const md = renderMarkdown(results);
+    const md = renderMarkdown(reportView(results));
     expect(md).toContain('a.x holds \\| \\*\\*bold\\*\\* \\<b\\>');
     const finding = md.split('\n').filter((l) => l.startsWith('- `a.x`'));
     expect(finding).toHaveLength(1);
@@ -351,7 +352,7 @@ describe('every rendering of hostile text', () => {
   });
 
   test('the terminal marks SHOULD findings as warnings', () => {
-    const text = renderTerminal(results);
+    const text = renderTerminal(reportView(results));
     expect(text).toMatch(/✘ a\.x /);
     expect(text).toMatch(/\? a\.y \(could not decide\)/);
     expect(text).toMatch(/⚠ a\.s \(SHOULD, warning\)/);

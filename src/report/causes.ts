@@ -229,7 +229,10 @@ export function inCauseOrder(
   return [...grouped, ...elsewhere];
 }
 
-/** One finding as a report shows it: `cause` when it is grouped under one only a later list shows; `also`, those grouped under it; `blocked`, those it blocked. */
+/**
+ * One finding as a report shows it: `cause` when it is grouped under one only a later list shows;
+ * `also`, those grouped under it; `blocked`, those it blocked.
+ */
 export interface Shown {
   entry: RequirementResult;
   cause?: RequirementResult;

@@ -1,4 +1,5 @@
 // conformance.html's inline CSS (over the shared BASE_STYLE of src/report/page.ts) and its few lines of script.
+// A line ending in a backslash goes on in the next: the template's line continuation, in no string, keeps lines short.
 import { BASE_STYLE } from './page.js';
 
 export const SCRIPT = `
@@ -34,17 +35,20 @@ main { max-width: 1120px; margin: 0 auto; padding: 28px 24px 48px; }
 code, pre { font-family: var(--mono); font-size: 12.5px; }
 a { color: inherit; }
 .muted { color: var(--muted); }
-.verdict { background: var(--card); border: 1px solid var(--line); border-top: 8px solid var(--c); border-radius: 10px; padding: 22px 28px 18px; box-shadow: 0 1px 3px rgba(16,24,40,.06); }
+.verdict { background: var(--card); border: 1px solid var(--line); border-top: 8px solid var(--c); border-radius: 10px; \
+padding: 22px 28px 18px; box-shadow: 0 1px 3px rgba(16,24,40,.06); }
 .v-conformant { --c: var(--passed); --cbg: var(--passed-bg); }
 .v-nonconformant { --c: var(--failed); --cbg: var(--failed-bg); }
 .v-inconclusive { --c: var(--warning); --cbg: var(--warning-bg); }
 .v-not-tested { --c: var(--warning); --cbg: var(--warning-bg); }
 .eyebrow { text-transform: uppercase; letter-spacing: .08em; font-size: 12px; color: var(--muted); font-weight: 600; }
 .verdict h1 { margin: 6px 0 2px; font-size: 34px; line-height: 1.2; color: var(--c); display: flex; align-items: center; gap: 14px; }
-.seal { display: inline-grid; place-items: center; width: 44px; height: 44px; border-radius: 50%; background: var(--c); color: #fff; font-size: 26px; flex: none; }
+.seal { display: inline-grid; place-items: center; width: 44px; height: 44px; border-radius: 50%; background: var(--c); color: #fff; \
+font-size: 26px; flex: none; }
 .reason { margin: 4px 0 14px; font-size: 16px; font-weight: 500; }
 .reason::first-letter { text-transform: uppercase; }
-.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 6px 28px; margin: 0; padding-top: 12px; border-top: 1px solid var(--line); }
+.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 6px 28px; margin: 0; padding-top: 12px; \
+border-top: 1px solid var(--line); }
 .facts div { display: flex; gap: 10px; min-width: 0; }
 .facts dt { flex: none; width: 96px; color: var(--muted); font-size: 13px; padding-top: 1px; }
 .facts dd { margin: 0; overflow-wrap: anywhere; }
@@ -56,7 +60,8 @@ a { color: inherit; }
 .total { color: var(--muted); font-size: 13px; }
 .bar { display: flex; height: 10px; border-radius: 5px; overflow: hidden; background: var(--skipped-bg); }
 .bar span { display: block; height: 100%; }
-.bar .passed { background: var(--passed); } .bar .failed { background: var(--failed); } .bar .warning { background: #e0a030; } .bar .error { background: var(--error); } .bar .skipped { background: #b8bfc9; }
+.bar .passed { background: var(--passed); } .bar .failed { background: var(--failed); } .bar .warning { background: #e0a030; } \
+.bar .error { background: var(--error); } .bar .skipped { background: #b8bfc9; }
 .nums { display: grid; grid-template-columns: repeat(4, 1fr); margin: 10px 0 0; }
 .nums div { text-align: center; }
 .nums dt { font-size: 12px; color: var(--muted); }
@@ -65,7 +70,8 @@ a { color: inherit; }
 .findings { display: grid; gap: 12px; margin-bottom: 16px; }
 .finding { background: var(--card); border: 1px solid var(--line); border-left: 5px solid var(--fc); border-radius: 8px; padding: 10px 16px; }
 .finding h3 { margin: 0 0 6px; font-size: 15px; color: var(--fc); }
-.finding .n { display: inline-block; min-width: 22px; padding: 0 6px; border-radius: 10px; background: var(--fc); color: #fff; font-size: 12px; text-align: center; }
+.finding .n { display: inline-block; min-width: 22px; padding: 0 6px; border-radius: 10px; background: var(--fc); color: #fff; \
+font-size: 12px; text-align: center; }
 .finding ul { margin: 0; padding-left: 18px; }
 .finding li { margin: 3px 0; }
 .finding li a { font-family: var(--mono); font-weight: 600; font-size: 13px; }
@@ -73,7 +79,8 @@ a { color: inherit; }
 .finding .why { color: var(--muted); font-size: 13.5px; }
 .f-failed { --fc: var(--failed); } .f-error { --fc: var(--error); } .f-warning { --fc: var(--warning); } .f-known { --fc: var(--skipped, #6b7280); }
 .toolbar { display: flex; justify-content: flex-end; align-items: center; gap: 16px; margin: 20px 0 4px; font-size: 14px; color: var(--muted); }
-.toolbar button { font: inherit; font-size: 13px; padding: 4px 12px; border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: var(--ink); cursor: pointer; }
+.toolbar button { font: inherit; font-size: 13px; padding: 4px 12px; border: 1px solid var(--line); border-radius: 6px; \
+background: var(--card); color: var(--ink); cursor: pointer; }
 .area { margin-top: 18px; }
 .area h2 { display: flex; align-items: center; justify-content: space-between; gap: 12px; font-size: 18px; margin: 0 0 8px; }
 .chips { display: flex; gap: 6px; flex-wrap: wrap; }
@@ -85,7 +92,8 @@ div.row, summary { display: grid; grid-template-columns: 92px minmax(150px, 230p
 summary { cursor: pointer; list-style: none; }
 summary::-webkit-details-marker { display: none; }
 summary:hover { background: #f8fafc; }
-.badge { display: inline-block; width: 100%; text-align: center; font-size: 12px; font-weight: 650; padding: 2px 0; border-radius: 5px; text-transform: uppercase; letter-spacing: .03em; }
+.badge { display: inline-block; width: 100%; text-align: center; font-size: 12px; font-weight: 650; padding: 2px 0; border-radius: 5px; \
+text-transform: uppercase; letter-spacing: .03em; }
 .badge.small { width: auto; padding: 0 6px; font-size: 11px; }
 .b-passed { color: var(--passed); background: var(--passed-bg); } .b-failed { color: var(--failed); background: var(--failed-bg); }
 .b-error { color: var(--error); background: var(--error-bg); } .b-warning { color: var(--warning); background: var(--warning-bg); }
@@ -103,7 +111,8 @@ summary:hover { background: #f8fafc; }
 summary .chev { border-right: 2px solid var(--muted); border-bottom: 2px solid var(--muted); transform: rotate(-45deg); transition: transform .15s; }
 details[open] > summary .chev { transform: rotate(45deg); }
 details[open] > summary { background: #f8fafc; }
-.r-failed > summary { box-shadow: inset 4px 0 0 var(--failed); } .r-error > summary { box-shadow: inset 4px 0 0 var(--error); } .r-warning > summary { box-shadow: inset 4px 0 0 var(--warning); }
+.r-failed > summary { box-shadow: inset 4px 0 0 var(--failed); } .r-error > summary { box-shadow: inset 4px 0 0 var(--error); } \
+.r-warning > summary { box-shadow: inset 4px 0 0 var(--warning); }
 .evidence { padding: 4px 18px 16px 118px; border-top: 1px dashed var(--line); background: #fbfcfd; }
 .cap { font-size: 11.5px; font-weight: 700; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 12px 0 4px; }
 pre { margin: 0; padding: 10px 12px; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }

@@ -121,9 +121,11 @@ export function renderJunit(results: Results): string {
         .join('') +
       `  </testsuite>\n`
     : '';
+  const name = `petstore-conformance ${xml(results.target.baseUrl)}: ${results.verdict}`;
+  const counted = count(results.requirements, results.run.errors.length);
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
-    `<testsuites name="petstore-conformance ${xml(results.target.baseUrl)}: ${results.verdict}" ${count(results.requirements, results.run.errors.length)} timestamp="${results.run.startedAt}">\n` +
+    `<testsuites name="${name}" ${counted} timestamp="${results.run.startedAt}">\n` +
     suites.join('') +
     runErrors +
     `</testsuites>\n`

@@ -1,27 +1,8 @@
 // conformance.md: short enough for a pull-request comment or a GitHub job summary.
-import { givenLabel, isPartial, LEVELS, type RequirementResult, type Results, type Verdict } from './results.js';
-import {
-  baselineSaid,
-  findingLists,
-  findings,
-  gateOf,
-  notScoredSaid,
-  olderSetSaid,
-  VERDICT_TITLE,
-  type FindingList,
-} from './verdict.js';
-import { saidOnce, type SaidOnce } from './one-cause.js';
-import { levelApart, type Shown } from './causes.js';
-import {
-  describeDeployment,
-  describeRetries,
-  describeRunRetries,
-  describeScore,
-  describeServerExit,
-  oneLine,
-  coverageSaid,
-  soakSaid,
-} from './words.js';
+import { givenLabel, LEVELS, type RequirementResult, type Verdict } from './results.js';
+import { VERDICT_TITLE } from './verdict.js';
+import { coverageSaid, describeDeployment, describeRetries, oneLine, soakSaid } from './words.js';
+import { capital, SAID, type Finding, type FindingSection, type Named, type ReportView } from './view.js';
 
 const ICON: Readonly<Record<Verdict, string>> = {
   conformant: '✅',
@@ -46,52 +27,64 @@ export function code(text: string): string {
 
 const MAX_LISTED = 25;
 
-function list(
-  entries: readonly RequirementResult[],
-  reason: (e: RequirementResult) => string | undefined,
-  after: (e: RequirementResult) => string[] = () => [],
-): string[] {
-  const lines = entries
-    .slice(0, MAX_LISTED)
-    .flatMap((e) => [`- ${code(e.id)} ${md(e.statement)}: ${code(oneLine(reason(e), 180))}`, ...after(e)]);
-  if (entries.length > MAX_LISTED) lines.push(`- … and ${entries.length - MAX_LISTED} more (see conformance.html)`);
-  return lines;
+/** At most MAX_LISTED items of a list, then how many more. */
+function listed<T>(items: readonly T[], lines: (item: T) => string[]): string[] {
+  const out = items.slice(0, MAX_LISTED).flatMap(lines);
+  if (items.length > MAX_LISTED) out.push(`- … and ${items.length - MAX_LISTED} more (see conformance.html)`);
+  return out;
 }
+
+/** A requirement, what it says, and the first line of why it is listed. */
+const item = (e: RequirementResult, reason: string | undefined) =>
+  `- ${code(e.id)} ${md(e.statement)}: ${code(oneLine(reason, 180))}`;
+
+const ids = (list: readonly Named[]) => list.map((m) => `${code(m.id)}${m.apart}`).join(', ');
 
 /**
- * A list of findings in root-cause order (see findingLists): a failure another explains is named
- * under it ("also failed because of this"), unless that one is listed only in a later section.
+ * One finding, and under it (root cause first) the one it failed because of, when only a later
+ * section shows that one, and those it explains.
  */
-function causeList({ shown }: FindingList): string[] {
-  const under = (e: RequirementResult) => {
-    const { cause, also, blocked } = shown.find((s) => s.entry === e) as Shown;
-    const ids = (list: RequirementResult[]) => list.map((m) => `${code(m.id)}${levelApart(m, e)}`).join(', ');
-    return [
-      ...(cause ? [`  - failed because of ${code(cause.id)}, below`] : []),
-      ...(also.length ? [`  - also failed because of this: ${ids(also)}`] : []),
-      ...(blocked.length ? [`  - blocked by this (not violated themselves): ${ids(blocked)}`] : []),
-    ];
-  };
-  return list(
-    shown.map((s) => s.entry),
-    (e) => e.message,
-    under,
-  );
+function finding(f: Finding): string[] {
+  return [
+    item(f.entry, f.reason),
+    ...(f.cause ? [`  - failed because of ${code(f.cause)}, below`] : []),
+    ...(f.also.length ? [`  - ${SAID.also}: ${ids(f.also)}`] : []),
+    ...(f.blocked.length ? [`  - ${SAID.blocked}: ${ids(f.blocked)}`] : []),
+  ];
 }
 
-export function renderMarkdown(results: Results): string {
-  const { known, fixed, notScored } = findings(results);
-  const { violations, undecided, warnings, gone, turned } = findingLists(results);
-  const notTested = results.verdict === 'not-tested';
+const section = (title: string, lines: string[]) => (lines.length ? ['', title, '', ...lines] : []);
+
+/** A list of findings, led by the requirements one cause explains (Once): one line, their ids. */
+function findingSection({ heading, findings, once }: FindingSection): string[] {
+  const lead = once
+    ? [`- ${md(once.lead)}: ${ids(once.entries)}`, ...once.reproduce.map((curl) => `  - ${SAID.again}: ${code(curl)}`)]
+    : [];
+  return section(`### ${heading}`, [...lead, ...listed(findings, finding)]);
+}
+
+function heading({ results }: ReportView): string[] {
   const r = results.run;
   const label = givenLabel(results.target);
   const commit = results.suite.commit ? ` (\`${results.suite.commit.slice(0, 12)}\`)` : '';
-  const out = [
+  const target = `${label ? `**${md(label)}** ` : ''}${code(results.target.baseUrl)}`;
+  const facts = [
+    `Target ${target}${results.target.embedded ? ` ${SAID.embedded}` : ''}`,
+    `interface ${results.interface.version}`,
+    `suite ${results.suite.version}${commit}`,
+    ...(r.requirementSet ? [`requirement set ${r.requirementSet.id}`] : []),
+    `seed \`${r.seed ?? 'none'}\``,
+    r.finishedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'),
+    `${(r.durationMs / 1000).toFixed(1)} s`,
+    ...(r.strict ? ['strict'] : []),
+    ...(r.readOnly ? ['read-only'] : []),
+  ];
+  return [
     `## ${ICON[results.verdict]} Pet Store conformance: ${VERDICT_TITLE[results.verdict]}`,
     '',
-    `**${md(results.verdictReason.charAt(0).toUpperCase() + results.verdictReason.slice(1))}**`,
+    `**${md(capital(results.verdictReason))}**`,
     '',
-    `Target ${label ? `**${md(label)}** ` : ''}${code(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · interface ${results.interface.version} · suite ${results.suite.version}${commit}${r.requirementSet ? ` · requirement set ${r.requirementSet.id}` : ''} · seed \`${r.seed ?? 'none'}\` · ${r.finishedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} · ${(r.durationMs / 1000).toFixed(1)} s${r.strict ? ' · strict' : ''}${r.readOnly ? ' · read-only' : ''}`,
+    facts.join(' · '),
     '',
     '| Level | Requirements | Passed | Failed | Could not decide | Skipped |',
     '|---|---:|---:|---:|---:|---:|',
@@ -100,115 +93,81 @@ export function renderMarkdown(results: Results): string {
       return `| ${l} | ${t.requirements} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} |`;
     }),
   ];
-  const levels = r.strict ? 'MUST and SHOULD' : 'MUST';
-  const section = (title: string, lines: string[]) => (lines.length ? ['', title, '', ...lines] : []);
-  // Requirements one cause explains (SaidOnce): one line, their ids, not one line each.
-  const once = (o: SaidOnce | null) =>
-    o
-      ? [
-          `- ${md(saidOnce(o, results))}: ${o.entries.map((e) => `${code(e.id)}${e.level === 'SHOULD' ? ' (SHOULD)' : ''}`).join(', ')}`,
-          ...(o.reproduce ?? []).map((curl) => `  - what it fell on, again: ${code(curl)}`),
-        ]
-      : [];
-  out.push(...section(`### Violations (${levels})`, [...once(turned), ...causeList(violations)]));
-  out.push(...section('### Could not be decided', [...once(gone), ...causeList(undecided)]));
-  if (notTested)
-    out.push(
-      '',
-      `No check ran: each of the ${results.requirements.length} requirements is not tested, for the reason above (\`conformance.json\` lists them).`,
-    );
-  out.push(...section('### Warnings (SHOULD, do not fail the run)', causeList(warnings)));
-  out.push(
-    ...section(
-      '### The deployment, not the implementation (no requirement judged on these)',
-      (r.deployment ?? []).map((d) => `- ${md(describeDeployment(d))}`),
-    ),
-  );
-  if (r.baseline) {
-    const gate = gateOf(results);
-    out.push(
-      '',
-      `### Baseline ${code(r.baseline.path)}: ${gate.passed ? '✅ gate passed' : '❌ gate failed'}`,
-      '',
-      md(gate.reason.charAt(0).toUpperCase() + gate.reason.slice(1)),
-    );
-    if (known.length)
-      out.push(
-        '',
-        `#### Known deviations (${known.length}; still run, not regressions)`,
-        '',
-        ...list(known, baselineSaid),
-      );
-    if (fixed.length)
-      out.push('', `#### Fixed: remove them from the baseline (${fixed.length})`, '', ...list(fixed, baselineSaid));
-    if (r.baseline.expired.length)
-      out.push(
-        '',
-        ...r.baseline.expired.map(
-          (x) => `> Baseline entry ${code(x.id)} expired on ${x.until ?? '?'}: counted as not in the baseline.`,
-        ),
-      );
-  }
-  const older = olderSetSaid(results);
-  if (older) out.push('', `### Not scored (${notScored.length}): ${md(older)}`, '', ...list(notScored, notScoredSaid));
-  const skipped = results.requirements.filter((e) => e.outcome === 'skipped');
-  if (skipped.length) {
-    out.push(
-      '',
-      `<details><summary>Skipped (${skipped.length})</summary>`,
-      '',
-      ...list(skipped, (e) => e.skipReason),
-      '',
-      '</details>',
-    );
-  }
+}
+
+/** --baseline: the gate, the known deviations and the fixed ones apart, the expired entries. */
+function baseline({ results, gate, known, fixed }: ReportView): string[] {
+  const b = results.run.baseline;
+  if (!b || !gate) return [];
+  const passed = gate.passed ? '✅ gate passed' : '❌ gate failed';
+  const out = ['', `### Baseline ${code(b.path)}: ${passed}`, '', md(capital(gate.reason))];
+  if (known.length)
+    out.push('', `#### Known deviations (${known.length}; still run, not regressions)`, '', ...listed(known, finding));
+  if (fixed.length) out.push('', `#### ${SAID.fixed} (${fixed.length})`, '', ...listed(fixed, finding));
+  if (b.expired.length) out.push('', ...b.expired.map((x) => `> ${capital(SAID.expired(code(x.id), x.until))}.`));
+  return out;
+}
+
+/** A list folded away, with its count. */
+function details(summary: string, lines: string[]): string[] {
+  return ['', `<details><summary>${summary}</summary>`, '', ...lines, '', '</details>'];
+}
+
+/** Not scored, skipped, passed with cases not run, sent again: the lists after the findings. */
+function apart(view: ReportView): string[] {
+  const { results, older, notScored, skipped } = view;
+  const out: string[] = [];
+  if (older) out.push('', `### Not scored (${notScored.length}): ${md(older)}`, '', ...listed(notScored, finding));
+  if (skipped.length) out.push(...details(`Skipped (${skipped.length})`, listed(skipped, finding)));
   const partly = results.requirements.filter((e) => e.outcome === 'passed' && e.note);
-  if (partly.length) {
-    out.push(
-      '',
-      `<details><summary>Passed, with cases not run (${partly.length})</summary>`,
-      '',
-      ...list(partly, (e) => e.note),
-      '',
-      '</details>',
-    );
-  }
+  const noted = (e: RequirementResult) => [item(e, e.note)];
+  if (partly.length) out.push(...details(`Passed, with cases not run (${partly.length})`, listed(partly, noted)));
   const retried = results.requirements.filter((e) => e.retries);
-  if (retried.length) {
-    out.push(
-      '',
-      `<details><summary>Retried or resent (${retried.length})</summary>`,
-      '',
-      ...list(retried, (e) => e.retries && describeRetries(e.retries)),
-      '',
-      '</details>',
-    );
-  }
-  const notes: string[] = [];
-  if (r.interrupted) notes.push('The run was interrupted: checks that had not finished are reported as undecided.');
-  if (isPartial(results)) {
-    const sel = [
-      r.selection.only.length ? `only ${r.selection.only.join(', ')}` : '',
-      r.selection.skip.length ? `skipping ${r.selection.skip.join(', ')}` : '',
-    ];
-    notes.push(
-      `Partial run (${md(sel.filter(Boolean).join('; '))}): the verdict covers only the requirements that ran.`,
-    );
-  }
-  if (results.suite.score) notes.push(`About the suite: ${md(describeScore(results.suite.score))}.`);
-  const infrastructure = describeRunRetries(r.retries);
-  if (infrastructure) notes.push(`Requests sent again (the infrastructure, not findings): ${md(infrastructure)}.`);
-  const serverExit = describeServerExit(r.server);
-  if (serverExit) notes.push(md(serverExit));
-  for (const e of r.errors.slice(0, 5)) notes.push(`Suite error: ${md(oneLine(e, 200))}`);
-  if (notes.length) out.push('', ...notes.map((n) => `> ${n}`));
-  if (r.coverage) out.push('', `Coverage: ${md(coverageSaid(r.coverage))}.`);
-  if (r.soak) out.push('', `Soak (--soak): ${md(soakSaid(r.soak))}.`);
-  out.push(
+  const again = (e: RequirementResult) => [item(e, e.retries && describeRetries(e.retries))];
+  if (retried.length) out.push(...details(`Retried or resent (${retried.length})`, listed(retried, again)));
+  return out;
+}
+
+/** What the reader should know about the run itself, each a quoted line. */
+function notes({ notes: n }: ReportView): string[] {
+  const said = [n.interrupted, n.partial, n.score && `About the suite: ${n.score}.`, n.infrastructure, n.serverExit];
+  const lines = [
+    ...said.filter((x): x is string => Boolean(x)).map(md),
+    ...n.errors.slice(0, 5).map((e) => `Suite error: ${md(oneLine(e, 200))}`),
+  ];
+  return lines.length ? ['', ...lines.map((l) => `> ${l}`)] : [];
+}
+
+function footer({ results }: ReportView): string[] {
+  const r = results.run;
+  return [
+    ...(r.coverage ? ['', `Coverage: ${md(coverageSaid(r.coverage))}.`] : []),
+    ...(r.soak ? ['', `Soak (--soak): ${md(soakSaid(r.soak))}.`] : []),
     '',
     `${results.createdPets.count} pets created (ids in \`${results.createdPets.ledger}\`). ` +
       `Replay: ${code(r.replay ?? 'npx petstore-conformance')}. Evidence and reproductions: \`conformance.html\`.`,
     '',
-  );
-  return out.join('\n');
+  ];
+}
+
+export function renderMarkdown(view: ReportView): string {
+  const { results } = view;
+  const count = results.requirements.length;
+  const notTested = [
+    '',
+    `No check ran: each of the ${count} requirements is not tested, for the reason above (\`conformance.json\` lists them).`,
+  ];
+  const deployment = (results.run.deployment ?? []).map((d) => `- ${md(describeDeployment(d))}`);
+  return [
+    ...heading(view),
+    ...findingSection(view.violations),
+    ...findingSection(view.undecided),
+    ...(results.verdict === 'not-tested' ? notTested : []),
+    ...findingSection(view.warnings),
+    ...section('### The deployment, not the implementation (no requirement judged on these)', deployment),
+    ...baseline(view),
+    ...apart(view),
+    ...notes(view),
+    ...footer(view),
+  ].join('\n');
 }

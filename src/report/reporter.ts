@@ -27,6 +27,7 @@ import {
   type RunSoak,
 } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
+import { reportView, type ReportView } from './view.js';
 import { renderLedger } from './ledger.js';
 
 export { renderLedger } from './ledger.js';
@@ -52,20 +53,21 @@ export interface ReporterOptions {
 }
 
 /**
- * Every report file of a run. Nothing is redacted here: what came from the wire or the
+ * Every report file of a run, from its view (reportView, computed once: the terminal summary
+ * shares it). Nothing is redacted here: what came from the wire or the
  * configuration was redacted where it entered the tree (evidence, messages, the target), and the
  * suite's own words must reach the page as written (see src/wire/redact.ts).
  */
 export function renderReports(
   results: Results,
   ledger: readonly string[],
-  { har }: { har?: string } = {},
+  { har, view = reportView(results) }: { har?: string; view?: ReportView } = {},
 ): { file: string; content: string }[] {
   const contents: Record<(typeof REPORT_FILES)[number], string> = {
     'conformance.json': `${JSON.stringify(results, null, 2)}\n`,
     'junit.xml': renderJunit(results),
-    'conformance.md': renderMarkdown(results),
-    'conformance.html': renderHtml(results, har === undefined ? {} : { har }),
+    'conformance.md': renderMarkdown(view),
+    'conformance.html': renderHtml(view, har === undefined ? {} : { har }),
     [LEDGER_FILE]: renderLedger(results, ledger),
   };
   return REPORT_FILES.map((file) => ({ file, content: contents[file] }));
@@ -299,7 +301,8 @@ export class ConformanceReporter {
     // The HAR was streamed by the checks' worker, which closed it when they ended; its path as seen from the reports.
     const har = this.config.har ? resolve(this.config.har) : undefined;
     const harFile = har && relative(dir, har).split(sep).join('/');
-    const files = renderReports(results, created, harFile ? { har: harFile } : {});
+    const view = reportView(results);
+    const files = renderReports(results, created, { view, ...(harFile ? { har: harFile } : {}) });
     for (const { file, content } of files) writeAtomic(join(dir, file), content);
     const digested = har && harFile && existsSync(har) ? [{ file: harFile, ...digestFile(har) }] : [];
     const manifest = `${JSON.stringify(buildManifest(results, packageRootPath, files, commit, digested), null, 2)}\n`;
@@ -309,7 +312,7 @@ export class ConformanceReporter {
     if (!print) return results;
 
     const shownDir = relative(process.cwd(), dir) || '.';
-    const text = renderTerminal(results, {
+    const text = renderTerminal(view, {
       paint: this.options.color ? COLORS : PLAIN,
       width: process.stdout.columns || 120,
       reportDir: shownDir.startsWith('..') ? dir : shownDir,

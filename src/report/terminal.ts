@@ -1,9 +1,8 @@
 // The compact summary printed at the end of every run.
-import { givenLabel, isPartial, type RequirementResult, type Results, type Tally } from './results.js';
-import { baselineSaid, findingLists, findings, gateOf, notScoredSaid, olderSetSaid, VERDICT_TITLE } from './verdict.js';
-import { saidOnce } from './one-cause.js';
-import { levelApart, type Shown } from './causes.js';
-import { coverageSaid, describeDeployment, describeServerExit, oneLine, soakSaid } from './words.js';
+import { givenLabel, type Tally } from './results.js';
+import { VERDICT_TITLE } from './verdict.js';
+import { coverageSaid, describeDeployment, oneLine, soakSaid } from './words.js';
+import { SAID, type Finding, type Named, type Once, type ReportView } from './view.js';
 
 export interface Paint {
   red(s: string): string;
@@ -23,16 +22,6 @@ export const COLORS: Paint = {
 };
 export const PLAIN: Paint = { red: (s) => s, green: (s) => s, yellow: (s) => s, bold: (s) => s, dim: (s) => s };
 
-function counts(t: Tally, strictLevel: boolean): string {
-  const parts = [`${t.passed} passed`];
-  if (t.failed) parts.push(strictLevel ? `${t.failed} failed` : `${t.failed} warning${t.failed === 1 ? '' : 's'}`);
-  if (t.error) parts.push(`${t.error} undecided`);
-  if (t.skipped) parts.push(`${t.skipped} skipped`);
-  return `${t.requirements} requirement${t.requirements === 1 ? '' : 's'}: ${parts.join(', ')}`;
-}
-
-const SKIPS_SHOWN = 3;
-
 /** Ids after a lead, as many to a line as fit the width, every one of them (later lines indented like the first). */
 function wrapped(ids: readonly string[], width: number, lead: string): string[] {
   const indent = ' '.repeat(lead.replace(/\x1b\[\d+m/g, '').length);
@@ -49,127 +38,176 @@ function wrapped(ids: readonly string[], width: number, lead: string): string[] 
   return lines.map((l, i) => `${i === 0 ? lead : indent}${l}`);
 }
 
-export function renderTerminal(
-  results: Results,
-  { paint = PLAIN, width = 120, reportDir = 'reports' }: { paint?: Paint; width?: number; reportDir?: string } = {},
-): string {
-  const { known, fixed, notScored } = findings(results);
-  const { violations, undecided, warnings, gone, turned } = findingLists(results);
+interface Options {
+  paint?: Paint;
+  width?: number;
+  reportDir?: string;
+}
+
+/** How the summary is written: its paint, its width, the report folder it points to. */
+interface Out {
+  paint: Paint;
+  width: number;
+  reportDir: string;
+  line(label: string, value: string): string;
+}
+
+/** How each list marks its findings, and the tag after the id. */
+function markOf(f: Finding, paint: Paint): [string, string] {
+  const e = f.entry;
+  switch (f.kind) {
+    case 'violation':
+      return [paint.red('✘'), f.level === 'SHOULD' ? ' (SHOULD, strict)' : ''];
+    case 'undecided':
+      return [paint.yellow('?'), ' (could not decide)'];
+    case 'warning':
+      return [paint.yellow('⚠'), ` (SHOULD, warning${e.outcome === 'error' ? ', could not check' : ''})`];
+    case 'known':
+      return [paint.dim('≈'), ` (known ${f.level} ${e.outcome === 'failed' ? 'failure' : 'undecided'}, baseline)`];
+    case 'fixed':
+      return [paint.yellow('⚠'), ` (${SAID.fixedOne})`];
+    case 'notScored':
+      return [paint.dim('○'), ''];
+    case 'skipped':
+      return [paint.dim('-'), ' (skipped)'];
+  }
+}
+
+/**
+ * One finding: its mark, id and first reason on a line; under it, those it explains. Root cause
+ * first (src/report/causes.ts): a failure another one explains is named under that one, unless
+ * that one comes only in a later list.
+ */
+function finding(f: Finding, { paint, width }: Out): string[] {
+  const [mark, tag] = markOf(f, paint);
+  const head = ` ${mark} ${f.id}${tag}${f.cause ? ` (because of ${f.cause}, below)` : ''} `;
+  const lines = [`${head}${paint.dim(oneLine(f.reason, Math.max(40, width - head.length)))}`];
+  for (const [ids, said] of [
+    [f.also, `      ${SAID.also}: `],
+    [f.blocked, `      ${SAID.blocked}: `],
+  ] as const)
+    if (ids.length) lines.push(...wrapped(ids.map(idOf), width, paint.dim(said)));
+  return lines;
+}
+
+const idOf = (n: Named) => `${n.id}${n.apart}`;
+
+function counts(t: Tally, strictLevel: boolean): string {
+  const parts = [`${t.passed} passed`];
+  if (t.failed) parts.push(strictLevel ? `${t.failed} failed` : `${t.failed} warning${t.failed === 1 ? '' : 's'}`);
+  if (t.error) parts.push(`${t.error} undecided`);
+  if (t.skipped) parts.push(`${t.skipped} skipped`);
+  return `${t.requirements} requirement${t.requirements === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
+
+function heading({ results }: ReportView, { paint, line }: Out): string[] {
   const r = results.run;
   const label = givenLabel(results.target);
   const verdictPaint =
     results.verdict === 'conformant' ? paint.green : results.verdict === 'nonconformant' ? paint.red : paint.yellow;
-  const line = (label: string, value: string) => ` ${paint.dim(label.padEnd(8))} ${value}`;
-  const item = (mark: string, e: RequirementResult, tag: string, reason: string | undefined) => {
-    const head = ` ${mark} ${e.id}${tag} `;
-    return `${head}${paint.dim(oneLine(reason, Math.max(40, width - head.length)))}`;
-  };
-  const out = [
+  const target = `${label ? `${paint.bold(label)} · ` : ''}${results.target.baseUrl}`;
+  const verdict = paint.bold(verdictPaint(VERDICT_TITLE[results.verdict].toUpperCase()));
+  return [
     '',
     paint.bold(` Pet Store conformance (interface ${results.interface.version}, suite ${results.suite.version})`),
-    line(
-      'target',
-      `${label ? `${paint.bold(label)} · ` : ''}${results.target.baseUrl}${results.target.embedded ? ' (bundled reference server)' : ''}`,
-    ),
+    line('target', `${target}${results.target.embedded ? ` ${SAID.embedded}` : ''}`),
     line('seed', `${r.seed ?? 'none'}${r.replay ? paint.dim(`  replay: ${r.replay}`) : ''}`),
     line('MUST', counts(results.counts.MUST, true)),
     line('SHOULD', counts(results.counts.SHOULD, r.strict)),
-    line(
-      'verdict',
-      `${paint.bold(verdictPaint(VERDICT_TITLE[results.verdict].toUpperCase()))}: ${results.verdictReason}`,
-    ),
+    line('verdict', `${verdict}: ${results.verdictReason}`),
   ];
-  // Root cause first (src/report/causes.ts): a failure another one explains is named under that
-  // one, in its "also failed because of this" line, unless that one comes only in a later list.
-  const finding = (mark: string, { entry: e, cause, also, blocked }: Shown, tag: string) => {
-    out.push(item(mark, e, `${tag}${cause ? ` (because of ${cause.id}, below)` : ''}`, e.message));
-    for (const [ids, said] of [
-      [also, '      also failed because of this: '],
-      [blocked, '      blocked by this (not violated themselves): '],
-    ] as const)
-      if (ids.length)
-        out.push(
-          ...wrapped(
-            ids.map((m) => `${m.id}${levelApart(m, e)}`),
-            width,
-            paint.dim(said),
-          ),
-        );
-  };
-  // What failed on a poisoned target's failing answers: one item (the verdict names the turn).
-  if (turned)
-    out.push(
-      ...wrapped(
-        turned.entries.map((e) => `${e.id}${e.level === 'SHOULD' ? ' (SHOULD)' : ''}`),
-        width,
-        ` ${paint.red('✘')} ${paint.dim(`${saidOnce(turned, results)}: `)}`,
-      ),
-    );
-  for (const s of violations.shown) finding(paint.red('✘'), s, s.entry.level === 'SHOULD' ? ' (SHOULD, strict)' : '');
-  for (const s of undecided.shown) finding(paint.yellow('?'), s, ' (could not decide)');
-  // A backend that fell over mid-run, or a target that stopped answering, is said once (the verdict
-  // says it when MUSTs are left), not once per requirement it left undecided.
-  if (gone && !results.verdictReason.includes(gone.said))
-    out.push(` ${paint.yellow('?')} ${gone.said}: ${gone.entries.length} requirement(s) could not be decided`);
-  // The request it fell on, to send again by hand: the developer's one-line reproduction.
-  if (gone?.reproduce?.[0]) out.push(line('fell on', gone.reproduce[0]));
-  for (const s of warnings.shown)
-    finding(paint.yellow('⚠'), s, ` (SHOULD, warning${s.entry.outcome === 'error' ? ', could not check' : ''})`);
-  // --baseline: known deviations apart from the findings (with the baseline's reason), then the gate.
-  for (const e of known)
-    out.push(
-      item(
-        paint.dim('≈'),
-        e,
-        ` (known ${e.level} ${e.outcome === 'failed' ? 'failure' : 'undecided'}, baseline)`,
-        baselineSaid(e),
-      ),
-    );
-  for (const e of fixed) out.push(item(paint.yellow('⚠'), e, ' (fixed: remove it from the baseline)', baselineSaid(e)));
-  if (r.baseline) {
-    const gate = gateOf(results);
-    out.push(
-      line(
-        'baseline',
-        `${r.baseline.path}: ${gate.passed ? paint.green('gate passed') : paint.red('gate FAILED')}: ${gate.reason}`,
-      ),
-    );
-    for (const x of r.baseline.expired)
-      out.push(paint.dim(` - baseline entry ${x.id} expired on ${x.until ?? '?'}: counted as not in the baseline`));
+}
+
+/** What failed on a poisoned target's failing answers: one item (the verdict names the turn). */
+function turnedItem(turned: Once | null, { paint, width }: Out): string[] {
+  if (!turned) return [];
+  return wrapped(turned.entries.map(idOf), width, ` ${paint.red('✘')} ${paint.dim(`${turned.lead}: `)}`);
+}
+
+/**
+ * A backend that fell over mid-run, or a target that stopped answering, is said once (the verdict
+ * says it when MUSTs are left), not once per requirement it left undecided; then the request it
+ * fell on, to send again by hand: the developer's one-line reproduction.
+ */
+function goneItem(gone: Once | null, { paint, line }: Out): string[] {
+  if (!gone) return [];
+  const said = gone.inVerdict
+    ? []
+    : [` ${paint.yellow('?')} ${gone.said}: ${gone.entries.length} requirement(s) could not be decided`];
+  return [...said, ...(gone.reproduce[0] ? [line('fell on', gone.reproduce[0])] : [])];
+}
+
+const SKIPS_SHOWN = 3;
+
+/** --baseline: the gate; the older set scored against; what was not scored; the skipped MUSTs. */
+function apart(view: ReportView, out: Out): string[] {
+  const { paint, line } = out;
+  const r = view.results.run;
+  const lines: string[] = [];
+  if (r.baseline && view.gate) {
+    const passed = view.gate.passed ? paint.green('gate passed') : paint.red('gate FAILED');
+    lines.push(line('baseline', `${r.baseline.path}: ${passed}: ${view.gate.reason}`));
+    for (const x of r.baseline.expired) lines.push(paint.dim(` - ${SAID.expired(x.id, x.until)}`));
   }
   // --requirement-set older than this release's: what was added since ran, and is said apart.
-  const older = olderSetSaid(results);
-  if (older) out.push(line('set', older));
-  for (const e of notScored) if (e.outcome !== 'passed') out.push(item(paint.dim('○'), e, '', notScoredSaid(e)));
+  if (view.older) lines.push(line('set', view.older));
+  for (const f of view.notScored) if (f.entry.outcome !== 'passed') lines.push(...finding(f, out));
   // A skipped MUST is not a pass: say why, one line each (the reports list them all).
-  const skipped = results.requirements.filter((e) => e.outcome === 'skipped' && e.level === 'MUST');
-  for (const e of skipped.slice(0, SKIPS_SHOWN)) out.push(item(paint.dim('-'), e, ' (skipped)', e.skipReason));
-  if (skipped.length > SKIPS_SHOWN)
-    out.push(
-      paint.dim(
-        ` - ${skipped.length - SKIPS_SHOWN} more MUST requirements skipped (reasons in ${reportDir}/conformance.md)`,
-      ),
-    );
-  const serverExit = describeServerExit(r.server);
-  if (serverExit) out.push(paint.red(` ! ${oneLine(serverExit, width * 2)}`));
-  if (r.interrupted) out.push(paint.yellow(' ! the run was interrupted: unfinished checks count as undecided'));
-  if (isPartial(results)) out.push(paint.yellow(' ! partial run (--only/--skip): the verdict covers only what ran'));
-  for (const e of r.errors) out.push(paint.red(` ! suite error: ${oneLine(e, width - 16)}`));
-  // Findings about the deployment, not the implementation: no requirement is judged on them.
-  for (const d of r.deployment ?? []) out.push(line('deployment', oneLine(describeDeployment(d), width * 2)));
-  if (r.coverage) out.push(line('covered', oneLine(coverageSaid(r.coverage), width * 2)));
-  if (r.soak) out.push(line('soaked', oneLine(soakSaid(r.soak), width * 2)));
-  out.push(line('created', `${results.createdPets.count} pets (ids in ${reportDir}/${results.createdPets.ledger})`));
-  out.push(
-    line('reports', `${reportDir}/conformance.html, conformance.md, conformance.json, junit.xml, manifest.json`),
-  );
-  // The summary gives each finding's first reason; where the rest is.
-  const listed = violations.entries.length + undecided.entries.length + warnings.entries.length + known.length;
-  if (listed + (gone?.entries.length ?? 0) + (turned?.entries.length ?? 0) > 0) {
-    out.push(
-      line('evidence', `requests, responses and curl lines in ${reportDir}/conformance.html (or run with --verbose)`),
-    );
+  const skipped = view.skipped.filter((f) => f.level === 'MUST');
+  for (const f of skipped.slice(0, SKIPS_SHOWN)) lines.push(...finding(f, out));
+  if (skipped.length > SKIPS_SHOWN) {
+    const more = skipped.length - SKIPS_SHOWN;
+    lines.push(paint.dim(` - ${more} more MUST requirements skipped (reasons in ${out.reportDir}/conformance.md)`));
   }
-  out.push('');
-  return out.join('\n');
+  return lines;
+}
+
+/** The run's own trouble, then what it found about the deployment, covered and created, and where the reports are. */
+function footer(view: ReportView, { paint, width, reportDir, line }: Out): string[] {
+  const { results, notes } = view;
+  const r = results.run;
+  const lines: string[] = [];
+  if (notes.serverExit) lines.push(paint.red(` ! ${oneLine(notes.serverExit, width * 2)}`));
+  if (notes.interrupted) lines.push(paint.yellow(' ! the run was interrupted: unfinished checks count as undecided'));
+  if (notes.partial) lines.push(paint.yellow(' ! partial run (--only/--skip): the verdict covers only what ran'));
+  for (const e of notes.errors) lines.push(paint.red(` ! suite error: ${oneLine(e, width - 16)}`));
+  // Findings about the deployment, not the implementation: no requirement is judged on them.
+  for (const d of r.deployment ?? []) lines.push(line('deployment', oneLine(describeDeployment(d), width * 2)));
+  if (r.coverage) lines.push(line('covered', oneLine(coverageSaid(r.coverage), width * 2)));
+  if (r.soak) lines.push(line('soaked', oneLine(soakSaid(r.soak), width * 2)));
+  const created = results.createdPets;
+  lines.push(line('created', `${created.count} pets (ids in ${reportDir}/${created.ledger})`));
+  const files = 'conformance.html, conformance.md, conformance.json, junit.xml, manifest.json';
+  lines.push(line('reports', `${reportDir}/${files}`));
+  // The summary gives each finding's first reason; where the rest is.
+  const { violations: v, undecided: u, warnings: w } = view;
+  const listed = [v, u, w].reduce((n, s) => n + s.count + (s.once?.entries.length ?? 0), view.known.length);
+  if (listed > 0) {
+    const where = `requests, responses and curl lines in ${reportDir}/conformance.html (or run with --verbose)`;
+    lines.push(line('evidence', where));
+  }
+  return lines;
+}
+
+export function renderTerminal(
+  view: ReportView,
+  { paint = PLAIN, width = 120, reportDir = 'reports' }: Options = {},
+): string {
+  const line = (label: string, value: string) => ` ${paint.dim(label.padEnd(8))} ${value}`;
+  const out: Out = { paint, width, reportDir, line };
+  const all = (list: readonly Finding[]) => list.flatMap((f) => finding(f, out));
+  return [
+    ...heading(view, out),
+    ...turnedItem(view.violations.once, out),
+    ...all(view.violations.findings),
+    ...all(view.undecided.findings),
+    ...goneItem(view.undecided.once, out),
+    ...all(view.warnings.findings),
+    // --baseline: known deviations apart from the findings (with the baseline's reason), then the gate.
+    ...all(view.known),
+    ...all(view.fixed),
+    ...apart(view, out),
+    ...footer(view, out),
+    '',
+  ].join('\n');
 }

@@ -242,10 +242,11 @@ export function gateOf(results: Results): {
   if (regressions.length)
     parts.push(`${plural(regressions.length, 'regression')} (not in the baseline): ${ids(regressions)}`);
   if (results.run.errors.length) parts.push('the suite itself failed');
-  if (stale.length)
-    parts.push(
-      `${plural(stale.length, 'baseline entry', 'baseline entries')} fixed, all ${stale.length === 1 ? 'it covers' : 'they cover'} passing${staleFails ? '' : ' (fails with --baseline-strict)'}: remove ${stale.join(', ')} from the baseline`,
-    );
+  if (stale.length) {
+    const fixed = `${plural(stale.length, 'baseline entry', 'baseline entries')} fixed`;
+    const passing = `all ${stale.length === 1 ? 'it covers' : 'they cover'} passing${staleFails ? '' : ' (fails with --baseline-strict)'}`;
+    parts.push(`${fixed}, ${passing}: remove ${stale.join(', ')} from the baseline`);
+  }
   if (expired.length)
     parts.push(
       `${plural(expired.length, 'baseline entry', 'baseline entries')} expired (--baseline-strict): ${expired.map((x) => x.id).join(', ')}`,

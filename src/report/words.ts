@@ -61,22 +61,27 @@ export function describeServerExit(server: RunServer | undefined): string | unde
   const more = exited.unanswered.length > 3 ? ` and ${exited.unanswered.length - 3} more` : '';
   const after = exited.unanswered.length ? `, leaving ${shown}${more} unanswered` : '';
   const last = exited.lastLines.slice(-3).join(' | ');
-  return `the server under test exited with ${how} during the run${after}; every check after that met a server that was gone. Its last lines: ${last || '(none)'} (all its output in ${server.log}; started with --start ${server.command})`;
+  const gone = 'every check after that met a server that was gone';
+  const where = `all its output in ${server.log}; started with --start ${server.command}`;
+  return `the server under test exited with ${how} during the run${after}; ${gone}. Its last lines: ${last || '(none)'} (${where})`;
 }
 
 /** A deployment finding in words: what the gateway in front answered itself, and what that means for its clients. */
 export function describeDeployment(d: DeploymentFinding): string {
-  return `the gateway in front answers ${d.request} itself (${d.answer}, its own page, ${plural(d.answers, 'answer')}): clients of this deployment see it, not the service's Error body`;
+  const seen = "clients of this deployment see it, not the service's Error body";
+  return `the gateway in front answers ${d.request} itself (${d.answer}, its own page, ${plural(d.answers, 'answer')}): ${seen}`;
 }
 
 /** What the suite itself can see, in words: its own score against its broken and conforming servers. */
 export function describeScore(s: SuiteScore): string {
-  return `this suite catches ${s.caught} of its ${s.faults} seeded faults and passes ${s.passing} of its ${s.variants} conforming variants, the same with each of ${s.seeds} seeds`;
+  const caught = `this suite catches ${s.caught} of its ${s.faults} seeded faults`;
+  return `${caught} and passes ${s.passing} of its ${s.variants} conforming variants, the same with each of ${s.seeds} seeds`;
 }
 
 /** What a run covered, in one line: "sent 92 of 92 catalogued inputs; not sent: 2 (read-only mode)". */
 export function coverageSaid(c: NonNullable<Results['run']['coverage']>): string {
-  const sent = `sent ${c.sent} of ${plural(c.catalogued, 'catalogued input')} (what mainstream parsers forgive, the generators' constants), whatever the seed`;
+  const what = "what mainstream parsers forgive, the generators' constants";
+  const sent = `sent ${c.sent} of ${plural(c.catalogued, 'catalogued input')} (${what}), whatever the seed`;
   if (c.notSent.length === 0) return sent;
   // By the reason's head: "read-only mode", "write budget spent", "not selected (--only, --skip)".
   const why = new Map<string, number>();
@@ -92,9 +97,11 @@ export function soakSaid(s: NonNullable<Results['run']['soak']>): string {
   const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const seeds = s.seeds ? ` (seeds ${s.seeds.first} to ${s.seeds.last})` : '';
   const ran = `${secs(s.spentMs)} of ${secs(s.askedMs)} asked, ${plural(s.rounds, 'round')}${seeds}, ${plural(s.cases, 'case')}`;
+  const each = s.findings.map((f) => `${f.requirement} in round ${f.round}, seed ${f.seed}`).join('; ');
   const found = s.findings.length
-    ? `${plural(s.findings.length, 'new finding')} (${s.findings.map((f) => `${f.requirement} in round ${f.round}, seed ${f.seed}`).join('; ')}), none in the last ${secs(s.sinceLastFindingMs)}`
+    ? `${plural(s.findings.length, 'new finding')} (${each}), none in the last ${secs(s.sinceLastFindingMs)}`
     : `no new finding in ${secs(s.sinceLastFindingMs)}`;
   const stopped = s.stopped.filter((x) => x.reason !== 'failed').length;
-  return `${ran}; ${found}${stopped ? `; ${plural(stopped, 'property', 'properties')} stopped early (reasons in conformance.json)` : ''}`;
+  const early = `; ${plural(stopped, 'property', 'properties')} stopped early (reasons in conformance.json)`;
+  return `${ran}; ${found}${stopped ? early : ''}`;
 }

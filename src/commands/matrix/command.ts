@@ -138,10 +138,11 @@ async function run(argv: readonly string[]): Promise<number> {
   }
   const rows = allRows(matrix);
   const differ = rows.filter((r) => r.differs).length;
-  console.log(
-    `matrix: ${rows.length} requirements × ${inputs.length} implementation${inputs.length === 1 ? '' : 's'}, ${differ} row${differ === 1 ? '' : 's'} differ${differ === 1 ? 's' : ''}` +
-      `${matrix.mixed.length ? ' (mixed versions, marked)' : ''}; wrote ${join(values.out, 'matrix.html')} and ${join(values.out, 'matrix.md')}`,
-  );
+  const size = `${rows.length} requirements × ${inputs.length} implementation${inputs.length === 1 ? '' : 's'}`;
+  const differs = `${differ} row${differ === 1 ? '' : 's'} differ${differ === 1 ? 's' : ''}`;
+  const mixed = matrix.mixed.length ? ' (mixed versions, marked)' : '';
+  const wrote = `wrote ${join(values.out, 'matrix.html')} and ${join(values.out, 'matrix.md')}`;
+  console.log(`matrix: ${size}, ${differs}${mixed}; ${wrote}`);
   return 0;
 }
 

@@ -41,10 +41,23 @@ function cell(c: Cell): string {
   return `<td class="cell c-${c.outcome}"${title}>${c.href ? `<a href="${h(c.href)}">${word}</a>` : word}</td>`;
 }
 
+/** A row's head: its id, marked where the implementations differ, with its signal, trend and (on demand) statement. */
+function rowHead(r: Row): string {
+  const differs = r.differs ? '<span class="ne" title="the implementations differ">≠</span>' : '';
+  const signal = r.signal
+    ? ` <span class="signal s-${r.signal}" title="${h(SIGNAL_WORD[r.signal])}">${r.signal === 'one' ? 'one only' : 'all'}</span>`
+    : '';
+  const trend = r.trend ? ` <span class="trend">${h(r.trend)}</span>` : '';
+  const statement = `<span class="st">${h(r.statement)} <span class="sec">(${h(r.section)})</span></span>`;
+  const title = h(`${r.statement} (${r.section})`);
+  return `<th scope="row" class="rid" title="${title}">${differs}<code>${h(r.id)}</code>${signal}${trend}${statement}</th>`;
+}
+
 function row(r: Row): string {
   // One line a row: the statement and section on demand (the toolbar's switch, or the tooltip).
-  return `<tr class="req${r.differs ? ' differs' : ''}" data-level="${r.level}" data-differs="${r.differs ? 1 : 0}" data-signal="${r.signal ?? ''}" id="m-${h(r.id)}">
-  <th scope="row" class="rid" title="${h(`${r.statement} (${r.section})`)}">${r.differs ? '<span class="ne" title="the implementations differ">≠</span>' : ''}<code>${h(r.id)}</code>${r.signal ? ` <span class="signal s-${r.signal}" title="${h(SIGNAL_WORD[r.signal])}">${r.signal === 'one' ? 'one only' : 'all'}</span>` : ''}${r.trend ? ` <span class="trend">${h(r.trend)}</span>` : ''}<span class="st">${h(r.statement)} <span class="sec">(${h(r.section)})</span></span></th>
+  const data = `data-level="${r.level}" data-differs="${r.differs ? 1 : 0}" data-signal="${r.signal ?? ''}"`;
+  return `<tr class="req${r.differs ? ' differs' : ''}" ${data} id="m-${h(r.id)}">
+  ${rowHead(r)}
   <td><span class="lvl l-${r.level}">${r.level}</span></td>
   ${r.cells.map(cell).join('')}
 </tr>`;
@@ -63,8 +76,10 @@ ${g.rows.map(row).join('\n')}
 </tbody>`,
     )
     .join('\n');
+  const notLike =
+    'The marked columns were tested by another suite or against another interface version: their rows are not like for like.';
   const mixed = m.mixed.length
-    ? `<p class="banner" id="mixed">Mixed versions (--allow-mixed): ${h(m.mixed.join('; '))}. The marked columns were tested by another suite or against another interface version: their rows are not like for like.</p>`
+    ? `<p class="banner" id="mixed">Mixed versions (--allow-mixed): ${h(m.mixed.join('; '))}. ${notLike}</p>`
     : '';
   const title = `Implementation matrix: ${m.columns.map((c) => c.label).join(', ')} · Pet Store conformance`;
   return htmlPage(
@@ -93,11 +108,18 @@ ${body}
 </div>
 <p id="none" class="muted" hidden>No requirement matches the filters.</p>
 <footer>
-  <p>Each cell is the requirement's outcome in that run: passed, failed, undecided (the run could not decide), skipped (with its reason on hover), or not run (the run has no such requirement). A failed or undecided cell opens its first reason; where a run's own <code>conformance.html</code> sits beside its <code>conformance.json</code>, its cells link to the requirement's evidence there.</p>
+  <p>${FOOTER}</p>
 </footer>
 </main>`,
   );
 }
+
+const FOOTER = [
+  "Each cell is the requirement's outcome in that run: passed, failed, undecided (the run could not decide),",
+  'skipped (with its reason on hover), or not run (the run has no such requirement).',
+  "A failed or undecided cell opens its first reason; where a run's own <code>conformance.html</code> sits beside",
+  "its <code>conformance.json</code>, its cells link to the requirement's evidence there.",
+].join(' ');
 
 const SCRIPT = `
 (function () {
@@ -120,7 +142,8 @@ const SCRIPT = `
     document.getElementById('none').hidden = shown > 0;
     var on = [differ.checked ? 'only rows where implementations differ' : '', must.checked ? 'only MUST' : '',
       one.checked ? 'only where it fails in exactly one implementation' : '', all.checked ? 'only where it fails in all' : ''].filter(Boolean);
-    document.getElementById('filter-note').textContent = on.length ? 'Filtered: ' + on.join(', ') + ' (' + shown + ' of ' + rows.length + ' requirements).' : '';
+    document.getElementById('filter-note').textContent = on.length ? 'Filtered: ' + on.join(', \
+') + ' (' + shown + ' of ' + rows.length + ' requirements).' : '';
   };
   differ.addEventListener('change', apply);
   must.addEventListener('change', apply);
@@ -157,7 +180,8 @@ h1 { font-size: 24px; margin: 4px 0; }
 .scroll { overflow-x: auto; background: var(--card); border: 1px solid var(--line); border-radius: 10px; }
 table.matrix { border-collapse: separate; border-spacing: 0; width: 100%; }
 .matrix th, .matrix td { padding: 6px 10px; border-top: 1px solid var(--line); text-align: left; vertical-align: top; }
-.matrix thead th { position: sticky; top: 0; z-index: 1; background: #f8fafc; border-top: 0; border-bottom: 2px solid var(--line); font-size: 12.5px; font-weight: 600; }
+.matrix thead th { position: sticky; top: 0; z-index: 1; background: #f8fafc; border-top: 0; border-bottom: 2px solid var(--line); \
+font-size: 12.5px; font-weight: 600; }
 .col { width: 78px; min-width: 0; max-width: 96px; border-left: 1px solid var(--line); border-top: 5px solid var(--vc) !important; overflow-wrap: anywhere; }
 .v-conformant { --vc: var(--passed); } .v-nonconformant { --vc: var(--failed); } .v-inconclusive, .v-not-tested { --vc: var(--warning); }
 .col .label { font-size: 13px; font-weight: 700; overflow-wrap: anywhere; }
@@ -181,13 +205,15 @@ tr.differs > .rid { box-shadow: inset 4px 0 0 var(--warning); }
 .sec { color: var(--muted); }
 .lvl { font-size: 10.5px; font-weight: 700; letter-spacing: .04em; padding: 1px 6px; border-radius: 4px; border: 1px solid; }
 .l-MUST { color: #1d3f8f; border-color: #b9c7ea; background: #eef2fc; } .l-SHOULD { color: #5a4a1a; border-color: #e4d6a8; background: #fbf6e6; }
-.matrix td.cell { padding: 6px 6px; border-left: 1px solid var(--line); font-weight: 650; font-size: 11px; text-transform: uppercase; letter-spacing: .02em; white-space: nowrap; }
+.matrix td.cell { padding: 6px 6px; border-left: 1px solid var(--line); font-weight: 650; font-size: 11px; text-transform: uppercase; \
+letter-spacing: .02em; white-space: nowrap; }
 .c-passed { color: var(--passed); background: var(--passed-bg); } .c-failed { color: var(--failed); background: var(--failed-bg); }
 .c-error { color: var(--error); background: var(--error-bg); } .c-skipped { color: var(--skipped); background: var(--skipped-bg); }
 .c-not-run { color: var(--muted); font-weight: 400; font-style: italic; text-transform: none; }
 .cell a { text-decoration: none; } .cell a:hover { text-decoration: underline; }
 .cell summary { cursor: pointer; }
-.cell .why { margin-top: 4px; font-weight: 400; text-transform: none; letter-spacing: 0; color: var(--ink); overflow-wrap: anywhere; max-width: 320px; white-space: normal; }
+.cell .why { margin-top: 4px; font-weight: 400; text-transform: none; letter-spacing: 0; color: var(--ink); overflow-wrap: anywhere; \
+max-width: 320px; white-space: normal; }
 .cell .evidence { display: inline-block; margin-top: 4px; font-weight: 400; text-transform: none; letter-spacing: 0; text-decoration: underline; }
 footer { margin-top: 20px; color: var(--muted); font-size: 12.5px; }
 @media print {

@@ -38,60 +38,85 @@ function cell(c: Cell): string {
   return c.href ? `[${text}](${target(c.href)})` : text;
 }
 
-export function renderMatrixMarkdown(m: Matrix): string {
-  const rows = allRows(m);
+/** A Markdown table row of these cells. */
+const tableRow = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+
+/** What the matrix holds, in one line: implementations, requirements, how many differ, the two marks. */
+function summary(m: Matrix, rows: readonly Row[]): string {
   const differ = rows.filter((r) => r.differs).length;
   const count = (s: NonNullable<Row['signal']>) => rows.filter((r) => r.signal === s).length;
-  const out = [
+  return [
+    `${md(INTERFACE.name)} ${INTERFACE.version}`,
+    `${m.columns.length} implementation${m.columns.length === 1 ? '' : 's'}`,
+    `${rows.length} requirements`,
+    `**${differ} differ** (marked ≠)`,
+    `${count('one')} ${SIGNAL_WORD.one}`,
+    `${count('all')} ${SIGNAL_WORD.all}`,
+  ].join(' · ');
+}
+
+/** One run: its label and mode, verdict, counts, seed, suite and date. */
+function columnRow(c: Matrix['columns'][number], i: number): string {
+  const r = c.results;
+  const label = `**${md(c.label)}**${runMode(r) ? ` (${md(runMode(r))})` : ''}${c.mixed ? ` ⚠️ ${md(c.mixed)}` : ''}`;
+  return tableRow([
+    String(i + 1),
+    label,
+    `${VERDICT_ICON[r.verdict]} ${VERDICT_TITLE[r.verdict]}`,
+    tallyText(r.counts.MUST),
+    tallyText(r.counts.SHOULD),
+    `\`${r.run.seed ?? 'none'}\``,
+    md(r.suite.version),
+    runDate(r),
+  ]);
+}
+
+/** A requirement's row: its marks, id, level, section, and a cell per run. */
+function requirementRow(r: Row): string {
+  const marks = `${r.differs ? '**≠**' : ''}${r.signal ? ` ${SIGNAL_WORD[r.signal]}` : ''}${r.trend ? ` ${md(r.trend)}` : ''}`;
+  return tableRow([marks, code(r.id), r.level, md(r.section), ...r.cells.map(cell)]);
+}
+
+/** A table per area. */
+function areas(m: Matrix): string[] {
+  const head = `| | Requirement | Level | Section | ${m.columns.map((c) => md(c.label)).join(' | ')} |`;
+  const rule = `|---|---|---|---|${m.columns.map(() => '---').join('|')}|`;
+  return m.groups.flatMap((g) => ['', `### ${md(g.title)}`, '', head, rule, ...g.rows.map(requirementRow)]);
+}
+
+/** The first reason of every failed or undecided cell, folded away. */
+function reasons(m: Matrix, rows: readonly Row[]): string[] {
+  const said = rows.flatMap((r) =>
+    r.cells.flatMap((c, i) => {
+      if (c.outcome !== 'failed' && c.outcome !== 'error') return [];
+      const reason = c.reason ? code(c.reason) : '(no message)';
+      return [`- ${code(r.id)}, ${md(m.columns[i]?.label ?? '')}: ${CELL_WORD[c.outcome]}: ${reason}`];
+    }),
+  );
+  if (!said.length) return [];
+  const summary = `First reasons of the failed and undecided cells (${said.length})`;
+  return ['', `<details><summary>${summary}</summary>`, '', ...said, '', '</details>'];
+}
+
+const LEGEND =
+  'Cells: ✅ passed · ❌ failed · ❔ undecided (the run could not decide) · ⏭️ skipped · — not run (the run has no such requirement).';
+
+export function renderMatrixMarkdown(m: Matrix): string {
+  const rows = allRows(m);
+  const mixed = `> **Mixed versions (--allow-mixed):** ${md(m.mixed.join('; '))}. The marked columns are not like for like.`;
+  return [
     `## Pet Store conformance: implementation matrix`,
     '',
-    `${md(INTERFACE.name)} ${INTERFACE.version} · ${m.columns.length} implementation${m.columns.length === 1 ? '' : 's'} · ${rows.length} requirements · **${differ} differ** (marked ≠) · ${count('one')} ${SIGNAL_WORD.one} · ${count('all')} ${SIGNAL_WORD.all}`,
+    summary(m, rows),
     '',
     '| # | Implementation | Verdict | MUST | SHOULD | Seed | Suite | Run |',
     '|---:|---|---|---|---|---|---|---|',
-    ...m.columns.map((c, i) => {
-      const r = c.results;
-      const label = `**${md(c.label)}**${runMode(r) ? ` (${md(runMode(r))})` : ''}${c.mixed ? ` ⚠️ ${md(c.mixed)}` : ''}`;
-      return `| ${i + 1} | ${label} | ${VERDICT_ICON[r.verdict]} ${VERDICT_TITLE[r.verdict]} | ${tallyText(r.counts.MUST)} | ${tallyText(r.counts.SHOULD)} | \`${r.run.seed ?? 'none'}\` | ${md(r.suite.version)} | ${runDate(r)} |`;
-    }),
-  ];
-  if (m.mixed.length)
-    out.push(
-      '',
-      `> **Mixed versions (--allow-mixed):** ${md(m.mixed.join('; '))}. The marked columns are not like for like.`,
-    );
-  const head = `| | Requirement | Level | Section | ${m.columns.map((c) => md(c.label)).join(' | ')} |`;
-  const rule = `|---|---|---|---|${m.columns.map(() => '---').join('|')}|`;
-  for (const g of m.groups) {
-    out.push('', `### ${md(g.title)}`, '', head, rule);
-    for (const r of g.rows) {
-      out.push(
-        `| ${r.differs ? '**≠**' : ''}${r.signal ? ` ${SIGNAL_WORD[r.signal]}` : ''}${r.trend ? ` ${md(r.trend)}` : ''} | ${code(r.id)} | ${r.level} | ${md(r.section)} | ${r.cells.map(cell).join(' | ')} |`,
-      );
-    }
-  }
-  const reasons = rows.flatMap((r) =>
-    r.cells.flatMap((c, i) =>
-      c.outcome === 'failed' || c.outcome === 'error'
-        ? [
-            `- ${code(r.id)}, ${md(m.columns[i]?.label ?? '')}: ${CELL_WORD[c.outcome]}: ${c.reason ? code(c.reason) : '(no message)'}`,
-          ]
-        : [],
-    ),
-  );
-  if (reasons.length)
-    out.push(
-      '',
-      `<details><summary>First reasons of the failed and undecided cells (${reasons.length})</summary>`,
-      '',
-      ...reasons,
-      '',
-      '</details>',
-    );
-  out.push(
+    ...m.columns.map(columnRow),
+    ...(m.mixed.length ? ['', mixed] : []),
+    ...areas(m),
+    ...reasons(m, rows),
     '',
-    'Cells: ✅ passed · ❌ failed · ❔ undecided (the run could not decide) · ⏭️ skipped · — not run (the run has no such requirement).',
+    LEGEND,
     '',
-  );
-  return out.join('\n');
+  ].join('\n');
 }
