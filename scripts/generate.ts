@@ -8,26 +8,57 @@ import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { envExample } from '../src/config/config.js';
 import { readSchemaFile, SCHEMA_NAMES, schemaDir, schemaFiles } from '../src/data/schemas.js';
+import { areaOf, type Requirement } from '../src/checks/requirement.js';
+import { catalogue } from '../tests/catalogue.js';
 
 export const typesFile = new URL('../src/data/generated/schema-types.ts', import.meta.url);
 export const reportTypesFile = new URL('../src/data/generated/report-types.ts', import.meta.url);
 export const requirementIdsFile = new URL('../src/data/generated/requirement-ids.ts', import.meta.url);
+export const readmeFile = new URL('../README.md', import.meta.url);
+
+const COUNTS = /(<!-- counts: npm run generate writes the numbers -->\n)([\s\S]*?)(<!-- \/counts -->)/;
+
+/**
+ * The README with its counts (the total, and MUST and SHOULD per area) taken from the catalogue
+ * between its markers; the areas' words stay as written. An area the table lacks is an error.
+ */
+export function readmeWithCounts(readme: string, requirements: readonly Requirement[] = catalogue): string {
+  const block = COUNTS.exec(readme);
+  if (!block) throw new Error('README.md: no counts markers');
+  const count = (level: string, area?: string) =>
+    requirements.filter((r) => r.level === level && (area === undefined || areaOf(r.id) === area)).length;
+  const areas = [...new Set(requirements.map((r) => areaOf(r.id)))];
+  const rows = new Set<string>();
+  const body = (block[2] as string)
+    .replace(/^\d+ requirements \(\d+ MUST, \d+ SHOULD\)/m, () => {
+      const [must, should] = [count('MUST'), count('SHOULD')];
+      return `${must + should} requirements (${must} MUST, ${should} SHOULD)`;
+    })
+    .replace(/^\| `([A-Za-z]+)\.\*` \| ([^|]*) \| \d+ \| \d+ \|/gm, (_row, area: string, section: string) => {
+      rows.add(area);
+      return `| \`${area}.*\` | ${section} | ${count('MUST', area)} | ${count('SHOULD', area)} |`;
+    });
+  const missing = areas.filter((a) => !rows.has(a));
+  if (missing.length) throw new Error(`README.md: add a row to the counts table for ${missing.join(', ')}`);
+  return readme.replace(COUNTS, (_all, open: string, _old, close: string) => `${open}${body}${close}`);
+}
 
 /** The RequirementId type: every id of the registry, so a misspelt id does not compile. */
 export function generateRequirementIds(): string {
   const registry = JSON.parse(
     readFileSync(new URL('../self-tests/catalogue/requirement-ids.json', import.meta.url), 'utf8'),
-  ) as { requirements: Record<string, string>; sets: { id: string; adds: string[] }[] };
+  ) as { sets: { id: string; adds: Record<string, string> }[] };
+  const ids = registry.sets.flatMap((s) => Object.keys(s.adds));
   return [
     '// Generated from self-tests/catalogue/requirement-ids.json by scripts/generate.ts. Do not edit by hand.',
     '',
     '/** The id of a requirement of the catalogue (retired ids are not). */',
     'export type RequirementId =',
-    ...Object.keys(registry.requirements).map((id, i, all) => `  | '${id}'${i === all.length - 1 ? ';' : ''}`),
+    ...ids.map((id, i) => `  | '${id}'${i === ids.length - 1 ? ';' : ''}`),
     '',
     '/** The requirement sets, oldest first: each certifies its own ids and those of every set before it. */',
     `export const REQUIREMENT_SETS: readonly { id: string; adds: readonly string[] }[] = ${JSON.stringify(
-      registry.sets.map(({ id, adds }) => ({ id, adds })),
+      registry.sets.map(({ id, adds }) => ({ id, adds: Object.keys(adds) })),
     )};`,
     '',
     '/** The set this release certifies against: the last. */',
@@ -162,7 +193,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(reportTypesFile, await generateReportTypes());
   writeFileSync(requirementIdsFile, generateRequirementIds());
   writeFileSync(new URL('../.env.example', import.meta.url), envExample());
+  writeFileSync(readmeFile, readmeWithCounts(readFileSync(readmeFile, 'utf8')));
   console.log(
-    'wrote src/data/generated/schema-types.ts, src/data/generated/report-types.ts, src/data/generated/requirement-ids.ts and .env.example',
+    'wrote src/data/generated/schema-types.ts, src/data/generated/report-types.ts, src/data/generated/requirement-ids.ts, ' +
+      '.env.example and the counts in README.md',
   );
 }

@@ -10,10 +10,14 @@ import {
   generateReportTypes,
   generateRequirementIds,
   generateTypes,
+  readmeFile,
+  readmeWithCounts,
   reportTypesFile,
   requirementIdsFile,
   typesFile,
 } from '../../scripts/generate.js';
+import { catalogue } from '../../tests/catalogue.js';
+import type { Requirement, RequirementId } from '../../src/checks/requirement.js';
 
 const openapi = JSON.parse(readFileSync(new URL('openapi.json', schemaDir), 'utf8'));
 
@@ -102,5 +106,16 @@ describe('schemas/', () => {
 
   test('src/data/generated/requirement-ids.ts is what scripts/generate.ts derives from the id registry (run npm run generate)', () => {
     expect(readFileSync(requirementIdsFile, 'utf8')).toBe(generateRequirementIds());
+  });
+
+  test("README.md's counts are the catalogue's (run npm run generate)", () => {
+    const readme = readFileSync(readmeFile, 'utf8');
+    expect(readme).toBe(readmeWithCounts(readme));
+    // A catalogue one SHOULD short counts one fewer, and an area the table lacks is named.
+    const fewer = catalogue.filter((r) => r.id !== 'auth.challenge');
+    expect(readmeWithCounts(readme, fewer)).toContain('| `auth.*` | Authentication | 6 | 2 |');
+    expect(readmeWithCounts(readme, fewer)).toMatch(/^58 requirements \(46 MUST, 12 SHOULD\)/m);
+    const stray = { ...(catalogue[0] as Requirement), id: 'pets.new' as RequirementId };
+    expect(() => readmeWithCounts(readme, [...catalogue, stray])).toThrow(/add a row to the counts table for pets/);
   });
 });

@@ -16,10 +16,6 @@ export type RequirementId =
   | 'errors.status-field'
   | 'errors.content-type'
   | 'errors.no-server-error'
-  | 'errors.unknown-path'
-  | 'errors.undefined-method'
-  | 'errors.refused-body'
-  | 'errors.malformed-uri'
   | 'listPets.ok'
   | 'listPets.limit.min'
   | 'listPets.limit.max'
@@ -35,7 +31,6 @@ export type RequirementId =
   | 'listPets.status.exact'
   | 'listPets.status.unknown'
   | 'listPets.status.unknown-rejected'
-  | 'listPets.distinct-ids'
   | 'createPet.minimal'
   | 'createPet.status-echo'
   | 'createPet.status-omitted'
@@ -60,7 +55,12 @@ export type RequirementId =
   | 'getPet.successor-link'
   | 'getPet.no-deprecation-elsewhere'
   | 'consistency.create-then-list'
-  | 'consistency.model';
+  | 'consistency.model'
+  | 'errors.unknown-path'
+  | 'errors.undefined-method'
+  | 'errors.refused-body'
+  | 'errors.malformed-uri'
+  | 'listPets.distinct-ids';
 
 /** The requirement sets, oldest first: each certifies its own ids and those of every set before it. */
 export const REQUIREMENT_SETS: readonly { id: string; adds: readonly string[] }[] = [{"id":"1.0.0+2026.11.21","adds":["service.json-content-type","auth.missing-key","auth.wrong-key","auth.empty-token","auth.other-scheme","auth.valid-key","auth.before-validation","auth.challenge","auth.challenge.error-code","auth.scheme-case","errors.body","errors.status-field","errors.content-type","errors.no-server-error","listPets.ok","listPets.limit.min","listPets.limit.max","listPets.limit.respected","listPets.limit.default","listPets.limit.exact","listPets.limit.default-exact","listPets.limit.out-of-range","listPets.limit.malformed","listPets.limit.rejected","listPets.status.filter","listPets.status.with-limit","listPets.status.exact","listPets.status.unknown","listPets.status.unknown-rejected","createPet.minimal","createPet.status-echo","createPet.status-omitted","createPet.missing-name","createPet.missing-category","createPet.name-type","createPet.category-type","createPet.category-range","createPet.status-enum","createPet.body-not-object","createPet.client-id","createPet.int64-extremes","createPet.unicode","createPet.distinct-ids","createPet.gaps","getPet.existing","getPet.unknown","getPet.malformed-id","getPet.removal","getPet.deprecation-header","getPet.sunset-header","getPet.successor-link","getPet.no-deprecation-elsewhere","consistency.create-then-list","consistency.model"]},{"id":"1.0.0+2026.11.24","adds":["errors.unknown-path","errors.undefined-method","errors.refused-body","errors.malformed-uri"]},{"id":"1.0.0+2026.11.26","adds":["listPets.distinct-ids"]}];
