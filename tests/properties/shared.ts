@@ -8,8 +8,9 @@ import type { Trial } from '../../src/checks/property.js';
 
 /**
  * Each creating property's weight of the properties' share of PETSTORE_MAX_CREATES (PROPERTY_SHARE
- * in src/checks/run.ts). `byMistake` is for the properties that create only when the server breaks the
- * rule (invalid bodies, wrong tokens): eight of them. The weights add up to at most 1.
+ * in src/checks/budget.ts). `byMistake` is for each of the properties that create only when the server
+ * breaks the rule (invalid bodies, wrong tokens). What the catalogue asks adds up to at most 1 (a self-test
+ * sums it).
  */
 export const CREATE_WEIGHTS = Object.freeze({
   unicode: 0.28,
