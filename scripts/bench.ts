@@ -489,7 +489,8 @@ function harRows(har: ReturnType<typeof harFigures>): string[][] {
   const mark = (x: number) => (x <= TARGETS.harOverhead ? 'ok  ' : 'MISS');
   return [
     [
-      `With --har, ${har.remote.latencyMs} ms per answer: time per request (median of ${har.remote.runs} pairs; without: ${har.remote.medianMsPerRequestWithout.toFixed(2)} ms)`,
+      `With --har, ${har.remote.latencyMs} ms per answer: time per request (median of ${har.remote.runs} pairs; without: ` +
+        `${har.remote.medianMsPerRequestWithout.toFixed(2)} ms)`,
       `${har.remote.medianMsPerRequest.toFixed(2)} ms, ${signed(har.remote.overhead)}`,
       `<= +${TARGETS.harOverhead * 100}%`,
       mark(har.remote.overhead),
@@ -677,12 +678,14 @@ async function bench(harOnly = false): Promise<void> {
     check(withHar, 'the embedded run with --har');
     embeddedHar.push(withHar);
     say(
-      `  run ${i + 1}: ${round(run.wallMs)} ms (${run.cpuMs} ms processor), ${round(run.peakRssMb)} MB, ${run.requests} requests; with --har ${round(withHar.wallMs)} ms (${withHar.cpuMs} ms), ${round(withHar.peakRssMb)} MB, ${withHar.har?.entries} entries`,
+      `  run ${i + 1}: ${round(run.wallMs)} ms (${run.cpuMs} ms processor), ${round(run.peakRssMb)} MB, ${run.requests} requests; with --har ` +
+        `${round(withHar.wallMs)} ms (${withHar.cpuMs} ms), ${round(withHar.peakRssMb)} MB, ${withHar.har?.entries} entries`,
     );
   }
 
   say(
-    `1b/4 one requirement (--only ${ONE}), and the floor for a full run's and for its requests (libraries loaded, the bundled server started, the run's requests replayed from its HAR, each POST on a connection of its own), ${RUNS} times each`,
+    `1b/4 one requirement (--only ${ONE}), and the floor for a full run's and for its requests (libraries loaded, the bundled server started, the ` +
+      `run's requests replayed from its HAR, each POST on a connection of its own), ${RUNS} times each`,
   );
   const fullRequests = median(embedded.map((r) => r.requests ?? 0));
   await bundleFloor();
@@ -713,7 +716,8 @@ async function bench(harOnly = false): Promise<void> {
   );
 
   say(
-    `2/4 request throughput against a reference server, ${harOnly ? 'with and without --har' : `and a plain undici loop against it (median of ${LOOPS}); then with --har`}, ${THROUGHPUT_RUNS} times`,
+    `2/4 request throughput against a reference server, ` +
+      `${harOnly ? 'with and without --har' : `and a plain undici loop against it (median of ${LOOPS}); then with --har`}, ${THROUGHPUT_RUNS} times`,
   );
   const rounds: { suiteRps: number; suiteSpanMs: number; loopRps: number; requests: number; harRps: number }[] = [];
   for (let i = 0; i < THROUGHPUT_RUNS; i++) {
@@ -739,11 +743,13 @@ async function bench(harOnly = false): Promise<void> {
       harRps,
     });
     say(
-      `  round ${i + 1}: suite ${round(suite.rps)} req/s (${suite.requests} in ${round(suite.spanMs)} ms)${harOnly ? '' : `, loop ${round(loopRps)} req/s, ratio ${round(suite.rps / loopRps, 2)}`}; with --har ${round(harRps)} req/s`,
+      `  round ${i + 1}: suite ${round(suite.rps)} req/s (${suite.requests} in ${round(suite.spanMs)} ` +
+        `ms)${harOnly ? '' : `, loop ${round(loopRps)} req/s, ratio ${round(suite.rps / loopRps, 2)}`}; with --har ${round(harRps)} req/s`,
     );
   }
   say(
-    `3/4 against the reference server with ${LATENCY_MS} ms on every answer, ${LATENCY_RUNS} times, each followed by the same run writing a HAR${harOnly ? '' : `; then the longest dependent chain (${CHAIN_LATENCY_MS} ms, ${MAX_CONCURRENCY} in flight)`}`,
+    `3/4 against the reference server with ${LATENCY_MS} ms on every answer, ${LATENCY_RUNS} times, each followed by the same run writing a ` +
+      `HAR${harOnly ? '' : `; then the longest dependent chain (${CHAIN_LATENCY_MS} ms, ${MAX_CONCURRENCY} in flight)`}`,
   );
   const latency: { wallMs: number; requests: number }[] = [];
   const remote: RemotePair[] = [];
@@ -754,7 +760,8 @@ async function bench(harOnly = false): Promise<void> {
     const withHar = await againstServer(LATENCY_MS, {}, true);
     remote.push({ msPerRequest: msPerRequest(log), msPerRequestHar: msPerRequest(withHar.log) });
     say(
-      `  run ${i + 1}: ${round(run.wallMs)} ms, ${run.requests} requests, ${msPerRequest(log).toFixed(2)} ms per request; with --har ${round(withHar.run.wallMs)} ms, ${msPerRequest(withHar.log).toFixed(2)} ms per request`,
+      `  run ${i + 1}: ${round(run.wallMs)} ms, ${run.requests} requests, ${msPerRequest(log).toFixed(2)} ms per request; with --har ` +
+        `${round(withHar.run.wallMs)} ms, ${msPerRequest(withHar.log).toFixed(2)} ms per request`,
     );
   }
   const har = harFigures(embedded, embeddedHar, rounds, remote);

@@ -133,8 +133,10 @@ beforeAll(async () => {
   const requests = rows.reduce((n, r) => n + r.requests, 0);
   console.log(
     `${renderText(matrix)}\n  written to ${written.join(' and ')}\n` +
-      `seeds: ${SEEDS} per server: ${setups.length * (SEEDS - 1)} more runs of the reference server and ${variants.length} variants at PETSTORE_RUNS=${PROPERTY_RUNS}, ` +
-      `${faults.length * SEEDS} whole-catalogue runs of the faults at PETSTORE_RUNS=${SEED_RUNS} (${faults.filter(reusesRow).length} of them the matrix's own); ${all.length} runs, ${requests} requests in ${ms} ms over ${CHILDREN} processes`,
+      `seeds: ${SEEDS} per server: ${setups.length * (SEEDS - 1)} more runs of the reference server and ${variants.length} variants at ` +
+      `PETSTORE_RUNS=${PROPERTY_RUNS}, ` +
+      `${faults.length * SEEDS} whole-catalogue runs of the faults at PETSTORE_RUNS=${SEED_RUNS} (${faults.filter(reusesRow).length} of them the ` +
+      `matrix's own); ${all.length} runs, ${requests} requests in ${ms} ms over ${CHILDREN} processes`,
   );
   // A guard against a hang, far above an honest run (its time is printed above: minutes on a busy
   // 2-core machine): a long job, not a benchmark.
@@ -170,7 +172,8 @@ describe('root cause first', () => {
     expect(all).toBe(faults.length);
     expect(
       share,
-      `${first} of ${all}; named first instead: ${misses.map((x) => `${x.fault} (breaks ${x.breaks}) -> ${x.first}${x.root !== x.first ? ` under ${x.root}` : ''}`).join('; ')}`,
+      `${first} of ${all}; named first instead: ` +
+        `${misses.map((x) => `${x.fault} (breaks ${x.breaks}) -> ${x.first}${x.root !== x.first ? ` under ${x.root}` : ''}`).join('; ')}`,
     ).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -65,7 +65,8 @@ export async function launchBundledChromium(): Promise<BundledBrowser> {
   const fontsConf = join(dir, 'fonts.conf');
   writeFileSync(
     fontsConf,
-    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>${join(dir, 'fonts')}</dir><cachedir>${join(dir, 'fonts-cache')}</cachedir></fontconfig>\n`,
+    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM ` +
+      `"fonts.dtd">\n<fontconfig><dir>${join(dir, 'fonts')}</dir><cachedir>${join(dir, 'fonts-cache')}</cachedir></fontconfig>\n`,
   );
   try {
     const browser = await chromium.launch({

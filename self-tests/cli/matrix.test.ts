@@ -163,7 +163,8 @@ describe('matrix A B C --out DIR', () => {
     expect(md).toContain(`- \`auth.missing-key\`, 127.0.0.1:8082: failed: \`${MISSING_KEY.split('\n')[0]}\``);
     const { MUST: must, SHOULD: should } = b.counts;
     expect(md).toContain(
-      `| 2 | **127.0.0.1:8082** | ❌ Not conformant | ${must.passed} of ${must.requirements} passed, 1 failed, 1 undecided, 1 skipped | ${should.passed} of ${should.requirements} passed, 1 failed | \`42\` | 1.0.0 | 2026-06-01 12:00 UTC |`,
+      `| 2 | **127.0.0.1:8082** | ❌ Not conformant | ${must.passed} of ${must.requirements} passed, 1 failed, 1 undecided, 1 skipped | ` +
+        `${should.passed} of ${should.requirements} passed, 1 failed | \`42\` | 1.0.0 | 2026-06-01 12:00 UTC |`,
     );
   });
 

@@ -79,7 +79,9 @@ async function notTested(env: Record<string, string>, probedAt: () => number) {
 const nginx = (status: number, reason: string) => ({
   status,
   headers: { 'content-type': 'text/html', server: 'nginx/1.25.3' },
-  body: `<html><head><title>${status} ${reason}</title></head><body><center><h1>${status} ${reason}</h1></center><hr><center>nginx/1.25.3</center></body></html>`,
+  body:
+    `<html><head><title>${status} ${reason}</title></head><body><center><h1>${status} ` +
+    `${reason}</h1></center><hr><center>nginx/1.25.3</center></body></html>`,
 });
 
 // One at a time: the runs stay short, and one line each says how long after the probe it ended.

@@ -395,6 +395,7 @@ const ids = (list: Finding[]) => list.map((f) => f.id).join(', ') || '-';
 
 export function renderMarkdown(m: KillMatrix): string {
   const c = m.counts;
+  const referenceFails = [...m.reference.mustFailures, ...m.reference.shouldFailures];
   const lines = [
     '# Kill matrix',
     '',
@@ -404,7 +405,7 @@ export function renderMarkdown(m: KillMatrix): string {
       `${c.shouldFaultsFailingMust} fault(s) against a SHOULD also fail a MUST. ` +
       `${m.faults.length + m.variants.length + 1} servers, ${m.parallelism} at a time, in ${(m.durationMs / 1000).toFixed(1)} s.`,
     '',
-    `Reference server: ${m.reference.mustFailures.length + m.reference.shouldFailures.length === 0 ? 'no failure' : `FAILS ${ids([...m.reference.mustFailures, ...m.reference.shouldFailures])}`}.`,
+    `Reference server: ${referenceFails.length === 0 ? 'no failure' : `FAILS ${ids(referenceFails)}`}.`,
     '',
     '## Faults',
     '',
@@ -490,11 +491,13 @@ export function renderText(m: KillMatrix): string {
       `${(m.durationMs / 1000).toFixed(1)} s at ${m.parallelism} servers at a time`,
     ...m.faults.map(
       (r) =>
-        `  fault   ${r.fault.padEnd(width)} -> ${r.caughtBy ?? `MISSED (${r.breaks} ${r.outcome}; failing instead: ${r.failingInstead.join(', ') || 'nothing'})`}`,
+        `  fault   ${r.fault.padEnd(width)} -> ` +
+        `${r.caughtBy ?? `MISSED (${r.breaks} ${r.outcome}; failing instead: ${r.failingInstead.join(', ') || 'nothing'})`}`,
     ),
     ...m.variants.map(
       (v) =>
-        `  variant ${v.variant.padEnd(width)} -> ${v.pass ? 'pass' : `FALSE ALARM ${ids(v.mustFailures)}`}${v.shouldFailures.length ? `; SHOULD warnings: ${ids(v.shouldFailures)}` : ''}`,
+        `  variant ${v.variant.padEnd(width)} -> ` +
+        `${v.pass ? 'pass' : `FALSE ALARM ${ids(v.mustFailures)}`}${v.shouldFailures.length ? `; SHOULD warnings: ${ids(v.shouldFailures)}` : ''}`,
     ),
   ];
   const bare = m.coverage.filter((r) => r.faults.length === 0).map((r) => r.id);
@@ -502,7 +505,8 @@ export function renderText(m: KillMatrix): string {
   const rc = m.rootCauseFirst;
   out.push(
     `  root cause first: ${rc.first} of ${rc.faults} faults (${(rc.share * 100).toFixed(1)}%) have their target named first or leading its group; ` +
-      `${rc.extraRuns} whole-catalogue runs after the faults' own (PETSTORE_RUNS=${rc.runs}, ${SHOULD_WHOLE_RUNS} against a SHOULD), ${(rc.extraMs / 1000).toFixed(1)} s` +
+      `${rc.extraRuns} whole-catalogue runs after the faults' own (PETSTORE_RUNS=${rc.runs}, ${SHOULD_WHOLE_RUNS} against a SHOULD), ` +
+      `${(rc.extraMs / 1000).toFixed(1)} s` +
       (rc.misses.length
         ? `; named first instead: ${rc.misses.map((x) => `${x.fault} -> ${x.root ?? 'nothing'}`).join(', ')}`
         : ''),

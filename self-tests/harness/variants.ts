@@ -347,7 +347,9 @@ export function nginxPage(status: 400 | 413, reason: string): ServerResponse {
   return {
     status,
     headers: { 'content-type': 'text/html', server: 'nginx/1.27.0' },
-    body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx/1.27.0</center>\r\n</body>\r\n</html>\r\n`,
+    body:
+      `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n` +
+      '<hr><center>nginx/1.27.0</center>\r\n</body>\r\n</html>\r\n',
   };
 }
 
@@ -405,7 +407,9 @@ export const variants: readonly Variant[] = [
   },
   {
     name: 'names-restricted',
-    does: `refuses with 400 every name the suite's nameGap lets it refuse: empty, over ${NAME_SURELY_ACCEPTED} code points, white space at the ends, controls, private use, bidi overrides`,
+    does:
+      `refuses with 400 every name the suite's nameGap lets it refuse: empty, over ${NAME_SURELY_ACCEPTED} code points, white space at the ends, ` +
+      `controls, private use, bidi overrides`,
     wrap: restrictNames,
   },
   {
@@ -502,7 +506,9 @@ export const variants: readonly Variant[] = [
   },
   {
     name: 'all-choices-at-once',
-    does: 'combines clamping, ignoring unknown statuses, a default status, extra fields and headers, charset, ids near 2^62, another base path and 1,000 pets of others, so many of each status that no list can be proven complete',
+    does:
+      'combines clamping, ignoring unknown statuses, a default status, extra fields and headers, charset, ids near 2^62, another base path and 1,' +
+      '000 pets of others, so many of each status that no list can be proven complete',
     wrap: compose(closeAndCharset, extraFieldsAndHeaders, clampLimit, ignoreUnknownStatus, defaultStatus),
     options: { firstId: 2n ** 62n, basePath: '/petstore/v1' },
     prepare: prefill(1000, crowded),

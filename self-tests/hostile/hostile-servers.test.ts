@@ -304,11 +304,13 @@ beforeAll(async () => {
   });
   console.log(
     [
-      `hostile servers: ${rows.length} runs in ${Math.round(performance.now() - started)} ms, ${POOL} at a time; T=${T} ms, retries ${R}, concurrency ${C}, heap ${HEAP_MIB} MiB`,
+      `hostile servers: ${rows.length} runs in ${Math.round(performance.now() - started)} ms, ${POOL} at a time; T=${T} ms, retries ${R}, concurrency ` +
+        `${C}, heap ${HEAP_MIB} MiB`,
       '  behaviour | run time | exit | bound | requests waiting | peak RSS',
       ...CASES.map((c) => rows.find((r) => r.c === c) as Row).map(
         (r) =>
-          `  ${r.c.behaviour} | ${(r.run.ms / 1000).toFixed(1)} s | ${r.run.code} | ${(r.bound / 1000).toFixed(1)} s | ${r.waiting} | ${Math.round(r.run.peakRss / 2 ** 20)} MiB`,
+          `  ${r.c.behaviour} | ${(r.run.ms / 1000).toFixed(1)} s | ${r.run.code} | ${(r.bound / 1000).toFixed(1)} s | ${r.waiting} | ` +
+          `${Math.round(r.run.peakRss / 2 ** 20)} MiB`,
       ),
     ].join('\n'),
   );

@@ -14,7 +14,8 @@ export interface InfraServer {
   close(): Promise<void>;
 }
 
-/** The head of a request at the start of `buffer`: method, URL, headers (lower-case), its body's length, and where the body starts; undefined until it is all there. */
+/** The head of a request at the start of `buffer`: method, URL, headers (lower-case), its body's length, and where the body starts; undefined until ' +
+  'it is all there. */
 export function readHead(
   buffer: Buffer,
 ): { method: string; url: string; headers: Record<string, string>; length: number; bodyAt: number } | undefined {

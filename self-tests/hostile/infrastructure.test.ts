@@ -83,25 +83,29 @@ async function runCatalogue(origin: string, config: Partial<RunConfig> = {}) {
 }
 
 describe('connections the other side closed', () => {
-  test('through a server that closes after every answer, every GET and POST gets its answer; a GET that met a closed connection went again once, a POST never', async () => {
-    const server = await up(keepAliveServer(reference(), { afterEach: true, finLagMs: 5 }));
-    const api = client(server.origin);
-    const answers = await Promise.all(
-      Array.from({ length: 150 }, (_, i) =>
-        i % 3 === 2 ? api.createPet({ name: `p${i}`, categoryId: 1 }) : api.listPets([['limit', '5']]),
-      ),
-    );
-    expect(answers.map((r) => r.status).filter((s) => s !== 200 && s !== 201)).toEqual([]);
-    const resent = answers.filter((r) => r.resent);
-    // The race is real here: requests queue, and one goes on a connection just as its close arrives.
-    expect(resent.length).toBeGreaterThan(0);
-    expect(resent.every((r) => r.request.method === 'GET')).toBe(true);
-    expect(resent[0]?.resent).toMatch(
-      /^sent twice: the reused connection was closed before any byte of the answer \(connection closed by the server\)/,
-    );
-    // Each create reached the server exactly once: no duplicate.
-    expect(server.answered.filter((r) => r.startsWith('POST'))).toHaveLength(50);
-  });
+  test(
+    'through a server that closes after every answer, every GET and POST gets its answer; a GET that met a closed connection went again once, a ' +
+      'POST never',
+    async () => {
+      const server = await up(keepAliveServer(reference(), { afterEach: true, finLagMs: 5 }));
+      const api = client(server.origin);
+      const answers = await Promise.all(
+        Array.from({ length: 150 }, (_, i) =>
+          i % 3 === 2 ? api.createPet({ name: `p${i}`, categoryId: 1 }) : api.listPets([['limit', '5']]),
+        ),
+      );
+      expect(answers.map((r) => r.status).filter((s) => s !== 200 && s !== 201)).toEqual([]);
+      const resent = answers.filter((r) => r.resent);
+      // The race is real here: requests queue, and one goes on a connection just as its close arrives.
+      expect(resent.length).toBeGreaterThan(0);
+      expect(resent.every((r) => r.request.method === 'GET')).toBe(true);
+      expect(resent[0]?.resent).toMatch(
+        /^sent twice: the reused connection was closed before any byte of the answer \(connection closed by the server\)/,
+      );
+      // Each create reached the server exactly once: no duplicate.
+      expect(server.answered.filter((r) => r.startsWith('POST'))).toHaveLength(50);
+    },
+  );
 
   test('after an idle second, a GET on the connection being closed is sent again on a fresh one; a POST had a fresh one already', async () => {
     // The FIN lags a whole second, so the GET lands in the window even when a busy machine fires the timer late.
@@ -294,25 +298,29 @@ describe('rate limits', () => {
 
   // This proves the verdict, the pacing and the listener fix, not the time: the time goal
   // (1.3 × requests ÷ limit, docs/network.md) is no test's limit.
-  test('behind a token bucket of 100 requests a second answering 429 + Retry-After: 1, the catalogue reaches its verdict with every requirement decided', async () => {
-    const warnings: string[] = [];
-    const onWarning = (w: Error) => warnings.push(w.name);
-    process.on('warning', onWarning);
-    const limiter = tokenBucket(reference(), 100);
-    const server = await up(serve(limiter.handler));
-    try {
-      const run = await runCatalogue(server.origin, { runs: 3 });
-      expect(run.undecided).toEqual([]);
-      expect(run.failed).toEqual([]);
-      expect(limiter.stats.refused).toBeGreaterThan(0); // the limit was met
-      // It slowed down and kept below the limit: unpaced, most requests would be turned away.
-      expect(run.pacing.slowestRate).toBeDefined();
-      expect(limiter.stats.refused).toBeLessThan(run.requests * 0.05);
-    } finally {
-      process.off('warning', onWarning);
-    }
-    expect(warnings).not.toContain('MaxListenersExceededWarning');
-  });
+  test(
+    'behind a token bucket of 100 requests a second answering 429 + Retry-After: 1, the catalogue reaches its verdict with every ' +
+      'requirement decided',
+    async () => {
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.name);
+      process.on('warning', onWarning);
+      const limiter = tokenBucket(reference(), 100);
+      const server = await up(serve(limiter.handler));
+      try {
+        const run = await runCatalogue(server.origin, { runs: 3 });
+        expect(run.undecided).toEqual([]);
+        expect(run.failed).toEqual([]);
+        expect(limiter.stats.refused).toBeGreaterThan(0); // the limit was met
+        // It slowed down and kept below the limit: unpaced, most requests would be turned away.
+        expect(run.pacing.slowestRate).toBeDefined();
+        expect(limiter.stats.refused).toBeLessThan(run.requests * 0.05);
+      } finally {
+        process.off('warning', onWarning);
+      }
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    },
+  );
 });
 
 describe('proxies are named when they fail', () => {

@@ -54,7 +54,8 @@ describe('TLS', CHILD_TIMEOUT, () => {
       expect(run.code, run.out).toBe(EXIT.unreachable);
       expect(run.stderr.trim()).toMatch(
         new RegExp(
-          `^petstore-conformance: cannot reach ${https.baseUrl}: TLS: the server's certificate is not trusted \\(\\w+\\); for a private CA set NODE_EXTRA_CA_CERTS`,
+          `^petstore-conformance: cannot reach ${https.baseUrl}: TLS: the server's certificate is not trusted \\(\\w+\\); for a private CA set ` +
+            `NODE_EXTRA_CA_CERTS`,
         ),
       );
     },

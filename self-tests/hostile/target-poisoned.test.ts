@@ -51,7 +51,8 @@ test(
     expect(p?.lists).toBeGreaterThan(3);
     expect(results.verdictReason).toMatch(
       new RegExp(
-        `^the suite's own input broke the target: it accepted POST /v1/pets .* \\(201\\), a body the interface rejects \\(${p?.by.replace('.', '\\.')}\\), and every list answered 500 from then on`,
+        `^the suite's own input broke the target: it accepted POST /v1/pets .* \\(201\\), a body the interface rejects ` +
+          `\\(${p?.by.replace('.', '\\.')}\\), and every list answered 500 from then on`,
       ),
     );
     // The requirement that failed on it is the one violation; the lists' 500s broke no rule of
@@ -77,7 +78,10 @@ test(
     const p = results.run.targetPoisoned;
     expect(p).toMatchObject({ operation: 'createPet', valid: true, status: 500 });
     expect(results.verdictReason).toMatch(
-      /^the target turned failing after it accepted POST \/v1\/pets .* \(201, sent by [\w.-]+\): every createPet answered 500 from then on, where it had succeeded before; /,
+      new RegExp(
+        '^the target turned failing after it accepted POST /v1/pets .* \\(201, sent by [\\w.-]+\\): ' +
+          'every createPet answered 500 from then on, where it had succeeded before; ',
+      ),
     );
     // What failed on those 500s is filed under the turn: one item with their ids, not a line each.
     const md = readFileSync(join(run.cwd, 'reports', 'conformance.md'), 'utf8');

@@ -121,7 +121,8 @@ describe('diff OLD NEW', () => {
     expect(run.code).toBe(EXIT.usage);
     expect(run.err).toMatch(
       new RegExp(
-        `^petstore-conformance: diff: ${notReport.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a valid conformance\\.json \\(schemas/conformance-report\\.schema\\.json\\): .+$`,
+        `^petstore-conformance: diff: ${notReport.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a valid conformance\\.json ` +
+          `\\(schemas/conformance-report\\.schema\\.json\\): .+$`,
       ),
     );
     run = await diff([goodPath]);

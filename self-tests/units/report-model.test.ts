@@ -289,7 +289,8 @@ describe('the verdict', () => {
       '`429 ×3, 503 ×1 with Retry-After, 3 retried after 1.0 s of waits asked; 1 resent after a stale connection`',
     );
     expect(markdown).toContain(
-      '> Requests sent again (the infrastructure, not findings): 429 ×4, 503 ×1 with Retry-After, 3 retried after 1.0 s of waits asked; 1 resent after a stale connection; every request paused 1.0 s in all; the pace slowed to \\~2.5 req/s.',
+      '> Requests sent again (the infrastructure, not findings): 429 ×4, 503 ×1 with Retry-After, 3 retried after 1.0 s of waits asked; 1 resent ' +
+        'after a stale connection; every request paused 1.0 s in all; the pace slowed to \\~2.5 req/s.',
     );
     const html = renderHtml(reportView(results));
     expect(html).toContain('Sent again: 429 ×1 with Retry-After, none retried');

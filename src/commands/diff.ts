@@ -195,7 +195,9 @@ export async function diffCommand(argv: readonly string[], env: NodeJS.ProcessEn
   const { values, positionals } = parsed;
   if (values.help) {
     console.log(
-      'Usage: petstore-conformance diff OLD.json NEW.json [--md FILE]\n\nWhat changed between two runs: newly failing by level, fixed, still failing, changed evidence, requirements added or removed. The Markdown goes to --md FILE and is appended to $GITHUB_STEP_SUMMARY when set. Exit 1 when NEW has a MUST failure OLD had not, else 0; 2 for a file that is not a valid conformance.json.',
+      'Usage: petstore-conformance diff OLD.json NEW.json [--md FILE]\n\nWhat changed between two runs: newly failing by level, fixed, still failing, ' +
+        'changed evidence, requirements added or removed. The Markdown goes to --md FILE and is appended to $GITHUB_STEP_SUMMARY when set. Exit 1 ' +
+        'when NEW has a MUST failure OLD had not, else 0; 2 for a file that is not a valid conformance.json.',
     );
     return 0;
   }

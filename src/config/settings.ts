@@ -72,7 +72,9 @@ export const SETTINGS = {
     parse: boolean,
     default: false as boolean,
     example: '0',
-    doc: "Print every check as it finishes and each failure's full evidence (request, response, curl line); by default a progress line and one line per finding, the evidence in the reports.",
+    doc:
+      "Print every check as it finishes and each failure's full evidence (request, response, curl line); by default a progress line and one line " +
+      'per finding, the evidence in the reports.',
   } satisfies Setting<boolean>,
   readOnly: {
     env: 'PETSTORE_READ_ONLY',
@@ -116,7 +118,9 @@ export const SETTINGS = {
     parse: duration,
     default: undefined as number | undefined,
     example: '',
-    doc: 'After the run, run its properties again, each round with the next seed, until DURATION (30s, 10m, 2h) is spent; the reports say the rounds, the cases and the time since the last new finding. For nightly jobs: creations still count against PETSTORE_MAX_CREATES. Unset: no soak.',
+    doc:
+      'After the run, run its properties again, each round with the next seed, until DURATION (30s, 10m, 2h) is spent; the reports say the rounds, ' +
+      'the cases and the time since the last new finding. For nightly jobs: creations still count against PETSTORE_MAX_CREATES. Unset: no soak.',
   } satisfies Setting<number | undefined>,
   concurrency: {
     env: 'PETSTORE_CONCURRENCY',
@@ -143,7 +147,9 @@ export const SETTINGS = {
     parse: integer(0, 10),
     default: 3,
     example: '3',
-    doc: `Times a 429 or 503 answer with Retry-After is retried, waiting as the header asks (at most ${RETRY_MAX_WAIT_S} s). Retries are reported; only running out of them counts, as "could not decide". Other answers are never retried.`,
+    doc:
+      `Times a 429 or 503 answer with Retry-After is retried, waiting as the header asks (at most ${RETRY_MAX_WAIT_S} s). Retries are reported; ` +
+      `only running out of them counts, as "could not decide". Other answers are never retried.`,
   } satisfies Setting<number>,
   rate: {
     env: 'PETSTORE_RATE',
@@ -152,7 +158,9 @@ export const SETTINGS = {
     parse: rate,
     default: undefined as number | undefined,
     example: '',
-    doc: 'Most requests per second (N, N/s or N/m), for a gateway whose rate limit is known in advance. Unset: no limit until a 429 or 503 with Retry-After, which pauses every request and slows the run down on its own.',
+    doc:
+      'Most requests per second (N, N/s or N/m), for a gateway whose rate limit is known in advance. Unset: no limit until a 429 or 503 with ' +
+      'Retry-After, which pauses every request and slows the run down on its own.',
   } satisfies Setting<number | undefined>,
   only: {
     env: 'PETSTORE_ONLY',
@@ -188,7 +196,10 @@ export const SETTINGS = {
     parse: text,
     default: undefined as string | undefined,
     example: '',
-    doc: 'Known deviations (a file as schemas/baseline.schema.json, or an earlier conformance.json whose failed and undecided requirements are known). They still run and are reported as known; the run fails only on a regression, and an entry whose requirements all pass is reported fixed (fails with --strict or --baseline-strict).',
+    doc:
+      'Known deviations (a file as schemas/baseline.schema.json, or an earlier conformance.json whose failed and undecided requirements are ' +
+      'known). They still run and are reported as known; the run fails only on a regression, and an entry whose requirements all pass is reported ' +
+      'fixed (fails with --strict or --baseline-strict).',
   } satisfies Setting<string | undefined>,
   baselineStrict: {
     env: 'PETSTORE_BASELINE_STRICT',
@@ -196,7 +207,9 @@ export const SETTINGS = {
     parse: boolean,
     default: false as boolean,
     example: '0',
-    doc: 'With --baseline: an entry whose requirements all pass (stale: it would hide their next regression), or whose until date has passed, fails the run too.',
+    doc:
+      'With --baseline: an entry whose requirements all pass (stale: it would hide their next regression), or whose until date has passed, fails ' +
+      'the run too.',
   } satisfies Setting<boolean>,
   requirementSet: {
     env: 'PETSTORE_REQUIREMENT_SET',
@@ -205,7 +218,9 @@ export const SETTINGS = {
     parse: requirementSet,
     default: CURRENT_REQUIREMENT_SET,
     example: '',
-    doc: `The requirement set the verdict is scored against, e.g. one a certificate was issued against: every check runs, and requirements added after it are reported "not scored". Default: ${CURRENT_REQUIREMENT_SET}, the set this release certifies against.`,
+    doc:
+      `The requirement set the verdict is scored against, e.g. one a certificate was issued against: every check runs, and requirements added ` +
+      `after it are reported "not scored". Default: ${CURRENT_REQUIREMENT_SET}, the set this release certifies against.`,
   } satisfies Setting<string>,
   har: {
     env: 'PETSTORE_HAR',
@@ -214,7 +229,9 @@ export const SETTINGS = {
     parse: fileToWrite,
     default: undefined as string | undefined,
     example: '',
-    doc: 'Write every request the run sends, with its answer and timings, to FILE as a HAR 1.2 archive (opens in browser developer tools and HAR viewers): each entry names the requirement and check that sent it, bodies are cut at 64 KiB, the API key is written $PETSTORE_API_KEY.',
+    doc:
+      'Write every request the run sends, with its answer and timings, to FILE as a HAR 1.2 archive (opens in browser developer tools and HAR ' +
+      'viewers): each entry names the requirement and check that sent it, bodies are cut at 64 KiB, the API key is written $PETSTORE_API_KEY.',
   } satisfies Setting<string | undefined>,
   start: {
     env: 'PETSTORE_START',
@@ -223,7 +240,10 @@ export const SETTINGS = {
     parse: text,
     default: undefined as string | undefined,
     example: '',
-    doc: 'A shell command that starts the server under test (e.g. "npm start"). Run in its own process group, waited for until PETSTORE_BASE_URL accepts connections, stopped after the run (SIGTERM, then SIGKILL), also on Ctrl-C. Its output goes to server.log in the report folder. Needs PETSTORE_BASE_URL.',
+    doc:
+      'A shell command that starts the server under test (e.g. "npm start"). Run in its own process group, waited for until PETSTORE_BASE_URL ' +
+      'accepts connections, stopped after the run (SIGTERM, then SIGKILL), also on Ctrl-C. Its output goes to server.log in the report folder. Needs ' +
+      'PETSTORE_BASE_URL.',
   } satisfies Setting<string | undefined>,
   startTimeoutMs: {
     env: 'PETSTORE_START_TIMEOUT_MS',
@@ -232,7 +252,9 @@ export const SETTINGS = {
     parse: integer(1, 600_000),
     default: 30_000,
     example: '30000',
-    doc: 'How long --start waits for PETSTORE_BASE_URL to accept connections, in milliseconds; the command exiting first, or the wait running out, ends the run with exit code 3.',
+    doc:
+      'How long --start waits for PETSTORE_BASE_URL to accept connections, in milliseconds; the command exiting first, or the wait running out, ' +
+      'ends the run with exit code 3.',
   } satisfies Setting<number>,
   // Conventions of the surroundings: no flag (see Setting.flag).
   noColor: {
@@ -241,7 +263,9 @@ export const SETTINGS = {
     default: false as boolean,
     blankIsSet: true,
     example: '',
-    doc: 'Any non-empty value (even 0) turns colour off in the terminal summary, as no-color.org has it; colour is used only on a terminal, never in a report file.',
+    doc:
+      'Any non-empty value (even 0) turns colour off in the terminal summary, as no-color.org has it; colour is used only on a terminal, never in ' +
+      'a report file.',
   } satisfies Setting<boolean>,
   stepSummary: {
     env: 'GITHUB_STEP_SUMMARY',

@@ -45,7 +45,9 @@ export async function soak(
       await found(check, {
         ...outcome,
         // The violation first, as in the run; then where the search found it.
-        message: `${outcome.message ?? ''}\nFound by --soak in round ${round} (run seed ${ctx.propertySeed}), ${seconds(lastAt)} after it began; the run's own seed passed.`,
+        message:
+          `${outcome.message ?? ''}\nFound by --soak in round ${round} (run seed ${ctx.propertySeed}), ${seconds(lastAt)} after it began; the ` +
+          `run's own seed passed.`,
       });
     }
     running = next;

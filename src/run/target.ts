@@ -38,7 +38,8 @@ export async function openTarget(config: Config, say: (line: string) => void = c
     ? 'the bundled reference server (set PETSTORE_BASE_URL to test another)'
     : redact(run.baseUrl);
   say(
-    `petstore-conformance: testing ${what}${run.embedded ? ` at ${redact(run.baseUrl)}` : ''}; seed ${run.seed} (replay: ${replay}); pets this run creates are named "${runTagOf(run.seed)} …"${run.readOnly ? '; read-only: nothing is created' : ''}`,
+    `petstore-conformance: testing ${what}${run.embedded ? ` at ${redact(run.baseUrl)}` : ''}; seed ${run.seed} (replay: ${replay}); pets this run ` +
+      `creates are named "${runTagOf(run.seed)} …"${run.readOnly ? '; read-only: nothing is created' : ''}`,
   );
   // Whole from the start: the checks write it anew, so a run stopped before them leaves a valid, empty HAR.
   if (run.har)

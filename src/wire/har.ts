@@ -109,19 +109,31 @@ function responseOf(res: ApiResponse, json: (text: string) => string): string {
   const body = keep(text, text === res.text ? undefined : Buffer.byteLength(res.text));
   const limit = res.truncated ? `the suite read only these ${body.size} bytes of a longer body` : '';
   const content = `{"size":${body.size},"mimeType":${q(scrub(res.headers['content-type'] ?? 'x-unknown'))},"text":${json(body.text)}${cutNote(body, limit)}}`;
-  return `{"status":${res.status},"statusText":${q(STATUS_CODES[res.status] ?? '')},"httpVersion":"HTTP/1.1","cookies":[],"headers":${pairs(Object.entries(res.headers), scrub)},"content":${content},"redirectURL":${q(scrub(res.headers.location ?? ''))},"headersSize":-1,"bodySize":${body.size}}`;
+  return (
+    `{"status":${res.status},"statusText":${q(STATUS_CODES[res.status] ?? '')},"httpVersion":"HTTP/1.1","cookies":[],` +
+    `"headers":${pairs(Object.entries(res.headers), scrub)},"content":${content},"redirectURL":${q(scrub(res.headers.location ?? ''))},` +
+    `"headersSize":-1,"bodySize":${body.size}}`
+  );
 }
 
 /** What the comment of a refused upload says (see UploadRefused, src/wire/wire.ts). */
-export const REFUSED_UPLOAD = `refused: the server closed the connection during the upload of a body over ${REFUSABLE_UPLOAD_BYTES / 1024 / 1024} MiB without an answer, a refusal the interface allows (it leaves request-size limits open)`;
+export const REFUSED_UPLOAD =
+  `refused: the server closed the connection during the upload of a body over ${REFUSABLE_UPLOAD_BYTES / 1024 / 1024} MiB ` +
+  `without an answer, a refusal the interface allows (it leaves request-size limits open)`;
 
 /** No answer came: status 0 and the reason in _error, as Chromium writes a failed request; a refused upload says so in comment. */
 function noAnswer(error: string | undefined, refused: boolean | undefined): string {
   const reason: HarError = redact(error ?? 'no answer');
-  return `{${refused ? `"comment":${q(REFUSED_UPLOAD)},` : ''}"status":0,"statusText":"","httpVersion":"","cookies":[],"headers":[],"content":{"size":0,"mimeType":"x-unknown"},"redirectURL":"","headersSize":-1,"bodySize":-1,"_error":${q(reason)}}`;
+  return (
+    `{${refused ? `"comment":${q(REFUSED_UPLOAD)},` : ''}"status":0,"statusText":"","httpVersion":"","cookies":[],"headers":[],` +
+    `"content":{"size":0,"mimeType":"x-unknown"},"redirectURL":"","headersSize":-1,"bodySize":-1,"_error":${q(reason)}}`
+  );
 }
 
-/** Who sent it (HarSender in schemas/har-extension.schema.json); `retryOf`: the send this one retries (429/503 with Retry-After) or resends (stale connection). */
+/**
+ * Who sent it (HarSender in schemas/har-extension.schema.json); `retryOf`: the send this one retries
+ * (429/503 with Retry-After) or resends (stale connection).
+ */
 function senderOf(sender: Sender, note: string, retryOf: number | undefined): string {
   const space = sender?.indexOf(' ') ?? -1;
   const who =
@@ -147,10 +159,15 @@ function entryJson(
   const postData = body
     ? `"postData":{"mimeType":${q(req.headers['content-type'] ?? '')},"text":${json(body.text)}${cutNote(body)}},`
     : '';
-  const request = `{"method":${q(req.method)},"url":${q(req.url)},"httpVersion":"HTTP/1.1","cookies":[],"headers":${pairs(Object.entries(req.headers))},"queryString":${queryOf(req.url)},${postData}"headersSize":-1,"bodySize":${body?.size ?? 0}}`;
+  const request =
+    `{"method":${q(req.method)},"url":${q(req.url)},"httpVersion":"HTTP/1.1","cookies":[],` +
+    `"headers":${pairs(Object.entries(req.headers))},"queryString":${queryOf(req.url)},${postData}"headersSize":-1,"bodySize":${body?.size ?? 0}}`;
   const response = send.response ? responseOf(send.response, json) : noAnswer(send.error, send.refused);
   const started = new Date(performance.timeOrigin + send.startedAt).toISOString();
-  return `{"pageref":"${PAGE}","startedDateTime":"${started}","time":${ms(wait + receive)},"request":${request},"response":${response},"cache":{},"timings":{"blocked":-1,"dns":-1,"connect":-1,"ssl":-1,"send":0,"wait":${wait},"receive":${receive}},"_petstore":${senderOf(sender, note, retryOf)}}`;
+  return (
+    `{"pageref":"${PAGE}","startedDateTime":"${started}","time":${ms(wait + receive)},"request":${request},"response":${response},"cache":{},` +
+    `"timings":{"blocked":-1,"dns":-1,"connect":-1,"ssl":-1,"send":0,"wait":${wait},"receive":${receive}},"_petstore":${senderOf(sender, note, retryOf)}}`
+  );
 }
 
 /** One HAR entry for one send. */
@@ -205,7 +222,9 @@ export class HarWriter {
       pages: [{ startedDateTime: started, id: PAGE, title: run.title, pageTimings: { onContentLoad: -1, onLoad: -1 } }],
       comment: [
         'One entry per request the run sent, each retry and resend its own (their count is run.requests in conformance.json).',
-        'Custom fields: _petstore names the requirement and the check that sent it (retryOf: the earlier send of the same request); a body is kept up to 64 KiB, a cut noted in _truncated and comment; a request that got no answer has status 0 and _error (a large upload the server refused by closing says so in the comment of its response). The API key is written $PETSTORE_API_KEY.',
+        'Custom fields: _petstore names the requirement and the check that sent it (retryOf: the earlier send of the same request); a body is kept up ' +
+          'to 64 KiB, a cut noted in _truncated and comment; a request that got no answer has status 0 and _error (a large upload the server refused ' +
+          'by closing says so in the comment of its response). The API key is written $PETSTORE_API_KEY.',
         run.note ?? '',
       ]
         .filter(Boolean)
@@ -263,7 +282,8 @@ export class HarWriter {
     } catch (err) {
       // A full disk must not stop the run: the file keeps the entries before these.
       console.error(
-        `petstore-conformance: the HAR file ${this.path} could not be written (${err instanceof Error ? err.message : String(err)}); it holds the first ${this.written} requests`,
+        `petstore-conformance: the HAR file ${this.path} could not be written (${err instanceof Error ? err.message : String(err)}); it holds the ` +
+          `first ${this.written} requests`,
       );
       this.close();
       return;

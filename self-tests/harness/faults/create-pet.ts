@@ -172,7 +172,9 @@ export const createPetFaults: Fault[] = [
   {
     name: 'client-id-through-double-then-duplicate',
     breaks: 'createPet.client-id',
-    does: "keeps a client's id as a JavaScript number (rounded to a double), then answers 500 to every create: its next id, the largest plus one, rounds to the id it kept (a fake REST backend's way)",
+    does:
+      "keeps a client's id as a JavaScript number (rounded to a double), then answers 500 to every create: its next id, the largest plus one, " +
+      "rounds to the id it kept (a fake REST backend's way)",
     wrap: (inner, apiKey) => {
       let kept = false;
       const keeping = editCreated((pet, req) => {
@@ -211,7 +213,9 @@ export const createPetFaults: Fault[] = [
     breaks: 'createPet.int64-extremes',
     does: 'keeps categoryId as a double, so every answer carries it rounded (2^63-1 comes back as 2^63, beyond int64, in every list)',
     wrap: mapJson((body) => eachPet(body, (pet) => ({ ...pet, categoryId: throughDouble(pet.categoryId) }))),
-    racy: "whether listPets.ok fails too depends on whether a list the seed's properties read holds a pet of 2^63-1 (in a populated store, most lists hold others' pets first)",
+    racy:
+      "whether listPets.ok fails too depends on whether a list the seed's properties read holds a pet of 2^63-1 (in a populated store, most lists " +
+      "hold others' pets first)",
   },
   {
     name: 'read-back-through-double',

@@ -129,7 +129,8 @@ export const generalFaults: Fault[] = [
     wrap: idsThroughDouble,
     options: { firstId: 2n ** 53n + 1n },
     groupingVaries:
-      "a batch created at once gets one rounded id twice (createPet.distinct-ids's rule) or an id no pet has (getPet.existing's), as the store's count of ids falls",
+      "a batch created at once gets one rounded id twice (createPet.distinct-ids's rule) or an id no pet has (getPet.existing's), as the store's " +
+      'count of ids falls',
     // A listed pet read back 404 blocks the checks that fetch one; it breaks none of their rules.
     notUnder: ['service.json-content-type', 'auth.valid-key'],
   },

@@ -68,7 +68,8 @@ function unknownOption(option: string): UsageError {
   const name = option.split('=')[0] as string;
   if (KEY_ITSELF.has(name)) {
     return new UsageError(
-      `${name}: the API key is never taken on the command line (it would land in shell history and process lists); export PETSTORE_API_KEY, or name the variable that holds it with --api-key-env NAME`,
+      `${name}: the API key is never taken on the command line (it would land in shell history and process lists); export PETSTORE_API_KEY, or name ` +
+        `the variable that holds it with --api-key-env NAME`,
     );
   }
   const closest = allFlags()

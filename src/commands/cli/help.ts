@@ -41,7 +41,8 @@ export function helpText(): string {
     if (key === 'apiKey') {
       return entry(
         `${s.flag} ${s.arg ?? 'NAME'}`,
-        `Read the API key from the environment variable NAME instead of ${s.env}. The key itself is never accepted on the command line, where it would land in shell history and process lists. [${s.env}: ${s.doc}]`,
+        `Read the API key from the environment variable NAME instead of ${s.env}. The key itself is never accepted on the command line, where it ` +
+          `would land in shell history and process lists. [${s.env}: ${s.doc}]`,
       );
     }
     const flag = isSwitch(s) ? `${s.flag.replace(/^--/, '--[no-]')}` : `${s.flag} ${s.arg ?? 'VALUE'}`;
@@ -55,7 +56,8 @@ export function helpText(): string {
     `petstore-conformance ${SUITE_VERSION}: the conformance test suite for the Pet Store Service Interface ${INTERFACE_VERSION}`,
     '',
     ...wrap(
-      'Checks an HTTP server against the interface, requirement by requirement: each has a stable id, a level (MUST or SHOULD) and the section of the interface it comes from. With no options it tests its own bundled reference server, so it works straight after install.',
+      'Checks an HTTP server against the interface, requirement by requirement: each has a stable id, a level (MUST or SHOULD) and the section of the ' +
+        'interface it comes from. With no options it tests its own bundled reference server, so it works straight after install.',
       0,
     ),
     '',
@@ -72,7 +74,8 @@ export function helpText(): string {
     ]),
     section('Options', [
       ...para(
-        'Each option can also be set with the environment variable in brackets, or in a .env file in the current directory (see .env.example). A flag wins over the environment, the environment over .env.',
+        'Each option can also be set with the environment variable in brackets, or in a .env file in the current directory (see .env.example). A flag ' +
+          'wins over the environment, the environment over .env.',
       ),
       '',
       ...options,
@@ -99,18 +102,25 @@ export function helpText(): string {
     ]),
     section('What a run leaves', [
       ...para(
-        'On the terminal: a progress line while checks run (only when output is a terminal), then the summary with one line per failed or warned requirement giving its first reason, and a command that replays the run. The full evidence (requests, responses, curl lines) is in the reports, or printed as well with --verbose.',
+        'On the terminal: a progress line while checks run (only when output is a terminal), then the summary with one line per failed or warned ' +
+          'requirement giving its first reason, and a command that replays the run. The full evidence (requests, responses, curl lines) is in the ' +
+          'reports, or printed as well with --verbose.',
       ),
       ...para(
-        'Reports in the report folder (--report-dir): conformance.html to read, conformance.json, conformance.md (also appended to $GITHUB_STEP_SUMMARY when set) and junit.xml, the ids of every pet the run created in created-pets.json (there is no delete operation), and manifest.json with their SHA-256 sums.',
+        'Reports in the report folder (--report-dir): conformance.html to read, conformance.json, conformance.md (also appended to ' +
+          '$GITHUB_STEP_SUMMARY when set) and junit.xml, the ids of every pet the run created in created-pets.json (there is no delete operation), ' +
+          'and manifest.json with their SHA-256 sums.',
       ),
       ...para(
-        'Pets the suite creates carry the run tag in their name: "pcs-" and the seed in base 36, e.g. "pcs-k3x9z1 pet 12"; the tag is printed when the run starts. With --read-only nothing is created, and checks that must create are reported skipped, with the reason.',
+        'Pets the suite creates carry the run tag in their name: "pcs-" and the seed in base 36, e.g. "pcs-k3x9z1 pet 12"; the tag is printed when ' +
+          'the run starts. With --read-only nothing is created, and checks that must create are reported skipped, with the reason.',
       ),
     ]),
     section('Network', [
       ...para(
-        'HTTP_PROXY, HTTPS_PROXY and NO_PROXY are honoured. For an HTTPS target whose certificate comes from a private CA, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem. Redirects are never followed: a 3xx is reported with its Location. A 429 or 503 with Retry-After is retried (--retries); no other answer is.',
+        'HTTP_PROXY, HTTPS_PROXY and NO_PROXY are honoured. For an HTTPS target whose certificate comes from a private CA, set ' +
+          'NODE_EXTRA_CA_CERTS=/path/to/ca.pem. Redirects are never followed: a 3xx is reported with its Location. A 429 or 503 with Retry-After is ' +
+          'retried (--retries); no other answer is.',
       ),
     ]),
     section('Examples', [

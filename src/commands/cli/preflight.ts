@@ -85,7 +85,9 @@ export async function preflight(
     if (res.status === 404) {
       if (/\/v\d+$/.test(new URL(base).pathname)) {
         return {
-          reason: `GET ${wire(`${base}/pets`)} answered 404: nothing serves the pets collection under this base URL, which must be where the interface's paths start (e.g. https://staging.example.com/v1)`,
+          reason:
+            `GET ${wire(`${base}/pets`)} answered 404: nothing serves the pets collection under this base URL, which must be where the ` +
+            `interface's paths start (e.g. https://staging.example.com/v1)`,
           evidence,
         };
       }
@@ -104,14 +106,17 @@ export async function preflight(
     if (res.status >= 500) return { reason: `the server is failing (${res.status} on ${where})`, evidence };
     if (res.status >= 200 && res.status < 300 && res.jsonError !== undefined && !/json/i.test(contentType(res))) {
       return {
-        reason: `${where} answered ${res.status} with ${contentType(res)}, not JSON: a login page or a proxy in front of the service? The base URL must reach the service itself`,
+        reason:
+          `${where} answered ${res.status} with ${contentType(res)}, not JSON: a login page or a proxy in front of the service? The base URL ` +
+          `must reach the service itself`,
         evidence,
       };
     }
     // Answering without the version segment: maybe a service mounted at the root, maybe the wrong base.
     if (res.status === 200 && !/\/v\d+$/.test(new URL(base).pathname)) {
       warn(
-        `the base URL ${wire(base)} has no version segment, yet ${where} answers 200: the interface's paths start after it (e.g. ${wire(`${base}/v1`)}); testing ${wire(base)} as given`,
+        `the base URL ${wire(base)} has no version segment, yet ${where} answers 200: the interface's paths start after it (e.g. ` +
+          `${wire(`${base}/v1`)}); testing ${wire(base)} as given`,
       );
     }
     return undefined;
