@@ -2,13 +2,13 @@
 // Every check runs on each operation the server still offers (getPet until its removal day).
 import { expectHeader, expectStatus } from '../src/checks/assert.js';
 import { expectError } from './rules/assert.js';
-import type { ApiResponse, Auth } from '../src/wire/wire.js';
+import type { ApiResponse, Auth } from '../src/wire/requests.js';
 import { parseChallenges, type Challenge } from '../src/wire/headers.js';
 import { show } from '../src/wire/json.js';
-import { wire } from '../src/wire/redact.js';
+import { quoted } from '../src/wire/redact.js';
 import type { CatalogueInput, Requirement, RequirementId } from '../src/checks/requirement.js';
 import { because, eachCase, type CaseCause } from '../src/checks/requirement.js';
-import type { RunContext } from '../src/checks/run.js';
+import type { RunContext } from '../src/checks/context.js';
 import { expectKeyAccepted, getPetStage, liveOperations, type Operation } from './operations.js';
 import { unknownPetIds } from './pets.js';
 import { wrongKeyProperty } from './properties/authentication.js';
@@ -286,7 +286,7 @@ export const authentication: Requirement[] = [
         // The key in another spelling: reserved here, as op.send reserves ahead only for auth 'key'.
         if (op.name === 'createPet') ctx.reserveCreates(1, msg`createPet with a differently cased scheme`);
         const res = await op.send(ctx, { auth: { authorization: `${scheme} ${ctx.config.apiKey}` } });
-        expectKeyAccepted(op, res, msg`${op.name} with the scheme written "${wire(scheme)}"`);
+        expectKeyAccepted(op, res, msg`${op.name} with the scheme written "${quoted(scheme)}"`);
       }),
   },
 ];

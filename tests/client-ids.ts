@@ -1,7 +1,7 @@
 // The ids createPet.client-id sends, and the forms in which a server's number type keeps one.
 import fc from 'fast-check';
 import { msg, type Message } from '../src/checks/message.js';
-import { wire } from '../src/wire/redact.js';
+import { quoted } from '../src/wire/redact.js';
 
 /**
  * Two client ids from the seed, far above sequential ids (a server assigning its own will not hit
@@ -42,9 +42,9 @@ export function keptAs(id: unknown, sent: bigint): Message | undefined {
     [value === BigInt.asIntN(32, sent), msg`cut to a signed 32-bit integer`],
   ];
   const form = forms.find(([is]) => is)?.[1];
-  const kept = msg`the client's own id ${wire(String(sent))}, kept ${form ?? msg``}`;
+  const kept = msg`the client's own id ${quoted(String(sent))}, kept ${form ?? msg``}`;
   return (
     form &&
-    msg`id ${wire(digits ? JSON.stringify(id) : value.toString())}: ${kept}${digits ? msg`, as a string` : msg``}`
+    msg`id ${quoted(digits ? JSON.stringify(id) : value.toString())}: ${kept}${digits ? msg`, as a string` : msg``}`
   );
 }

@@ -1,14 +1,14 @@
 // Consistency across operations: what createPet stores, listPets and getPet show.
 import { expectStatus, fail } from '../src/checks/assert.js';
 import { listToJudge } from './rules/assert.js';
-import type { ApiResponse } from '../src/wire/wire.js';
+import type { ApiResponse } from '../src/wire/requests.js';
 import type { Pet, PetStatus } from '../src/data/generated/schema-types.js';
 import { LIMIT } from '../src/data/generators.js';
 import { exactInteger, show } from '../src/wire/json.js';
-import { wire } from '../src/wire/redact.js';
+import { quoted } from '../src/wire/redact.js';
 import { msg, petsCount } from '../src/checks/message.js';
 import { because, Skip, type Requirement } from '../src/checks/requirement.js';
-import type { RunContext } from '../src/checks/run.js';
+import type { RunContext } from '../src/checks/context.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
 import { blockIfTwin, samePet } from './pets.js';
 import { repeatsAnId } from './rules/list-answers.js';
@@ -92,7 +92,7 @@ export const consistency: Requirement[] = [
         throw new Skip(
           lists.some(({ pets }) => repeatsAnId(pets))
             ? msg`no list could be proven complete: they repeat a pet (listPets.distinct-ids) or filled up to their limit`
-            : msg`the lists of status "${wire(status)}" filled up to their limit meanwhile; none could be proven complete`,
+            : msg`the lists of status "${quoted(status)}" filled up to their limit meanwhile; none could be proven complete`,
         );
     },
   },

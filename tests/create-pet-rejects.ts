@@ -3,13 +3,13 @@
 import { createHash } from 'node:crypto';
 import { describeRequest } from '../src/checks/assert.js';
 import { expectError } from './rules/assert.js';
-import type { ApiRequest, ApiResponse } from '../src/wire/wire.js';
+import type { ApiRequest, ApiResponse } from '../src/wire/requests.js';
 import { exchangeOf } from '../src/wire/evidence.js';
 import type { Pet, PetStatus } from '../src/data/generated/schema-types.js';
 import { exactInteger, show } from '../src/wire/json.js';
 import { because, eachCase, Violation, type Requirement, type RequirementId } from '../src/checks/requirement.js';
 import { keyRefused } from './rules/blame.js';
-import { POPULATION_PLAN, type RunContext } from '../src/checks/run.js';
+import { POPULATION_PLAN, type RunContext } from '../src/checks/context.js';
 import { PET_STATUSES, validate } from '../src/data/schemas.js';
 import { FULL_LISTS } from './pets.js';
 import { msg, petsCount, words, type Message } from '../src/checks/message.js';

@@ -2,15 +2,15 @@
 import { expectNotServerError, fail } from '../src/checks/assert.js';
 import { expectCreatedId, expectErrorBody } from './rules/assert.js';
 import { createdRules } from './rules/blame.js';
-import type { ApiResponse } from '../src/wire/wire.js';
+import type { ApiResponse } from '../src/wire/requests.js';
 import type { NewPet, PetStatus } from '../src/data/generated/schema-types.js';
 import { INT64_MAX, INT64_MIN, show, type Int64 } from '../src/wire/json.js';
-import { wire } from '../src/wire/redact.js';
+import { quoted } from '../src/wire/redact.js';
 import { msg, words, type Message } from '../src/checks/message.js';
 import { BODY_LENIENCIES, INT64_EDGE_CATEGORIES } from './leniencies/index.js';
 import { roundedIdHint } from './rules/list-answers.js';
 import { because, eachCase, type Requirement, type RequirementId } from '../src/checks/requirement.js';
-import type { RunContext } from '../src/checks/run.js';
+import type { RunContext } from '../src/checks/context.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
 import { expectStoredAsSent } from './pets.js';
 import { clientIds, keptAs } from './client-ids.js';
@@ -113,7 +113,7 @@ export const createPet: Requirement[] = [
       eachCase(ctx, STATUSES, async (status) => {
         const body = ctx.newPet({ status });
         const { res } = await createFixture(ctx, body);
-        await expectStoredAsSent(ctx, body, res, ['status'], msg`a body with status "${wire(status)}"`);
+        await expectStoredAsSent(ctx, body, res, ['status'], msg`a body with status "${quoted(status)}"`);
       }),
   },
   {
@@ -182,7 +182,7 @@ export const createPet: Requirement[] = [
           // The answer's id first: a server that used the client's id may then fail to read it back.
           const kept = keptAs((res.json as { id?: unknown } | null)?.id, sent);
           if (kept)
-            fail(res, msg`a service-assigned id, not the id ${wire(String(sent))} the client sent (${what})`, kept);
+            fail(res, msg`a service-assigned id, not the id ${quoted(String(sent))} the client sent (${what})`, kept);
           // Any other id is the service's, unless reading it back shows the client's. Without an
           // id there is nothing to judge; whether the rest came back as sent is createPet.minimal's.
           const id = expectCreatedId(res, body, msg`the body besides its id`);
@@ -191,7 +191,7 @@ export const createPet: Requirement[] = [
           if (stored)
             fail(
               read,
-              msg`pet ${wire(id)} as the service assigned it, not the client's id ${wire(String(sent))}`,
+              msg`pet ${quoted(id)} as the service assigned it, not the client's id ${quoted(String(sent))}`,
               stored,
             );
         } else if (res.status >= 400 && res.status < 500) {
@@ -240,7 +240,7 @@ export const createPet: Requirement[] = [
             ([what, text]) => [msg`a name with ${what}`, `${ctx.petName('unicode')} ${text}`] as const,
           ),
           ...LITERAL_NAMES.map(
-            (name) => [msg`the name ${wire(JSON.stringify(name))}, which reads as JSON`, name] as const,
+            (name) => [msg`the name ${quoted(JSON.stringify(name))}, which reads as JSON`, name] as const,
           ),
         ],
         async ([what, name]) => {
@@ -272,7 +272,7 @@ export const createPet: Requirement[] = [
           fail(
             res,
             msg`an id no other pet has (${created.length} created: 3 in turn, then 5 at once)`,
-            msg`id ${wire(id)}${roundedIdHint(id)}, already given to ${show(earlier.json)}`,
+            msg`id ${quoted(id)}${roundedIdHint(id)}, already given to ${show(earlier.json)}`,
           );
         seen.set(id, res);
       }

@@ -5,13 +5,13 @@
 // does not define, bodies the server may refuse, malformed URIs.
 import { expectNotServerError } from '../src/checks/assert.js';
 import { expectErrorBody } from './rules/assert.js';
-import { UploadRefused, type ApiRequest, type ApiResponse } from '../src/wire/wire.js';
+import { UploadRefused, type ApiRequest, type ApiResponse } from '../src/wire/requests.js';
 import { ErrorAnswers, type ErrorRule } from './rules/error-answers.js';
 import { exchangeOf } from '../src/wire/evidence.js';
 import { INT64_MAX, INT64_MIN } from '../src/wire/json.js';
 import type { Requirement, RequirementId } from '../src/checks/requirement.js';
 import { because, eachCase, Skip, Violation } from '../src/checks/requirement.js';
-import type { RunContext } from '../src/checks/run.js';
+import type { RunContext } from '../src/checks/context.js';
 import { unknownPetIds } from './pets.js';
 import { msg, type Message } from '../src/checks/message.js';
 

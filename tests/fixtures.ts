@@ -2,8 +2,8 @@
 import { expectStatus } from '../src/checks/assert.js';
 import { msg } from '../src/checks/message.js';
 import { Skip, Violation } from '../src/checks/requirement.js';
-import { POPULATION_PLAN, POPULATION_TOTAL, type Population, type RunContext } from '../src/checks/run.js';
-import type { ApiResponse } from '../src/wire/wire.js';
+import { POPULATION_PLAN, POPULATION_TOTAL, type Population, type RunContext } from '../src/checks/context.js';
+import type { ApiResponse } from '../src/wire/requests.js';
 import type { NewPet, Pet, PetStatus } from '../src/data/generated/schema-types.js';
 import { exactInteger } from '../src/wire/json.js';
 import { LIMIT } from '../src/data/generators.js';

@@ -3,12 +3,12 @@
 // Retrieval checks run while getPet is live (by the suite's clock); getPet.removal covers after.
 import { expectHeader, expectNoHeader, expectPet, expectStatus, fail } from '../src/checks/assert.js';
 import { expectError } from './rules/assert.js';
-import type { ApiResponse } from '../src/wire/wire.js';
+import type { ApiResponse } from '../src/wire/requests.js';
 import { parseImfFixdate, parseLinks, parseSfDate } from '../src/wire/headers.js';
 import { exactInteger, INT64_MAX, INT64_MIN, show } from '../src/wire/json.js';
 import type { Requirement } from '../src/checks/requirement.js';
 import { because, eachCase, Skip, Violation } from '../src/checks/requirement.js';
-import type { RunContext } from '../src/checks/run.js';
+import type { RunContext } from '../src/checks/context.js';
 import { validate } from '../src/data/schemas.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
 import {
@@ -20,7 +20,7 @@ import {
   getPetStage,
   operations,
 } from './operations.js';
-import { wire } from '../src/wire/redact.js';
+import { quoted } from '../src/wire/redact.js';
 import { msg, words } from '../src/checks/message.js';
 import { PET_ID_LENIENCIES } from './leniencies/index.js';
 import { blockIfTwin, samePet, unknownPetIds } from './pets.js';
@@ -65,7 +65,7 @@ async function readBackListed(ctx: RunContext): Promise<void> {
   for (const pet of picked) {
     const res = await ctx.api.getPet(pet.id);
     const id = exactInteger(pet.id) ?? '';
-    const what = msg`id ${wire(id)}, as GET /pets lists it: ${show(pet)}`;
+    const what = msg`id ${quoted(id)}, as GET /pets lists it: ${show(pet)}`;
     // Not found under an id a double holds exactly: what came back says why, where a cut line keeps it.
     if (res.status === 404 && looksRounded(id))
       fail(res, msg`200 (${what})`, msg`404, for an id ≥ 2^53 and exact in a double: rounded?`);
@@ -145,7 +145,7 @@ export const getPet: Requirement[] = [
         }
         if (existing === undefined) throw new Skip(msg`no pet to fetch: the store lists none`);
         const res = await ctx.coverage.sending(c, ctx.api.getPet(c.value(String(existing))));
-        const what = msg`${words(c.what)}, pet ${wire(String(existing))} exists`;
+        const what = msg`${words(c.what)}, pet ${quoted(String(existing))} exists`;
         // A reading left open: the pet, or a refusal with an Error body; never a 5xx.
         if (c.level !== 'allowed' || res.status !== 200) expectError(res, [400, 404], what);
       });
@@ -242,7 +242,7 @@ export const getPet: Requirement[] = [
         res,
         msg`Link`,
         // The path under the configured base URL: a quote, as the base URL is.
-        msg`a link to the replacement, the /pets collection (e.g. <${wire(collectionPath(ctx))}>; rel="successor-version")`,
+        msg`a link to the replacement, the /pets collection (e.g. <${quoted(collectionPath(ctx))}>; rel="successor-version")`,
         (v) => parseLinks(v).some((link) => isCollection(ctx, link.target, res.request.url)),
       );
     },

@@ -10,7 +10,7 @@ import {
   limitOutOfRangeProperty,
   limitRespectedProperty,
 } from './properties/list-pets.js';
-import { type RunContext } from '../src/checks/run.js';
+import { type RunContext } from '../src/checks/context.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
 import { msg, words, type Message } from '../src/checks/message.js';
 import { LIMIT_CONSTANTS, LIMIT_LENIENCIES } from './leniencies/index.js';

@@ -5,10 +5,10 @@ import type { PetStatus } from '../src/data/generated/schema-types.js';
 import { expectAllOfStatus, expectDistinctIds } from './rules/list-answers.js';
 import { eachCase, type Requirement } from '../src/checks/requirement.js';
 import { statusExactProperty, statusUnknownProperty, statusWithLimitProperty } from './properties/list-pets.js';
-import { POPULATION_PLAN } from '../src/checks/run.js';
+import { POPULATION_PLAN } from '../src/checks/context.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
 import { FULL_LISTS } from './pets.js';
-import { wire } from '../src/wire/redact.js';
+import { quoted } from '../src/wire/redact.js';
 import { msg, words } from '../src/checks/message.js';
 import { STATUS_LENIENCIES } from './leniencies/index.js';
 
@@ -56,7 +56,7 @@ export const listPets: Requirement[] = [
         ]);
         await eachCase(ctx, queries, async ([status, query]) => {
           const res = await ctx.api.listPets(query);
-          expectAllOfStatus(res, expectListOf(res, 100, msg`filtered by status ${wire(status)}`), status);
+          expectAllOfStatus(res, expectListOf(res, 100, msg`filtered by status ${quoted(status)}`), status);
         });
       }),
     observer: everyList('listPets.status.filter'),
@@ -90,7 +90,7 @@ export const listPets: Requirement[] = [
             ['status', status],
             ['limit', String(n)],
           ]);
-          expectAllOfStatus(res, expectListOf(res, n, msg`status=${wire(status)}&limit=${n}`), status);
+          expectAllOfStatus(res, expectListOf(res, n, msg`status=${quoted(status)}&limit=${n}`), status);
         });
       }),
   },
@@ -110,7 +110,7 @@ export const listPets: Requirement[] = [
           ['status', status],
           ['limit', String(n)],
         ]);
-        const what = msg`the store holds at least ${POPULATION_PLAN[status]} pets with status ${wire(status)}`;
+        const what = msg`the store holds at least ${POPULATION_PLAN[status]} pets with status ${quoted(status)}`;
         expectAllOfStatus(res, expectExactly(res, n, what), status);
       });
     },
@@ -124,7 +124,7 @@ export const listPets: Requirement[] = [
     inputs: STATUS_LENIENCIES,
     check: async (ctx) => {
       const queries = [
-        ...UNKNOWN_STATUSES.map((status) => [[['status', status]], msg`status "${wire(status)}"`] as const),
+        ...UNKNOWN_STATUSES.map((status) => [[['status', status]], msg`status "${quoted(status)}"`] as const),
         ...STATUS_LENIENCIES.map((input) => [input.value, words(input.what), input] as const),
       ];
       await eachCase(ctx, queries, async ([query, what, input]) => {
@@ -150,7 +150,7 @@ export const listPets: Requirement[] = [
         expectError(
           await ctx.api.listPets([['status', status]]),
           400,
-          msg`status "${wire(status)}" is not in the enumeration`,
+          msg`status "${quoted(status)}" is not in the enumeration`,
         );
       });
       await eachCase(ctx, STATUS_LENIENCIES, async (input) => {

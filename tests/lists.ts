@@ -2,11 +2,11 @@
 // the run-wide list rules, a catalogued query sent.
 import { expectStatus, fail } from '../src/checks/assert.js';
 import { listToJudge } from './rules/assert.js';
-import type { ApiResponse } from '../src/wire/wire.js';
+import type { ApiResponse } from '../src/wire/requests.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
 import { ListAnswers, type ListRule } from './rules/list-answers.js';
 import { Skip } from '../src/checks/requirement.js';
-import type { RunContext } from '../src/checks/run.js';
+import type { RunContext } from '../src/checks/context.js';
 import { msg, petsCount, type Message } from '../src/checks/message.js';
 import { ensurePopulation } from './fixtures.js';
 

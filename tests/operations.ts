@@ -1,10 +1,10 @@
 // The three operations as valid requests, for checks that apply to every operation.
 import { expectStatus } from '../src/checks/assert.js';
-import type { ApiRequest, ApiResponse } from '../src/wire/wire.js';
+import type { ApiRequest, ApiResponse } from '../src/wire/requests.js';
 import { because, Skip } from '../src/checks/requirement.js';
 import { keyRefused, successRules } from './rules/blame.js';
 import { msg, words, type Message, type OperationName } from '../src/checks/message.js';
-import type { RunContext } from '../src/checks/run.js';
+import type { RunContext } from '../src/checks/context.js';
 import { validate } from '../src/data/schemas.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
 import type { Int64 } from '../src/wire/json.js';

@@ -2,16 +2,16 @@
 import fc from 'fast-check';
 import { expectPet, fail } from '../src/checks/assert.js';
 import { createdRules, echoRules, isTwin, readBackRules, type Sent } from './rules/blame.js';
-import type { ApiResponse } from '../src/wire/wire.js';
+import type { ApiResponse } from '../src/wire/requests.js';
 import { exactInteger, show } from '../src/wire/json.js';
-import { wire } from '../src/wire/redact.js';
+import { quoted } from '../src/wire/redact.js';
 import { msg, type Message } from '../src/checks/message.js';
 import { roundedIdHint } from './rules/list-answers.js';
 import { codePoints } from '../src/data/generators.js';
 import type { Pet } from '../src/data/generated/schema-types.js';
 import { PET_STATUSES } from '../src/data/schemas.js';
 import { because, Blocked } from '../src/checks/requirement.js';
-import type { RunContext } from '../src/checks/run.js';
+import type { RunContext } from '../src/checks/context.js';
 import { expectSuccess, getPetStage } from './operations.js';
 
 /** Undefined when equal on every interface field; otherwise which field differs. */
@@ -21,7 +21,7 @@ export function samePet(
   fields: readonly ('name' | 'categoryId' | 'status')[] = ['name', 'categoryId', 'status'],
 ): Message | undefined {
   // Both values came in answers: quotes.
-  const differ = (field: Message, a: string, e: string) => msg`${field} ${wire(a)} ≠ ${wire(e)}`;
+  const differ = (field: Message, a: string, e: string) => msg`${field} ${quoted(a)} ≠ ${quoted(e)}`;
   if (exactInteger(actual.id) !== exactInteger(expected.id))
     return differ(msg`id`, String(actual.id), String(expected.id));
   if (fields.includes('name') && actual.name !== expected.name)
@@ -57,7 +57,7 @@ export function codePointDifference(expected: string, actual: string): Message |
   const a = [...expected];
   const b = [...actual];
   // The code points of a name sent or answered: quotes.
-  const u = (c: string | undefined) => (c === undefined ? msg`(end)` : wire(codePoints(c)));
+  const u = (c: string | undefined) => (c === undefined ? msg`(end)` : quoted(codePoints(c)));
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     if (a[i] !== b[i])
       return msg`code point ${i} is ${u(b[i])} where ${u(a[i])} was expected (${b.length} code points, ${a.length} expected)`;
@@ -80,7 +80,7 @@ export function echoDifference(
   }
   const categoryId = exactInteger(sent.categoryId);
   if (categoryId !== undefined && exactInteger(pet.categoryId) !== categoryId)
-    return msg`categoryId ${show(pet.categoryId)} instead of ${wire(categoryId)}`;
+    return msg`categoryId ${show(pet.categoryId)} instead of ${quoted(categoryId)}`;
   if (sent.status !== undefined && pet.status !== sent.status)
     return msg`status ${show(pet.status)} instead of ${show(sent.status)}`;
   return undefined;
@@ -133,7 +133,7 @@ export async function expectStoredAsSent(
   expectSuccess(
     { name: 'getPet', success: 200 },
     back,
-    msg`reading back pet ${wire(exactInteger(pet.id) ?? show(pet.id))}, just created`,
+    msg`reading back pet ${quoted(exactInteger(pet.id) ?? show(pet.id))}, just created`,
   );
   const got = expectPet(back);
   if (fields.length === 0) return pet;

@@ -10,7 +10,7 @@ import { createReferenceHandler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execute, Violation, type Outcome } from '../../src/checks/requirement.js';
-import { POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, RunContext } from '../../src/checks/run.js';
+import { POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, RunContext } from '../../src/checks/context.js';
 import { checks } from '../../tests/catalogue.js';
 import { CREATE_WEIGHTS } from '../../tests/properties/shared.js';
 import { answer, isObject, isOp, mapRequest, mapRequestJson, withQuery, type Wrap } from '../harness/faults-kit.js';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { EXIT } from '../../src/commands/cli.js';
 import { helpText } from '../../src/commands/cli/help.js';
 import { errorResponse, type Handler } from '../../src/reference-server/handler.js';
-import { runTagOf } from '../../src/checks/run.js';
+import { runTagOf } from '../../src/checks/context.js';
 import { catalogue, checks } from '../../tests/catalogue.js';
 import { LITERAL_NAMES } from '../../tests/create-pet.js';
 import { answer, isOp, mapResponse } from '../harness/faults-kit.js';

@@ -1,4 +1,4 @@
-// The command line runs the checks without a test runner (src/run/checks.ts); `npx vitest run
+// The command line runs the checks without a test runner (src/run/runner.ts); `npx vitest run
 // --project conformance` runs the same checks as vitest tests (src/vitest/adapter.ts). On the same
 // seed against the same broken server, both fail the same MUST requirements.
 import { spawn } from 'node:child_process';

@@ -8,7 +8,7 @@ import { POPULATION_PLAN } from '../../src/checks/budget.js';
 import { stringifyJson } from '../../src/wire/json.js';
 import { worse, type CheckKind, type Outcome } from '../../src/checks/requirement.js';
 import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
-import { ChecksRunner, type ChecksRun } from '../../src/run/checks.js';
+import { ChecksRunner, type ChecksRun } from '../../src/run/runner.js';
 import type { RunCoverage, RunSoak, TargetLost, TargetPoisoned } from '../../src/report/results.js';
 import { checks } from '../../tests/catalogue.js';
 import type { ServerSetup, Wrap } from './faults-kit.js';

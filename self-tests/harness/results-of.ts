@@ -3,7 +3,7 @@
 import type { Baseline } from '../../src/report/baseline.js';
 import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
 import { catalogue } from '../../tests/catalogue.js';
-import { rootsOf, type Shown } from '../../src/report/causes.js';
+import { rootsOf, type ShownFinding } from '../../src/report/causes.js';
 import { findingLists } from '../../src/report/verdict.js';
 import { failsItsTest } from '../../src/vitest/verdict.js';
 import type { HarnessRun } from './harness.js';
@@ -73,7 +73,7 @@ export function resultsOf(
 export function storyOf(run: HarnessRun): string[] {
   const lists = findingLists(resultsOf(run));
   const ids = (entries: readonly { id: string }[]) => entries.map((e) => e.id).join(' ');
-  const item = ({ entry, also, blocked }: Shown) =>
+  const item = ({ entry, also, blocked }: ShownFinding) =>
     [entry.id, also.length ? `+ ${ids(also)}` : '', blocked.length ? `blocks ${ids(blocked)}` : '']
       .filter(Boolean)
       .join(' ');

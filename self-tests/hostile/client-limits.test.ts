@@ -3,7 +3,7 @@
 // and abort() ends every request at once, in flight, waiting for a retry, or sent later.
 import { afterEach, describe, expect, test } from 'vitest';
 import { Client } from '../../src/wire/client.js';
-import { INTERRUPTED, TransportError } from '../../src/wire/wire.js';
+import { INTERRUPTED, TransportError } from '../../src/wire/requests.js';
 import { MAX_JSON_DEPTH, parseJson } from '../../src/wire/json.js';
 import { hostileServer, type HostileServer } from './servers.js';
 

@@ -7,7 +7,7 @@ import { afterEach, expect, test } from 'vitest';
 import { Client } from '../../src/wire/client.js';
 import { harEntry, REFUSED_UPLOAD } from '../../src/wire/har.js';
 import { createReferenceHandler } from '../../src/reference-server/handler.js';
-import { TransportError, UploadRefused, type SendRecord } from '../../src/wire/wire.js';
+import { TransportError, UploadRefused, type SendRecord } from '../../src/wire/requests.js';
 import { refusalServer, type Refusal } from './refusal-servers.js';
 
 const API_KEY = 'early-answers-key';

@@ -6,13 +6,13 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { fail } from '../../src/checks/assert.js';
 import { Client, type ClientOptions } from '../../src/wire/client.js';
-import { GATEWAY_FAILING, TransportError } from '../../src/wire/wire.js';
+import { GATEWAY_FAILING, TransportError } from '../../src/wire/requests.js';
 import { describePacing } from '../../src/wire/pacer.js';
 import { ConfigError, loadConfig, resolveRunConfig, type RunConfig } from '../../src/config/config.js';
 import { createReferenceHandler, json } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
 import { execute, Violation, type Outcome } from '../../src/checks/requirement.js';
-import { RunContext } from '../../src/checks/run.js';
+import { RunContext } from '../../src/checks/context.js';
 import { checks } from '../../tests/catalogue.js';
 import {
   failingGateway,

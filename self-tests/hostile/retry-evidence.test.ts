@@ -12,7 +12,7 @@ import { createReferenceHandler, errorResponse, type Handler } from '../../src/r
 import { serve } from '../../src/reference-server/http.js';
 import type { Results } from '../../src/report/results.js';
 import { execute } from '../../src/checks/requirement.js';
-import { RunContext } from '../../src/checks/run.js';
+import { RunContext } from '../../src/checks/context.js';
 import { keepAliveServer } from './infra-servers.js';
 import { CHILD_TIMEOUT, referenceServer, root, runBin, targetEnv, tempDir } from '../net-kit.js';
 

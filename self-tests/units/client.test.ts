@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { fail } from '../../src/checks/assert.js';
 import { Client } from '../../src/wire/client.js';
 import { describeTransportError, RequestTarget } from '../../src/wire/transport.js';
-import { RetriesExhausted, retryAfterMs, WriteBlocked } from '../../src/wire/wire.js';
+import { RetriesExhausted, retryAfterMs, WriteBlocked } from '../../src/wire/requests.js';
 import { json, type ServerResponse } from '../../src/reference-server/handler.js';
 import { serve, type RunningServer } from '../../src/reference-server/http.js';
 import { execute, Violation } from '../../src/checks/requirement.js';

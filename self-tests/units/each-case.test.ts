@@ -3,8 +3,8 @@
 // at least as many, and the check could not decide only when more were lost than decided.
 import { describe, expect, test } from 'vitest';
 import { eachCase, execute, Skip, Violation } from '../../src/checks/requirement.js';
-import type { RunContext } from '../../src/checks/run.js';
-import { TransportError } from '../../src/wire/wire.js';
+import type { RunContext } from '../../src/checks/context.js';
+import { TransportError } from '../../src/wire/requests.js';
 import { msg } from '../../src/checks/message.js';
 
 const request = { method: 'POST', url: 'http://127.0.0.1:1/v1/pets', headers: {} };

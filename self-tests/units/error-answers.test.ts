@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import type { ApiResponse } from '../../src/wire/wire.js';
+import type { ApiResponse } from '../../src/wire/requests.js';
 import { loadConfig, resolveRunConfig } from '../../src/config/config.js';
 import { ErrorAnswers } from '../../tests/rules/error-answers.js';
 import { exchangeOf, requestOnly } from '../../src/wire/evidence.js';
@@ -15,14 +15,14 @@ import {
   type Requirement,
   type RequirementId,
 } from '../../src/checks/requirement.js';
-import { ChecksRunner } from '../../src/run/checks.js';
+import { ChecksRunner } from '../../src/run/runner.js';
 import { faults } from '../harness/faults/index.js';
 import type { Variant, Wrap } from '../harness/faults-kit.js';
 import { cleanEnv, root } from '../net-kit.js';
 import { runSetup } from '../harness/harness.js';
 import { variants } from '../harness/variants.js';
 import { msg } from '../../src/checks/message.js';
-import { redactMessage, wire } from '../../src/wire/redact.js';
+import { redactMessage, quoted } from '../../src/wire/redact.js';
 
 const fault = (name: string) => {
   const f = faults.find((x) => x.name === name);
@@ -137,7 +137,7 @@ describe('findings', () => {
     );
     const v = violationOf(() => answers.judge());
     // The page is quoted from the wire: marked, so a key in it would be redacted.
-    expect(v.message).toContain(wire(page));
+    expect(v.message).toContain(quoted(page));
     const lines = redactMessage(v.message).split('\n');
     expect(lines[0]).toBe("201 of the run's 202 error answers break it, in 2 shape(s):");
     expect(lines[1]).toMatch(

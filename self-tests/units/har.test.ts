@@ -15,7 +15,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { Client } from '../../src/wire/client.js';
-import { TransportError, type SendRecord } from '../../src/wire/wire.js';
+import { TransportError, type SendRecord } from '../../src/wire/requests.js';
 import { HAR_BODY_CAP, HarWriter } from '../../src/wire/har.js';
 import { registerSecret } from '../../src/wire/redact.js';
 import { loadConfig, resolveRunConfig } from '../../src/config/config.js';

@@ -28,7 +28,7 @@ import {
   expectStatus,
   fail,
 } from '../../src/checks/assert.js';
-import { TransportError, type ApiResponse } from '../../src/wire/wire.js';
+import { TransportError, type ApiResponse } from '../../src/wire/requests.js';
 import { curlCommand } from '../../src/wire/evidence.js';
 import { parseJson, show } from '../../src/wire/json.js';
 import {
@@ -39,7 +39,7 @@ import {
   redact,
   redactMessage,
   registerSecret,
-  wire,
+  quoted,
 } from '../../src/wire/redact.js';
 import { renderReports } from '../../src/report/reporter.js';
 import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
@@ -380,7 +380,7 @@ describe('the key less its last character (auth.wrong-key sends it) is written $
 
 describe('a failure message is typed: its quotes from the wire are marked, or it does not compile', () => {
   test('msg makes the string the template literal makes, its quotes marked', () => {
-    const quote = wire('from the wire');
+    const quote = quoted('from the wire');
     const n = 3;
     expect(msg`expected ${n} Pets (${2n}), got ${quote}\n\u00e9`).toBe(
       `expected ${n} Pets (${2n}), got ${quote}\n\u00e9`,
@@ -397,7 +397,7 @@ describe('a failure message is typed: its quotes from the wire are marked, or it
     expect(() => new Violation(`got ${header}`)).not.toThrow();
     // @ts-expect-error fail() takes a Message
     expect(() => fail(res, `no ${header}`)).toThrow(Violation);
-    // @ts-expect-error msg takes wire(), show(), messages and numbers, not a plain string
+    // @ts-expect-error msg takes quoted(), show(), messages and numbers, not a plain string
     expect(msg`got ${header}`).toBe('got from the wire');
   });
 });

@@ -17,7 +17,7 @@ import { DIGEST_COMMAND, suiteDigest } from '../../src/report/manifest.js';
 import { renderLedger } from '../../src/report/reporter.js';
 import { checks } from '../../tests/catalogue.js';
 import { buildResults, type CheckInput, type RunInput } from '../../src/report/results.js';
-import { GATEWAY_FAILING } from '../../src/wire/wire.js';
+import { GATEWAY_FAILING } from '../../src/wire/requests.js';
 import { oneLine } from '../../src/report/words.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 

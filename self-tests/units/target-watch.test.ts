@@ -2,7 +2,7 @@
 // the one it fell on need not have waited longest (requests sent before it may still be queued).
 import { expect, test } from 'vitest';
 import { TargetWatch } from '../../src/checks/target-watch.js';
-import type { ApiResponse, SentRequest } from '../../src/wire/wire.js';
+import type { ApiResponse, SentRequest } from '../../src/wire/requests.js';
 
 const BASE = 'http://127.0.0.1:1/v1';
 const sent = (method: string, path: string): SentRequest => ({ method, url: `${BASE}${path}`, headers: {} });

@@ -1,17 +1,17 @@
 // The small vocabulary of assertions checks are written in. Each failure says what was sent,
 // what came back and what the interface expects; the exchange carries the reproduction.
-import { answeredByFront, GATEWAY_FAILING, TransportError, type ApiResponse } from '../wire/wire.js';
+import { answeredByFront, GATEWAY_FAILING, TransportError, type ApiResponse } from '../wire/requests.js';
 import { exchangeOf } from '../wire/evidence.js';
 import { detach, show } from '../wire/json.js';
-import { wire, type WireText } from '../wire/redact.js';
+import { quoted, type QuotedText } from '../wire/redact.js';
 import { Violation } from './outcomes.js';
 import { joined, msg, words, type Message } from './message.js';
 import { validate, type SchemaName } from '../data/schemas.js';
 import type { Pet } from '../data/generated/schema-types.js';
 
-export function describeRequest(res: ApiResponse): WireText {
+export function describeRequest(res: ApiResponse): QuotedText {
   const url = new URL(res.request.url);
-  return wire(`${res.request.method} ${url.pathname}${url.search}`);
+  return quoted(`${res.request.method} ${url.pathname}${url.search}`);
 }
 
 /** A body as received, on one line and cut short (not re-encoded: JSON reads as JSON). */
@@ -24,11 +24,11 @@ function excerpt(text: string, max: number): string {
 }
 
 function describeResponse(res: ApiResponse): Message {
-  const body = res.text.length ? wire(excerpt(res.text, 160)) : msg`an empty body`;
+  const body = res.text.length ? quoted(excerpt(res.text, 160)) : msg`an empty body`;
   // Redirects are not followed: where the server points is part of the finding.
   const location =
     res.status >= 300 && res.status < 400
-      ? msg`, redirecting to Location: ${wire(res.headers.location ?? '(none)')} (not followed)`
+      ? msg`, redirecting to Location: ${quoted(res.headers.location ?? '(none)')} (not followed)`
       : msg``;
   const retried = res.retries ? msg` (answered after ${res.retries} retries of 429/503 with Retry-After)` : msg``;
   return msg`${res.status}${location} with ${body}${retried}`;
@@ -47,7 +47,7 @@ export function fail(res: ApiResponse, expected: Message, got = describeResponse
       res.request,
     );
   // What the network said of the first send: a quote, as in any TransportError's message.
-  const resent = res.resent ? msg` (${wire(res.resent)})` : msg``;
+  const resent = res.resent ? msg` (${quoted(res.resent)})` : msg``;
   throw new Violation(msg`${describeRequest(res)}: expected ${expected}; got ${got}${resent}`, [exchangeOf(res)]);
 }
 
@@ -69,7 +69,7 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 
 export function expectJsonContentType(res: ApiResponse): void {
   if (!isJsonMediaType(res.headers['content-type'])) {
-    fail(res, msg`Content-Type application/json`, msg`Content-Type ${wire(res.headers['content-type'] ?? '(none)')}`);
+    fail(res, msg`Content-Type application/json`, msg`Content-Type ${quoted(res.headers['content-type'] ?? '(none)')}`);
   }
 }
 
@@ -85,14 +85,15 @@ export function expectHeader(
 ): string {
   const value = res.headers[name.toLowerCase()];
   if (value === undefined) fail(res, msg`a ${name} header: ${expected}`, msg`${res.status} without ${name}`);
-  if (!accept(value)) fail(res, msg`${name}: ${expected}`, msg`${res.status} with ${name}: ${wire(value)}`);
+  if (!accept(value)) fail(res, msg`${name}: ${expected}`, msg`${res.status} with ${name}: ${quoted(value)}`);
   return value;
 }
 
 /** A response header that must be absent. */
 export function expectNoHeader(res: ApiResponse, name: Message, why: Message): void {
   const value = res.headers[name.toLowerCase()];
-  if (value !== undefined) fail(res, msg`no ${name} header (${why})`, msg`${res.status} with ${name}: ${wire(value)}`);
+  if (value !== undefined)
+    fail(res, msg`no ${name} header (${why})`, msg`${res.status} with ${name}: ${quoted(value)}`);
 }
 
 /** Parses and schema-checks the JSON body; a failure is the check's own rule's (tests/rules/ name others'). */
@@ -104,12 +105,12 @@ export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): un
     fail(
       res,
       msg`a JSON ${name} body`,
-      msg`a body that is not JSON (${wire(res.jsonError)}): ${wire(excerpt(res.text, 120))}`,
+      msg`a body that is not JSON (${quoted(res.jsonError)}): ${quoted(excerpt(res.text, 120))}`,
     );
   const result = validate(schema, res.json);
   // The validator's words point into the answer (its paths): a quote of it.
   if (!result.valid)
-    fail(res, msg`a valid ${name}`, msg`${show(res.json, 200)}, where ${wire(result.problems.join('; '))}`);
+    fail(res, msg`a valid ${name}`, msg`${show(res.json, 200)}, where ${quoted(result.problems.join('; '))}`);
   return res.json;
 }
 

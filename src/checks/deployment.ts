@@ -1,6 +1,6 @@
 // What a gateway in front of the service answered itself (its 4xx pages): findings about the
 // deployment, not the service's, kept apart from every rule.
-import { answeredByFront, type ApiResponse } from '../wire/wire.js';
+import { answeredByFront, type ApiResponse } from '../wire/requests.js';
 import type { DeploymentFinding } from '../data/generated/report-types.js';
 
 export class DeploymentAnswers {

@@ -1,10 +1,10 @@
-// The text of a failure: the suite's own words, with each quote from the wire marked by wire()
+// The text of a failure: the suite's own words, with each quote from the wire marked by quoted()
 // (src/wire/redact.ts) so that redactMessage redacts the quotes and never the words. A Message is
 // built only by msg`...`, whose interpolations are wire text, other messages, numbers, requirement
 // ids or operation names: a plain string (a header, a body, what the network said) does not
 // compile, so a check cannot forget to mark what it quotes.
 import type { RequirementId } from '../data/generated/requirement-ids.js';
-import type { WireText } from '../wire/redact.js';
+import type { QuotedText } from '../wire/redact.js';
 
 declare const message: unique symbol;
 export type Message = string & { readonly [message]: 'message' };
@@ -13,7 +13,7 @@ export type Message = string & { readonly [message]: 'message' };
 export type OperationName = 'listPets' | 'createPet' | 'getPet';
 
 /** What a Message may quote: nothing that can hold unmarked text from the wire. */
-export type Part = Message | WireText | number | bigint | RequirementId | OperationName;
+export type Part = Message | QuotedText | number | bigint | RequirementId | OperationName;
 
 /** The suite's words with marked quotes: the same string the template literal would make. */
 export function msg(strings: TemplateStringsArray, ...parts: readonly Part[]): Message {

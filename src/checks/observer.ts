@@ -1,6 +1,6 @@
 // What a rule over the whole run is told: each answer, and who asked for it. Below the run context
 // (which hands answers on) and the requirement model (which carries the rules).
-import type { ApiResponse } from '../wire/wire.js';
+import type { ApiResponse } from '../wire/requests.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
 
 /** A requirement's own check, or one of its properties. */

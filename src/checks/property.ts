@@ -10,9 +10,9 @@
 // timing. That failure is then replayed alone by fast-check and shrunk.
 import fc from 'fast-check';
 import { Violation } from './outcomes.js';
-import { wire } from '../wire/redact.js';
+import { quoted } from '../wire/redact.js';
 import { joined, msg, words, type Message } from './message.js';
-import type { CreateAllowance, RunContext } from './run.js';
+import type { CreateAllowance, RunContext } from './context.js';
 import { Creations, trialFor, type Trial } from './trial.js';
 
 export type { Trial } from './trial.js';
@@ -218,7 +218,7 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
 
 /** An example's failure, as it is (examples are not shrunk). */
 function exampleFailed<T>(spec: PropertySpec<T>, value: T, index: number, count: number, found: Violation): Violation {
-  const shown = wire(spec.show ? spec.show(value) : fc.stringify(value));
+  const shown = quoted(spec.show ? spec.show(value) : fc.stringify(value));
   return new Violation(
     joined(
       [
@@ -294,7 +294,7 @@ async function shrinkAndReport<T>(
   const details = await fc.check(property, { seed, numRuns, path: String(drawn), maxSkipsPerRun: 1000 });
   stopIfFatal();
   const shrunk = details.failed && details.errorInstance instanceof Violation;
-  const showOf = (v: T) => wire(spec.show ? spec.show(v) : fc.stringify(v));
+  const showOf = (v: T) => quoted(spec.show ? spec.show(v) : fc.stringify(v));
   // The shrunk case, sent once more: a server whose failure depends on state (after N creations)
   // may pass it now; then the report shows the case that failed, and says the shrink did not hold.
   const held = shrunk && (await failsAgain((details.counterexample ?? [])[0] as T));

@@ -1,12 +1,12 @@
 // A requirement is data: id, level, section, statement, and its check. The same list runs
 // under vitest, in the broken-server harness and in the reports.
 import type { RequirementId } from '../data/generated/requirement-ids.js';
-import type { RunContext } from './run.js';
-import { TransportError, WriteBlocked } from '../wire/wire.js';
+import type { RunContext } from './context.js';
+import { TransportError, WriteBlocked } from '../wire/requests.js';
 import { requestOnly } from '../wire/evidence.js';
 import { Blocked, Skip, Violation, type CaseCause, type Outcome } from './outcomes.js';
 import type { CheckKind, CheckRef, RunObserver } from './observer.js';
-import { redactMessage, wire } from '../wire/redact.js';
+import { redactMessage, quoted } from '../wire/redact.js';
 import { joined, msg } from './message.js';
 
 // The outcome vocabulary lives below the run context and the assertions; checks get it from here too.
@@ -173,7 +173,7 @@ export async function execute(
     if (err instanceof TransportError) {
       return done({
         outcome: 'error',
-        message: `could not decide: ${wire(err.message)}`,
+        message: `could not decide: ${quoted(err.message)}`,
         evidence: [requestOnly(err.request)],
       });
     }
@@ -184,7 +184,7 @@ export async function execute(
       ?.trim();
     return done({
       outcome: 'error',
-      message: `suite error: ${wire(e.message)}${where ? ` (${where})` : ''}`,
+      message: `suite error: ${quoted(e.message)}${where ? ` (${where})` : ''}`,
       evidence: [],
     });
   }
@@ -264,7 +264,7 @@ export async function eachCase<T>(
   const decided = items.length - notRun.length - lost.length;
   if (lost.length > decided) throw lost[0] as TransportError;
   if (lost.length > 0) {
-    const why = [...new Set(lost.map((e) => wire(e.message)))].join('; ');
+    const why = [...new Set(lost.map((e) => quoted(e.message)))].join('; ');
     ctx.note?.(
       `${lost.length} of ${items.length} cases got no answer from the service and were left out, decided on the ${decided} others (${why})`,
     );

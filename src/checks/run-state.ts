@@ -1,8 +1,8 @@
-// One run's state, shared by every check's context (src/checks/run.ts): the client, the write
+// One run's state, shared by every check's context (src/checks/context.ts): the client, the write
 // budget, the ledger of pets the run created, and who sent each request, handed with every answer
 // to the selected requirements' observers.
 import { Client } from '../wire/client.js';
-import { addRetries, noRetries, type ApiResponse, type Retries } from '../wire/wire.js';
+import { addRetries, noRetries, type ApiResponse, type Retries } from '../wire/requests.js';
 import { DeploymentAnswers } from './deployment.js';
 import { HarWriter } from '../wire/har.js';
 import { redact } from '../wire/redact.js';

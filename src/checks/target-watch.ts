@@ -9,7 +9,7 @@ import { validate } from '../data/schemas.js';
 import { requestOnly } from '../wire/evidence.js';
 import { parseJson } from '../wire/json.js';
 import { describeTransportError, isClose } from '../wire/transport.js';
-import type { ApiResponse, SentRequest } from '../wire/wire.js';
+import type { ApiResponse, SentRequest } from '../wire/requests.js';
 
 /** Requests without an answer, in a row to the end of the run, that make a lost target. */
 const LOST_AFTER = 3;

@@ -1,6 +1,6 @@
 // One run of a property: its view of the property's write allowance (Creations) and its names.
 import fc from 'fast-check';
-import type { CreateAllowance, RunContext } from './run.js';
+import type { CreateAllowance, RunContext } from './context.js';
 import { ScopeWrites } from './budget.js';
 
 /** What a property's predicate can use besides its input. */

@@ -233,7 +233,7 @@ export function inCauseOrder(
  * One finding as a report shows it: `cause` when it is grouped under one only a later list shows;
  * `also`, those grouped under it; `blocked`, those it blocked.
  */
-export interface Shown {
+export interface ShownFinding {
   entry: RequirementResult;
   cause?: RequirementResult;
   also: RequirementResult[];
@@ -253,7 +253,7 @@ export function shownFindings(
   list: readonly RequirementResult[],
   before: readonly RequirementResult[],
   all: readonly RequirementResult[],
-): Shown[] {
+): ShownFinding[] {
   return list.flatMap((entry) => {
     const cause = causeOf(entry, all);
     if (cause && (list.includes(cause) || before.includes(cause))) return [];

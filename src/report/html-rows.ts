@@ -8,17 +8,17 @@ import { baselineSaid, blocks, notScoredSaid } from './verdict.js';
 import { describeRetries, oneLine } from './words.js';
 import { capital, SAID } from './view.js';
 
-type Shown = 'passed' | 'skipped' | 'failed' | 'error' | 'warning' | 'known' | 'unscored';
+type RowMark = 'passed' | 'skipped' | 'failed' | 'error' | 'warning' | 'known' | 'unscored';
 
 /** How an entry shows: a SHOULD finding outside strict mode is a warning, not a failure; a failure the baseline expects is known. */
-function shownAs(e: RequirementResult, strict: boolean): Shown {
+function shownAs(e: RequirementResult, strict: boolean): RowMark {
   if (e.notScored) return 'unscored';
   if (e.baseline?.status === 'known') return 'known';
   if ((e.outcome === 'failed' || e.outcome === 'error') && !blocks(e.level, strict)) return 'warning';
   return e.outcome;
 }
 
-const BADGE: Readonly<Record<Shown, string>> = {
+const BADGE: Readonly<Record<RowMark, string>> = {
   passed: 'passed',
   skipped: 'skipped',
   failed: 'failed',
@@ -93,7 +93,7 @@ function baselineMark(e: RequirementResult): string {
   return why(`${e.baseline.status === 'known' ? known : fixed}: ${h(baselineSaid(e))}`);
 }
 
-function rowHead(e: RequirementResult, shown: Shown, expandable: boolean): string {
+function rowHead(e: RequirementResult, shown: RowMark, expandable: boolean): string {
   const skip = e.outcome === 'skipped' && e.skipReason ? why(`Skipped: ${h(oneLine(e.skipReason, 300))}`) : '';
   const note = e.outcome === 'passed' && e.note ? why(h(oneLine(e.note, 300))) : '';
   const reason = expandable ? why(h(oneLine(e.message, 300))) : '';
@@ -108,7 +108,7 @@ function rowHead(e: RequirementResult, shown: Shown, expandable: boolean): strin
 }
 
 /** The caption over an open row's message: what it is. */
-function caption(e: RequirementResult, shown: Shown): string {
+function caption(e: RequirementResult, shown: RowMark): string {
   if (shown === 'unscored') return h(notScoredSaid(e));
   if (shown === 'known') return `Known deviation (baseline): ${h(baselineSaid(e))}`;
   if (shown === 'warning') return 'Warning: SHOULD not met';
@@ -149,7 +149,7 @@ export function areaSections(results: Results, har: string | undefined): string 
   const strict = results.run.strict;
   return byArea(results)
     .map(({ area, title, entries }) => {
-      const count = (s: Shown) => entries.filter((e) => shownAs(e, strict) === s).length;
+      const count = (s: RowMark) => entries.filter((e) => shownAs(e, strict) === s).length;
       const chips = (['failed', 'error', 'warning', 'skipped', 'passed'] as const)
         .filter((s) => count(s) > 0)
         .map((s) => `<span class="chip b-${s}">${count(s)} ${BADGE[s]}</span>`)

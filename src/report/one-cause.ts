@@ -1,6 +1,6 @@
 // One cause, said once: a failing gateway, a target that stopped answering, a target turned
 // failing (src/checks/target-watch.ts finds them), in words, with the requirements each explains.
-import { GATEWAY_FAILING } from '../wire/wire.js';
+import { GATEWAY_FAILING } from '../wire/requests.js';
 import type { RequirementResult, Results, TargetLost, TargetPoisoned } from '../data/generated/report-types.js';
 import { operationOf } from '../checks/target-watch.js';
 import { plural } from './words.js';

@@ -14,7 +14,7 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
-/** What the runner tells the terminal while checks run (see CheckEvents in src/run/checks.ts). */
+/** What the runner tells the terminal while checks run (see CheckEvents in src/run/runner.ts). */
 export interface Progress {
   planned(count: number): void;
   started(name: string): void;

@@ -1,4 +1,4 @@
-// The reports of a run: from its checks' outcomes (src/run/checks.ts), the one results tree,
+// The reports of a run: from its checks' outcomes (src/run/runner.ts), the one results tree,
 // every report file written from it, and the terminal summary.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
@@ -100,7 +100,7 @@ function packageInfo(): { name: string; version: string } {
   }
 }
 
-/** What the checks of a run left for its reports (src/run/checks.ts). */
+/** What the checks of a run left for its reports (src/run/runner.ts). */
 export interface ChecksOutcome {
   checks: CheckInput[];
   /** Ids (exact digits) of the pets the run created. */
@@ -174,7 +174,7 @@ export class ConformanceReporter {
     reason: string,
     { interrupted = false, evidence = [] }: { interrupted?: boolean; evidence?: CheckInput['evidence'] } = {},
   ): Results {
-    reason = redactMessage(reason); // its quotes of the URL and the wire are marked with wire()
+    reason = redactMessage(reason); // its quotes of the URL and the wire are marked with quoted()
     // No check ran, so no request is recorded (the probe and preflight are not the checks' requests).
     if (this.config.har)
       writeEmptyHar(resolve(this.config.har), {

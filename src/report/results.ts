@@ -1,7 +1,7 @@
 // The one results tree of a run, built from its checks: every report file and the terminal
 // summary render from it. One entry per requirement; its outcome comes from its checks (see
 // requirementOutcome); the verdict follows from the entries (src/report/verdict.ts).
-import { addRetries, noRetries, type Retries } from '../wire/wire.js';
+import { addRetries, noRetries, type Retries } from '../wire/requests.js';
 import type { Exchange } from '../wire/evidence.js';
 import { areaOf, worse, type CaseCause, type CheckKind, type Level, type OutcomeKind } from '../checks/requirement.js';
 import { matches } from '../checks/select.js';
@@ -56,7 +56,7 @@ export const REPORT_FORMAT_VERSION = '1.10.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
-/** One finished (or unfinished) check, as src/run/checks.ts or the harness reports it. */
+/** One finished (or unfinished) check, as src/run/runner.ts or the harness reports it. */
 export interface CheckInput {
   requirement: { id: string; level: Level; section: string; statement: string };
   /** Test name; starts with the requirement id. */

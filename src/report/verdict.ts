@@ -9,7 +9,7 @@ import type {
   Verdict,
 } from '../data/generated/report-types.js';
 import type { Level } from '../checks/requirement.js';
-import { inCauseOrder, shownFindings, type Shown } from './causes.js';
+import { inCauseOrder, shownFindings, type ShownFinding } from './causes.js';
 import { failedOnTurn, leftUndecided, targetPoisonedSaid, type SaidOnce } from './one-cause.js';
 import { oneLine, plural } from './words.js';
 
@@ -145,7 +145,7 @@ export function findings(results: Results): {
 /** One list of findings as a report shows it: all its entries, and each shown (shownFindings). */
 export interface FindingList {
   entries: RequirementResult[];
-  shown: Shown[];
+  shown: ShownFinding[];
 }
 
 /**

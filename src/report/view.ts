@@ -3,7 +3,7 @@
 // the notes; each finding as data, and the phrases the reports share in words. The renderers only
 // format it (escape, Markdown, ANSI), so a finding reads the same in each.
 import type { RequirementResult, Results } from './results.js';
-import { levelApart, type Shown } from './causes.js';
+import { levelApart, type ShownFinding } from './causes.js';
 import { saidOnce, type SaidOnce } from './one-cause.js';
 import {
   baselineSaid,
@@ -111,7 +111,7 @@ export interface ReportView {
 const named = (list: readonly RequirementResult[], under: RequirementResult): Named[] =>
   list.map((m) => ({ id: m.id, apart: levelApart(m, under) }));
 
-function shown(kind: FindingKind, { entry, cause, also, blocked }: Shown): Finding {
+function shown(kind: FindingKind, { entry, cause, also, blocked }: ShownFinding): Finding {
   const { id, level, message: reason } = entry;
   return { kind, id, level, entry, reason, cause: cause?.id, also: named(also, entry), blocked: named(blocked, entry) };
 }

@@ -1,5 +1,5 @@
 // Findings in words: a message's one-line reason, and the retries and pacing of a run.
-import type { Retries } from '../wire/wire.js';
+import type { Retries } from '../wire/requests.js';
 import type { DeploymentFinding, Results, RunRetries, RunServer, SuiteScore } from '../data/generated/report-types.js';
 
 /**

@@ -6,7 +6,7 @@ import { registerSecret } from '../wire/redact.js';
 import { ConformanceReporter } from '../report/reporter.js';
 import type { Results } from '../report/results.js';
 import { checks } from '../../tests/catalogue.js';
-import { ChecksRunner } from './checks.js';
+import { ChecksRunner } from './runner.js';
 import { serveInProcess, type InProcessTarget } from './serve.js';
 
 export type { FetchHandler, InProcessTarget } from './serve.js';

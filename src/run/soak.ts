@@ -3,7 +3,7 @@
 // round fails its requirement, with the seed that replays it; one that failed already, or whose
 // share of the write budget is spent, is not run again. The default run never comes here.
 import { execute, type Check, type Outcome } from '../checks/requirement.js';
-import type { RunContext } from '../checks/run.js';
+import type { RunContext } from '../checks/context.js';
 import type { RunSoak } from '../report/results.js';
 
 /** The run seed of soak round `round` (1, 2, …): the next seeds after the run's, as PETSTORE_SEED takes them. */

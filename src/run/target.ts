@@ -7,7 +7,7 @@ import { serve } from '../reference-server/http.js';
 import { writeEmptyHar } from '../wire/har.js';
 import { redact, registerSecret } from '../wire/redact.js';
 import { replayCommand } from '../report/results.js';
-import { runTagOf } from '../checks/run.js';
+import { runTagOf } from '../checks/context.js';
 
 export interface Target {
   run: RunConfig;

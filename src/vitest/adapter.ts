@@ -1,5 +1,5 @@
 // The one thin adapter from requirements to vitest tests, for `npx vitest run --project
-// conformance`. The checks run as the command line runs them (src/run/checks.ts: the same
+// conformance`. The checks run as the command line runs them (src/run/runner.ts: the same
 // runner, its order, root cause first by src/report/results.ts's rootsOf), once, before the
 // tests; each test then says how its check ended, so both paths give the same verdicts. Test
 // names start with the id, so `-t listPets.limit` filters; a MUST not met fails its test, a
@@ -10,7 +10,7 @@ import { areaOf, type Check } from '../checks/requirement.js';
 import { selectChecks } from '../checks/select.js';
 import { rootsOf } from '../report/causes.js';
 import type { CheckInput } from '../report/results.js';
-import { ChecksRunner } from '../run/checks.js';
+import { ChecksRunner } from '../run/runner.js';
 import { failsItsTest } from './verdict.js';
 
 export function defineConformanceTests(checks: readonly Check[], config: RunConfig): void {

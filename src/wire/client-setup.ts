@@ -6,7 +6,7 @@ import { proxyEnv } from '../config/config.js';
 import { earlyAnswerConnector, envProxy, namesProxy, type EnvProxy } from './transport.js';
 import { stringifyJson } from './json.js';
 import { PLACEHOLDER, redact } from './redact.js';
-import type { ApiRequest, ApiResponse, SentRequest, Retries, SendRecord } from './wire.js';
+import type { ApiRequest, ApiResponse, SentRequest, Retries, SendRecord } from './requests.js';
 
 /** An ApiRequest as it goes on the wire, and as the evidence shows it (the key as its placeholder). */
 export function prepareRequest(

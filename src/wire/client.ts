@@ -48,7 +48,7 @@ import {
   type ApiResponse,
   type SendRecord,
   type SentRequest,
-} from './wire.js';
+} from './requests.js';
 
 export type { Api, ClientOptions, RetryStats } from './client-setup.js';
 

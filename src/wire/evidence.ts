@@ -1,5 +1,5 @@
 // What a failure shows: the exchange that revealed it and a one-line reproduction.
-import type { ApiResponse, SentRequest } from './wire.js';
+import type { ApiResponse, SentRequest } from './requests.js';
 import { detach } from './json.js';
 import { PLACEHOLDER, PREFIX_PLACEHOLDER, redact } from './redact.js';
 

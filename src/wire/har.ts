@@ -3,7 +3,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
-import { REFUSABLE_UPLOAD_BYTES, type ApiResponse, type SendRecord } from './wire.js';
+import { REFUSABLE_UPLOAD_BYTES, type ApiResponse, type SendRecord } from './requests.js';
 import type { HarCut, HarError, HarSender } from '../data/generated/report-types.js';
 import { holdsSecret, redact } from './redact.js';
 import { readPackageJson } from '../config/package-root.js';
@@ -116,7 +116,7 @@ function responseOf(res: ApiResponse, json: (text: string) => string): string {
   );
 }
 
-/** What the comment of a refused upload says (see UploadRefused, src/wire/wire.ts). */
+/** What the comment of a refused upload says (see UploadRefused, src/wire/requests.ts). */
 export const REFUSED_UPLOAD =
   `refused: the server closed the connection during the upload of a body over ${REFUSABLE_UPLOAD_BYTES / 1024 / 1024} MiB ` +
   `without an answer, a refusal the interface allows (it leaves request-size limits open)`;

@@ -1,7 +1,7 @@
 // Lossless JSON: int64 values beyond 2^53 must survive digit for digit (Principle 4),
 // so integers that a double cannot hold exactly are kept as bigint.
 import { parse, stringify } from 'lossless-json';
-import { wire, type WireText } from './redact.js';
+import { quoted, type QuotedText } from './redact.js';
 
 /** An int64 value as parsed: a number when exactly representable, else a bigint. */
 export type Int64 = number | bigint;
@@ -288,7 +288,7 @@ export function detach(piece: string): string {
 }
 
 /** Renders a parsed value for humans (bigint digits included), compactly. */
-export function show(value: unknown, max = 300): WireText {
+export function show(value: unknown, max = 300): QuotedText {
   let text: string;
   try {
     text = value === undefined ? 'undefined' : stringifyJson(value);
@@ -296,5 +296,5 @@ export function show(value: unknown, max = 300): WireText {
     text = String(value);
   }
   // A value shown in a message came from or goes to the wire: marked for redaction.
-  return wire(text.length > max ? `${detach(text.slice(0, max))}… (${text.length} chars)` : text);
+  return quoted(text.length > max ? `${detach(text.slice(0, max))}… (${text.length} chars)` : text);
 }

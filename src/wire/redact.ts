@@ -68,20 +68,20 @@ export function holdsSecret(...texts: string[]): boolean {
 
 // A message mixes the suite's words with quotes from the wire; these marks (private-use code
 // points) fence the quotes, so redactMessage redacts them and leaves the words alone. The types
-// hold checks to it: wire() returns WireText, and a failure's text is a Message
+// hold checks to it: quoted() returns QuotedText, and a failure's text is a Message
 // (src/checks/message.ts), whose template takes no unmarked string.
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
 const MARKS = /[\uE000\uE001]/g;
 
 declare const wireText: unique symbol;
-/** Text marked as from or to the wire (by wire()): what a failure message may quote (src/checks/message.ts). */
-export type WireText = string & { readonly [wireText]: 'wire' };
+/** Text marked as from or to the wire (by quoted()): what a failure message may quote (src/checks/message.ts). */
+export type QuotedText = string & { readonly [wireText]: 'wire' };
 
 /** Marks a string that came from or goes to the wire, for a message (see redactMessage). */
-export function wire(text: string): WireText {
+export function quoted(text: string): QuotedText {
   // Marks inside (a quote within a quote, or a server's own) are dropped: the span is one quote.
-  return `${OPEN}${text.replace(MARKS, '')}${CLOSE}` as WireText;
+  return `${OPEN}${text.replace(MARKS, '')}${CLOSE}` as QuotedText;
 }
 
 /** A message ready to leave the check: its wire quotes redacted, its own words as written, no marks. */

@@ -11,7 +11,7 @@ export class ExchangeFailure {
     readonly timedOut: boolean,
     /** The connection had carried an earlier answer and was closed before any byte of this one. */
     readonly stale: boolean,
-    /** A large upload the server closed or reset without a word (see UploadRefused, src/wire/wire.ts). */
+    /** A large upload the server closed or reset without a word (see UploadRefused, src/wire/requests.ts). */
     readonly refused = false,
   ) {}
 }

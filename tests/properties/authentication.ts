@@ -1,12 +1,12 @@
 // Properties of authentication: no bearer token but the key opens any operation.
 import fc from 'fast-check';
 import { expectError, expectPetList } from '../rules/assert.js';
-import type { ApiResponse, Auth } from '../../src/wire/wire.js';
+import type { ApiResponse, Auth } from '../../src/wire/requests.js';
 import { plainText, wrongToken } from '../../src/data/generators.js';
 import type { Int64 } from '../../src/wire/json.js';
 import { checkProperty, type Trial } from '../../src/checks/property.js';
 import type { Property } from '../../src/checks/requirement.js';
-import type { RunContext } from '../../src/checks/run.js';
+import type { RunContext } from '../../src/checks/context.js';
 import { getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS } from './shared.js';
 import { msg, type OperationName } from '../../src/checks/message.js';

@@ -9,7 +9,7 @@ import { echoDifference, samePet } from '../pets.js';
 import { echoRules, readBackRules } from '../rules/blame.js';
 import { expectSuccess, getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS, plainNewPet } from './shared.js';
-import { wire } from '../../src/wire/redact.js';
+import { quoted } from '../../src/wire/redact.js';
 import { msg } from '../../src/checks/message.js';
 
 /** Most pets created at once by one run of the property. */
@@ -46,7 +46,7 @@ export const concurrentCreatesProperty: Property = {
               fail(
                 answers[i]!,
                 msg`an id of its own among ${pets.length} pets created at once`,
-                msg`id ${wire(String(exactInteger(pet.id)))}, also given to ${show(pets[first])}`,
+                msg`id ${quoted(String(exactInteger(pet.id)))}, also given to ${show(pets[first])}`,
               ),
             );
           seen.set(exactInteger(pet.id), i);

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { expectNothingCreated } from '../create-pet-rejects.js';
 import { expectStatus } from '../../src/checks/assert.js';
 import { expectError, expectErrorBody } from '../rules/assert.js';
-import type { ApiResponse } from '../../src/wire/wire.js';
+import type { ApiResponse } from '../../src/wire/requests.js';
 import type { NewPet } from '../../src/data/generated/schema-types.js';
 import {
   codePoints,
@@ -18,12 +18,12 @@ import {
 import { exactInteger, show } from '../../src/wire/json.js';
 import { checkProperty, type Trial } from '../../src/checks/property.js';
 import { because, type Property, type RequirementId } from '../../src/checks/requirement.js';
-import type { RunContext } from '../../src/checks/run.js';
+import type { RunContext } from '../../src/checks/context.js';
 import { PET_STATUSES } from '../../src/data/schemas.js';
 import { CREATE_WEIGHTS, taggedBody } from './shared.js';
 import { expectStoredAsSent } from '../pets.js';
 import { createdRules, isGapName, keyRefused } from '../rules/blame.js';
-import { wire } from '../../src/wire/redact.js';
+import { quoted } from '../../src/wire/redact.js';
 import { msg, words, type Message } from '../../src/checks/message.js';
 
 /** Creates the pet (its name tagged), giving the creation back when none was made. */
@@ -90,7 +90,7 @@ export const int64Property: Property = {
           body,
           res,
           ['categoryId'],
-          msg`categoryId ${wire(String(exactInteger(body.categoryId)))}`,
+          msg`categoryId ${quoted(String(exactInteger(body.categoryId)))}`,
         );
       },
     }),

@@ -15,9 +15,9 @@ import {
 import { show } from '../../src/wire/json.js';
 import { checkProperty } from '../../src/checks/property.js';
 import { because, Skip, type Property, type RequirementId } from '../../src/checks/requirement.js';
-import type { RunContext } from '../../src/checks/run.js';
+import type { RunContext } from '../../src/checks/context.js';
 import { expectRejectedOrBounded } from '../rules/list-answers.js';
-import { wire } from '../../src/wire/redact.js';
+import { quoted } from '../../src/wire/redact.js';
 import { msg, petsCount, type Message } from '../../src/checks/message.js';
 import { ensurePopulation } from '../fixtures.js';
 
@@ -38,7 +38,7 @@ async function listWithin(ctx: RunContext, limit: number, status: PetStatus | un
   if (other)
     fail(
       res,
-      msg`only pets with status "${wire(String(status))}"`,
+      msg`only pets with status "${quoted(String(status))}"`,
       msg`${show(other)} among ${petsCount(pets.length)}`,
     );
   return pets.length;
@@ -161,7 +161,7 @@ export const statusExactProperty: Property = {
         if (n !== limit)
           fail(
             res,
-            msg`exactly ${petsCount(limit)} with status "${wire(status)}" (the store holds at least ${byStatus[status]})`,
+            msg`exactly ${petsCount(limit)} with status "${quoted(status)}" (the store holds at least ${byStatus[status]})`,
             msg`${n}`,
           );
       },

@@ -11,12 +11,12 @@ import { invalidBodies, LIMIT, statusFilter, validLimit, type InvalidBody } from
 import { exactInteger, show } from '../../src/wire/json.js';
 import { checkProperty, WIDE_RUNS_IN_FLIGHT, type Trial } from '../../src/checks/property.js';
 import { because, type RequirementId } from '../../src/checks/requirement.js';
-import type { RunContext } from '../../src/checks/run.js';
+import type { RunContext } from '../../src/checks/context.js';
 import { blockIfTwin, samePet, UNKNOWN_ID_RANGE } from '../pets.js';
 import { echoRules, readBackRules, shortListRules } from '../rules/blame.js';
 import { expectSuccess, getPetStage } from '../operations.js';
 import { CREATE_WEIGHTS, plainNewPet, taggedBody } from './shared.js';
-import { wire } from '../../src/wire/redact.js';
+import { quoted } from '../../src/wire/redact.js';
 import { msg, petsCount } from '../../src/checks/message.js';
 
 // Each command's answer is first the rule of the requirement of that one operation (a fixture's
@@ -59,12 +59,12 @@ class CreatePet implements PetCommand {
         fail(
           res,
           msg`a new id`,
-          msg`id ${wire(String(idOf(pet)))}, already given to ${show(twin)} earlier in this sequence`,
+          msg`id ${quoted(String(idOf(pet)))}, already given to ${show(twin)} earlier in this sequence`,
         ),
       );
     if (ctx.ledger.filter((id) => exactInteger(id) === idOf(pet)).length > 1)
       because(DISTINCT_IDS, () =>
-        fail(res, msg`a new id`, msg`id ${wire(String(idOf(pet)))}, already given to another pet this run created`),
+        fail(res, msg`a new id`, msg`id ${quoted(String(idOf(pet)))}, already given to another pet this run created`),
       );
     m.pets.push(pet);
   }

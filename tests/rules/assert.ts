@@ -4,7 +4,7 @@ import { fail, expectBody, expectJsonContentType, expectStatus, expectPet } from
 import { because, Blocked, Violation, type CaseCause } from '../../src/checks/outcomes.js';
 import { msg, petsCount, type Message } from '../../src/checks/message.js';
 import { exactInteger, show } from '../../src/wire/json.js';
-import type { ApiResponse } from '../../src/wire/wire.js';
+import type { ApiResponse } from '../../src/wire/requests.js';
 import type { Pet, Error as ErrorBody } from '../../src/data/generated/schema-types.js';
 import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
 import { createdRules, listCause } from './blame.js';

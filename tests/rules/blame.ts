@@ -7,7 +7,7 @@ import type { RequirementId } from '../../src/data/generated/requirement-ids.js'
 import { NAME_SURELY_ACCEPTED } from '../../src/data/generators.js';
 import { validate } from '../../src/data/schemas.js';
 import { exactInteger } from '../../src/wire/json.js';
-import type { ApiResponse } from '../../src/wire/wire.js';
+import type { ApiResponse } from '../../src/wire/requests.js';
 import type { CaseCause } from '../../src/checks/outcomes.js';
 
 /** What tells a pet this run created by its name (the run context does). */

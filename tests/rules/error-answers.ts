@@ -5,14 +5,14 @@
 // few examples (and the check that sent each), however many answers it spoiled.
 import { isObject } from './blame.js';
 import { isJsonMediaType } from '../../src/checks/assert.js';
-import type { ApiResponse } from '../../src/wire/wire.js';
+import type { ApiResponse } from '../../src/wire/requests.js';
 import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
 import { exchangeOf, type Exchange } from '../../src/wire/evidence.js';
 import { detach, exactInteger, show } from '../../src/wire/json.js';
 import { Violation, type CaseCause } from '../../src/checks/outcomes.js';
 import { joined, msg, words, type Message } from '../../src/checks/message.js';
 import { senderOf, type AnswerFrom, type RunObserver } from '../../src/checks/requirement.js';
-import { wire } from '../../src/wire/redact.js';
+import { quoted } from '../../src/wire/redact.js';
 import { validate } from '../../src/data/schemas.js';
 
 export const ERROR_RULES = [
@@ -36,10 +36,10 @@ const RULES: Record<ErrorRule, { expected: Message; judge: (res: ApiResponse) =>
     judge: (res) => {
       if (res.truncated) return msg`a body larger than the suite reads (${res.text.length} bytes read)`;
       if (res.jsonError !== undefined)
-        return res.text.length === 0 ? msg`an empty body` : msg`a body that is not JSON: ${wire(excerpt(res.text))}`;
+        return res.text.length === 0 ? msg`an empty body` : msg`a body that is not JSON: ${quoted(excerpt(res.text))}`;
       const result = validate('Error', res.json);
       // The validator's words point into the answer (its paths): a quote of it.
-      if (!result.valid) return msg`${show(res.json, 160)}, where ${wire(result.problems.join('; '))}`;
+      if (!result.valid) return msg`${show(res.json, 160)}, where ${quoted(result.problems.join('; '))}`;
       return bodyOf(res)?.code === '' ? msg`code ""` : undefined;
     },
   },
@@ -55,7 +55,7 @@ const RULES: Record<ErrorRule, { expected: Message; judge: (res: ApiResponse) =>
     judge: (res) =>
       isJsonMediaType(res.headers['content-type'])
         ? undefined
-        : msg`Content-Type ${wire(res.headers['content-type'] ?? '(none)')}`,
+        : msg`Content-Type ${quoted(res.headers['content-type'] ?? '(none)')}`,
   },
 };
 
@@ -71,9 +71,9 @@ export function shapeOf(res: ApiResponse): Message {
       : res.jsonError !== undefined
         ? msg`not JSON`
         : body
-          ? msg`{${wire(Object.keys(body).sort().slice(0, 6).join(', '))}}`
+          ? msg`{${quoted(Object.keys(body).sort().slice(0, 6).join(', '))}}`
           : msg`JSON ${kind}`;
-  return msg`${res.status} ${type ? wire(type) : msg`no Content-Type`}, ${shape}`;
+  return msg`${res.status} ${type ? quoted(type) : msg`no Content-Type`}, ${shape}`;
 }
 
 interface Example {
@@ -179,7 +179,7 @@ export class ErrorAnswers implements RunObserver {
       const url = new URL(res.request.url);
       group.examples.push({
         // A sender is a check's name (or the run): the suite's own words.
-        what: msg`${wire(`${res.request.method} ${url.pathname}${url.search}`)} (sent by ${words(sentBy)})`,
+        what: msg`${quoted(`${res.request.method} ${url.pathname}${url.search}`)} (sent by ${words(sentBy)})`,
         exchange: exchangeOf(res),
       });
     }

@@ -8,12 +8,12 @@ import type { Pet } from '../../src/data/generated/schema-types.js';
 import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
 import { LIMIT } from '../../src/data/generators.js';
 import { exactInteger, show } from '../../src/wire/json.js';
-import { wire } from '../../src/wire/redact.js';
+import { quoted } from '../../src/wire/redact.js';
 import { Violation } from '../../src/checks/outcomes.js';
 import { joined, msg, petsCount, words, type Message } from '../../src/checks/message.js';
 import { senderOf, type AnswerFrom, type RunObserver } from '../../src/checks/requirement.js';
 import { PET_STATUSES } from '../../src/data/schemas.js';
-import type { ApiResponse } from '../../src/wire/wire.js';
+import type { ApiResponse } from '../../src/wire/requests.js';
 
 export const LIST_RULES = [
   'listPets.ok',
@@ -57,7 +57,7 @@ export function expectDistinctIds(res: ApiResponse, pets: readonly Pet[]): void 
       fail(
         res,
         msg`no id twice in one list (an id identifies one pet)`,
-        msg`id ${wire(id)}${roundedIdHint(id)} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}`,
+        msg`id ${quoted(id)}${roundedIdHint(id)} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}`,
       );
     at.set(id, i);
   });
@@ -79,7 +79,7 @@ export function expectRejectedOrBounded(res: ApiResponse, max: number, what: Mes
 export function expectAllOfStatus(res: ApiResponse, pets: readonly Pet[], status: string): void {
   const other = pets.find((p) => p.status !== status);
   if (other)
-    fail(res, msg`only pets with status "${wire(status)}"`, msg`${show(other)} among ${petsCount(pets.length)}`);
+    fail(res, msg`only pets with status "${quoted(status)}"`, msg`${show(other)} among ${petsCount(pets.length)}`);
 }
 
 /** Each list answer's broken rules, judged once however many list rules observe it. */
@@ -112,7 +112,7 @@ function judge(res: ApiResponse): Map<ListRule, Violation> {
       expectListOf(res, LIMIT.default, msg`no limit: the default is ${LIMIT.default}`),
     );
   else if (limits.length === 1 && limit !== undefined && ALLOWED_LIMIT.test(limit) && Number(limit) <= LIMIT.max) {
-    at('listPets.limit.respected', () => expectListOf(res, Number(limit), msg`limit=${wire(limit)}`));
+    at('listPets.limit.respected', () => expectListOf(res, Number(limit), msg`limit=${quoted(limit)}`));
   }
   const [status] = statuses;
   if (statuses.length === 1 && status !== undefined && PET_STATUSES.includes(status))

@@ -2,7 +2,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Config } from '../../config/config.js';
 import type { Exchange } from '../../wire/evidence.js';
-import { wire } from '../../wire/redact.js';
+import { quoted } from '../../wire/redact.js';
 import type { EarlyInterrupts } from './run.js';
 
 /** Why the target cannot be tested, in one line, with the exchange that showed it. */
@@ -16,7 +16,7 @@ type Answer = Awaited<ReturnType<InstanceType<ClientApi['Client']>['send']>>;
 
 const contentType = (res: Answer) => {
   const type = res.headers['content-type']?.split(';')[0]?.trim();
-  return type ? wire(type) : 'no Content-Type';
+  return type ? quoted(type) : 'no Content-Type';
 };
 
 /**
@@ -27,7 +27,7 @@ function failingService(res: Answer, baseUrl: string): string | undefined {
   if (res.status < 500 || res.status > 599) return undefined;
   if (![502, 503, 504].includes(res.status) && res.jsonError === undefined) return undefined;
   const server = /^[^\s/(]+/.exec(res.headers.server ?? '')?.[0];
-  return `the service behind ${wire(baseUrl)} is failing (${res.status} ${STATUS_CODES[res.status] ?? ''}${server ? ` from ${wire(server)}` : ''})`.replace(
+  return `the service behind ${quoted(baseUrl)} is failing (${res.status} ${STATUS_CODES[res.status] ?? ''}${server ? ` from ${quoted(server)}` : ''})`.replace(
     ' )',
     ')',
   );
@@ -46,7 +46,7 @@ export async function preflight(
   warn: (line: string) => void = () => {},
 ): Promise<Diagnosis | undefined> {
   const { Client } = await import('../../wire/client.js');
-  const { RetriesExhausted, TransportError } = await import('../../wire/wire.js');
+  const { RetriesExhausted, TransportError } = await import('../../wire/requests.js');
   const { exchangeOf } = await import('../../wire/evidence.js');
   const base = config.baseUrl.replace(/\/+$/, '');
   const client = interrupts.watch(
@@ -67,7 +67,7 @@ export async function preflight(
   };
   try {
     const probe = await send({ method: 'GET', path: '/pets', auth: 'none' });
-    if (typeof probe === 'string') return { reason: `cannot reach ${wire(base)}: ${probe}`, evidence: [] };
+    if (typeof probe === 'string') return { reason: `cannot reach ${quoted(base)}: ${probe}`, evidence: [] };
     const down = probe && failingService(probe, base);
     if (probe && down) return { reason: down, evidence: [exchangeOf(probe)] };
 
@@ -75,7 +75,7 @@ export async function preflight(
     // No answer to the key, though the probe got one: the checks will say what happens (time-outs, resets).
     if (res === undefined || typeof res === 'string') return undefined;
     const evidence = [exchangeOf(res)];
-    const where = `GET ${wire(new URL(res.request.url).pathname)}`;
+    const where = `GET ${quoted(new URL(res.request.url).pathname)}`;
     if (res.status === 401 || res.status === 403) {
       return {
         reason: `the server refused the API key (${res.status} on ${where} with the key): check ${keyVariable}`,
@@ -86,7 +86,7 @@ export async function preflight(
       if (/\/v\d+$/.test(new URL(base).pathname)) {
         return {
           reason:
-            `GET ${wire(`${base}/pets`)} answered 404: nothing serves the pets collection under this base URL, which must be where the ` +
+            `GET ${quoted(`${base}/pets`)} answered 404: nothing serves the pets collection under this base URL, which must be where the ` +
             `interface's paths start (e.g. https://staging.example.com/v1)`,
           evidence,
         };
@@ -94,10 +94,10 @@ export async function preflight(
       const versioned = await send({ method: 'GET', path: '/v1/pets', query: [['limit', '1']] });
       const hint =
         typeof versioned === 'object' && versioned.status !== 404
-          ? ` (GET ${wire(`${base}/v1/pets`)} answers ${versioned.status})`
+          ? ` (GET ${quoted(`${base}/v1/pets`)} answers ${versioned.status})`
           : '';
       return {
-        reason: `GET ${wire(`${base}/pets`)} answered 404: the base URL must end with the version segment, e.g. ${wire(`${base}/v1`)}${hint}`,
+        reason: `GET ${quoted(`${base}/pets`)} answered 404: the base URL must end with the version segment, e.g. ${quoted(`${base}/v1`)}${hint}`,
         evidence,
       };
     }
@@ -115,8 +115,8 @@ export async function preflight(
     // Answering without the version segment: maybe a service mounted at the root, maybe the wrong base.
     if (res.status === 200 && !/\/v\d+$/.test(new URL(base).pathname)) {
       warn(
-        `the base URL ${wire(base)} has no version segment, yet ${where} answers 200: the interface's paths start after it (e.g. ` +
-          `${wire(`${base}/v1`)}); testing ${wire(base)} as given`,
+        `the base URL ${quoted(base)} has no version segment, yet ${where} answers 200: the interface's paths start after it (e.g. ` +
+          `${quoted(`${base}/v1`)}); testing ${quoted(base)} as given`,
       );
     }
     return undefined;

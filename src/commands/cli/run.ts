@@ -72,7 +72,7 @@ export async function runSuite(config: Config, server?: StartedServer): Promise<
   const [{ openTarget }, { ChecksRunner }, { checks }, { conformanceReporters, CheckLines, ProgressLine }] =
     await Promise.all([
       import('../../run/target.js'),
-      import('../../run/checks.js'),
+      import('../../run/runner.js'),
       import('../../../tests/catalogue.js'),
       import('../../report/index.js'),
     ]);

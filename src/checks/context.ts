@@ -2,7 +2,7 @@
 // runner builds for the check, whose client is stamped with it (Client.for), so every request,
 // answer, retry and creation is the check's without any ambient state.
 import type { Api, Client } from '../wire/client.js';
-import type { Retries } from '../wire/wire.js';
+import type { Retries } from '../wire/requests.js';
 import { clock, type RunConfig } from '../config/config.js';
 import type { Int64 } from '../wire/json.js';
 import type { Message } from './message.js';

@@ -4,10 +4,10 @@
 // (src/vitest/adapter.ts: one test per check, saying how it ended here) run this.
 import type { RunConfig } from '../config/config.js';
 import { execute, judgeRun, type Check, type Outcome, type RunObserver } from '../checks/requirement.js';
-import { RunContext } from '../checks/run.js';
+import { RunContext } from '../checks/context.js';
 import { selectChecks } from '../checks/select.js';
 import { describePacing } from '../wire/pacer.js';
-import { addRetries, noRetries, type Retries, type SentRequest } from '../wire/wire.js';
+import { addRetries, noRetries, type Retries, type SentRequest } from '../wire/requests.js';
 import { requestOnly } from '../wire/evidence.js';
 import { coverageOf, type RunCoverage } from './coverage.js';
 import { soak } from './soak.js';
