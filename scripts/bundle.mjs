@@ -1,6 +1,6 @@
 // A clone's command line as one JavaScript file: esbuild bundles src/commands/cli.ts (packages stay
 // imports) into .build/cli/cli.mjs, which starts in about half the processor time tsx takes to
-// compile and load the modules one by one (0.3 s against 0.5 s for a one-requirement run,
+// compile and load the modules one by one (0.6 times as much for a one-requirement run,
 // measured). Two levels down, like every module that finds the package's files (see
 // src/config/package-root.ts). The bin uses it while it is newer than every file it was built from,
 // rebuilding it when one changed; `node scripts/bundle.mjs` builds it (npm test's global setup does).

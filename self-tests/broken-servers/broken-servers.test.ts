@@ -83,8 +83,8 @@ beforeAll(async () => {
   ];
   const whole = setups.length;
   // Handed out one at a time, the longest first: the matrix's whole-catalogue runs, the faults (each
-  // a whole-catalogue run too, for root cause first; some take seconds), then the seeded runs, all
-  // alike, which even out the children's ends.
+  // a whole-catalogue run too, for root cause first; some far longer than the rest), then the seeded
+  // runs, all alike, which even out the children's ends.
   const all: [number, MatrixJob][] = [...jobs.slice(0, whole), ...seeded, ...jobs.slice(whole)].map((job, i) => [
     i,
     job,
@@ -95,7 +95,7 @@ beforeAll(async () => {
     ...all.slice(whole, whole + seeded.length),
   ];
   // A fault's seeded runs cost about what its whole-catalogue run took (some wait on a slow server
-  // for seconds): handed out longest first once it is known, so no such run is left for last.
+  // most of the time): handed out longest first once it is known, so no such run is left for last.
   const wholeRunMs = new Map<string, number>();
   const seededJobs = new Set<MatrixJob>(seeded);
   const results = await runQueued<MatrixJob, VariantRow | FaultRow | SeedRow>(
@@ -138,8 +138,8 @@ beforeAll(async () => {
       `${faults.length * SEEDS} whole-catalogue runs of the faults at PETSTORE_RUNS=${SEED_RUNS} (${faults.filter(reusesRow).length} of them the ` +
       `matrix's own); ${all.length} runs, ${requests} requests in ${ms} ms over ${CHILDREN} processes`,
   );
-  // A guard against a hang, far above an honest run (its time is printed above: minutes on a busy
-  // 2-core machine): a long job, not a benchmark.
+  // A guard against a hang, far above an honest run (its time is printed above): a long job, not a
+  // benchmark.
 }, 3_600_000);
 
 describe('the harness itself', () => {

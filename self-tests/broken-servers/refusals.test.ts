@@ -14,7 +14,7 @@ const LEVELS = new Map<string, Level>(catalogue.map((r) => [r.id, r.level]));
 const RUNS = 20;
 /** Runs of one server at once: a run waits on its own answers more than it computes. */
 const LANES = 2;
-/** A hang guard, far above an honest run's 20 catalogues on a busy 2-core machine (about 2 min beside two busy loops). */
+/** A hang guard, some 10 times an honest run's 20 catalogues on a 2-core machine beside two busy loops. */
 const HANG_GUARD_MS = 1_200_000;
 
 /** The whole catalogue once (runs: 1) against the reference handler behind `refusal`. */
@@ -84,6 +84,6 @@ test.concurrent(
     expect(run.outcomes.get('errors.refused-body')?.outcome).toBe('failed');
     expect(run.outcomes.get('errors.refused-body')?.message).toMatch(/MiB/);
   },
-  // One catalogue, beside the 20-run tests above: 30 s was once not enough on a busy machine.
+  // One catalogue, beside the 20-run tests above: a tenth of this was once not enough on a busy machine.
   HANG_GUARD_MS / 4,
 );

@@ -1,9 +1,9 @@
 // A real browser for the report self-tests, from the lockfile alone. @sparticuz/chromium ships a
 // headless Chromium inside its npm package (brotli-compressed), with the NSS and expat libraries
 // it links and a font, so `npm ci` on a machine with nothing but Node brings it: no apt, no
-// download, no install script. Each launch unpacks it into a fresh folder of its own (about 1.5 s)
-// and removes it after: the package's default spot, /tmp/chromium, is shared by every run and
-// project on the machine, and a half-written or other version found there would be used as is.
+// download, no install script. Each launch unpacks it into a fresh folder of its own and removes it
+// after: the package's default spot, /tmp/chromium, is shared by every run and project on the
+// machine, and a half-written or other version found there would be used as is.
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';

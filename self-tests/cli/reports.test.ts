@@ -254,6 +254,7 @@ describe('conformance.html in headless Chromium (the browser bundled by @spartic
     } finally {
       await bundled.close();
     }
-    // A hang guard: some 10 s beside two busy loops (two full-page screenshots), 30 s at most a step.
+    // A hang guard: some 60 times an honest run beside two busy loops (its time is printed above),
+    // 30 s at most a step.
   }, 600_000);
 });

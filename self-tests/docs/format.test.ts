@@ -15,8 +15,8 @@ test('prettier --check finds every file formatted (run npx prettier --write . to
     [
       prettier,
       '--check',
-      // Files unchanged (by content) since prettier last passed them are not read again: some 5 s of
-      // processor time in a run after the first.
+      // Files unchanged (by content) since prettier last passed them are not read again: most of the
+      // processor time of a run after the first.
       '--cache',
       '--cache-strategy',
       'content',
@@ -32,5 +32,5 @@ test('prettier --check finds every file formatted (run npx prettier --write . to
     stdout: `${err.stdout ?? ''}${err.stderr ?? String(err)}`,
   }));
   expect(run.stdout, run.stdout).toContain('All matched files use Prettier code style!');
-  // A hang guard, far above an honest run (a few seconds).
+  // A hang guard, far above an honest run.
 }, 600_000);

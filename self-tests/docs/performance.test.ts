@@ -9,7 +9,7 @@ test("docs/performance.md holds the bench's last table between its markers, with
   const doc = readFileSync(join(root, 'docs', 'performance.md'), 'utf8');
   const start = '<!-- npm run bench writes this table; do not edit it by hand -->';
   const end = '<!-- end of the table npm run bench writes -->';
-  const bench = readFileSync(join(root, 'scripts', 'bench.ts'), 'utf8');
+  const bench = readFileSync(join(root, 'scripts', 'bench', 'docs-table.ts'), 'utf8');
   expect(bench).toContain(start);
   expect(bench).toContain(end);
   const [, rest = ''] = doc.split(start);

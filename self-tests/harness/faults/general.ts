@@ -25,7 +25,8 @@ const failAfterWrites =
 
 /**
  * Each request takes 10 ms (a slow query); one that arrives while `k` others are in flight fails with
- * 500. (Every fault run waits on it: 25 ms made each run 5 s, mostly shrinking one request at a time.)
+ * 500. (Every fault run waits on it, mostly shrinking one request at a time: a run's time grows with
+ * the delay.)
  */
 const failUnderLoad =
   (k: number): Wrap =>

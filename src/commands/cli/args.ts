@@ -1,6 +1,6 @@
 // The command line parsed: flags from the settings table, typo hints, --only/--skip, value sources.
-// A flag is applied by setting its setting's environment variable in this process, so the global
-// setup (which reads configuration through loadConfig like everything else) sees it.
+// A flag is applied by setting its setting's variable in the environment main() was handed, so
+// loadConfig reads flags, environment and .env in one place, and a server --start runs gets them too.
 import { parseArgs } from 'node:util';
 import { readDotenv, SETTINGS, type Config } from '../../config/config.js';
 import type { Requirement } from '../../checks/requirement.js';

@@ -1,12 +1,12 @@
-// The floor of `npm run bench` (a child process, bundled by it into .build/bench/floor.mjs): what any
+// The floor of `npm run bench` (a child process, bundled by floor-run.ts into .build/bench/floor.mjs): what any
 // run of the suite must do at least. Run as: node .build/bench/floor.mjs REQUESTS.json C
 import { readFileSync } from 'node:fs';
 import { Agent, Client } from 'undici';
-import { createReferenceHandler, DEFAULT_MAX_BODY_BYTES } from '../src/reference-server/handler.js';
-import { serve } from '../src/reference-server/http.js';
-import { PLACEHOLDER } from '../src/wire/redact.js';
+import { createReferenceHandler, DEFAULT_MAX_BODY_BYTES } from '../../src/reference-server/handler.js';
+import { serve } from '../../src/reference-server/http.js';
+import { PLACEHOLDER } from '../../src/wire/redact.js';
 
-/** A request of a run, as its HAR recorded it (see replayOf in scripts/bench.ts). */
+/** A request of a run, as its HAR recorded it (see replayOf in scripts/bench/replay.ts). */
 export interface Replayed {
   method: string;
   /** Path and query, as sent. */
@@ -26,7 +26,7 @@ export interface Replayed {
  */
 async function floorMain(file: string, concurrency: number): Promise<void> {
   await import('fast-check');
-  const { validate } = await import('../src/data/schemas.js');
+  const { validate } = await import('../../src/data/schemas.js');
   for (const schema of ['Pet', 'NewPet', 'Error', 'PetList'] as const) validate(schema, {});
   const requests = JSON.parse(readFileSync(file, 'utf8')) as Replayed[];
   const apiKey = 'floor-key';
