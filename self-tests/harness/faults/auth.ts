@@ -145,10 +145,6 @@ export const authFaults: Fault[] = [
     does: 'accepts the scheme only when written exactly "Bearer"',
     wrap: rewriteAuth((h) => (h && /^bearer /i.test(h) && !h.startsWith('Bearer ') ? `Refused ${h}` : h)),
   },
-];
-
-/** Added after the kill matrix's seeds were drawn (see index.ts: new faults go last). */
-export const authFaultsAdded: Fault[] = [
   {
     name: 'token-the-key-starts-with-accepted',
     breaks: 'auth.wrong-key',
