@@ -220,7 +220,8 @@ export const SETTINGS = {
     example: '',
     doc:
       `The requirement set the verdict is scored against, e.g. one a certificate was issued against: every check runs, and requirements added ` +
-      `after it are reported "not scored". Default: ${CURRENT_REQUIREMENT_SET}, the set this release certifies against.`,
+      // Not the id itself: .env.example would change with every new set (--help prints the default).
+      'after it are reported "not scored". Default: the set this release certifies against, the last.',
   } satisfies Setting<string>,
   har: {
     env: 'PETSTORE_HAR',
