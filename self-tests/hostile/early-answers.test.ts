@@ -56,7 +56,9 @@ test('a reset without an answer under a body over 1 MiB is an UploadRefused, and
   expect(err).toBeInstanceOf(UploadRefused);
   expect((err as Error).message).toMatch(/during the upload of a 5 MiB body, without an answer/);
   expect(sends).toHaveLength(1);
-  expect(harEntry(sends[0] as SendRecord, 'errors.refused-body').response).toMatchObject({
+  expect(
+    harEntry(sends[0] as SendRecord, { requirement: 'errors.refused-body', check: 'errors.refused-body' }).response,
+  ).toMatchObject({
     status: 0,
     comment: REFUSED_UPLOAD,
   });

@@ -172,7 +172,10 @@ describe('the writer behind the client: one entry per send, whole after each', (
       concurrency: 2,
       retries: 1,
       proxy: 'none',
-      onSend: (send) => (sends.push(send), har.add(send, sender)),
+      onSend: (send) => (
+        sends.push(send),
+        har.add(send, sender === undefined ? undefined : { requirement: sender.split(' ')[0] as string, check: sender })
+      ),
     });
     const steps: [string | undefined, () => Promise<unknown>][] = [
       ['auth.missing-key A check', () => client.listPets([['token', key]])],
@@ -278,7 +281,10 @@ describe('the writer behind the client: one entry per send, whole after each', (
       at: { sent: 1, answered: 3 },
     };
     for (let i = 0; i < 3; i++)
-      har.add({ request, startedAt: 1, respondedAt: 2, endedAt: 3, response }, 'listPets.ok Again');
+      har.add(
+        { request, startedAt: 1, respondedAt: 2, endedAt: 3, response },
+        { requirement: 'listPets.ok', check: 'listPets.ok Again' },
+      );
     har.close();
     const texts = readHar(path).log.entries.map((e) => e.response.content.text);
     expect(texts).toEqual(Array(3).fill(body.replaceAll(key, '$PETSTORE_API_KEY')));
@@ -295,7 +301,7 @@ describe('the writer behind the client: one entry per send, whole after each', (
       concurrency: 2,
       retries: 0,
       proxy: 'none',
-      onSend: (send) => har.add(send, 'listPets.ok A check'),
+      onSend: (send) => har.add(send, { requirement: 'listPets.ok', check: 'listPets.ok A check' }),
     });
     await client.listPets();
     har.flush();

@@ -4,7 +4,7 @@
 import { Client } from '../wire/client.js';
 import { addRetries, noRetries, type ApiResponse, type Retries } from '../wire/requests.js';
 import { DeploymentAnswers } from './deployment.js';
-import { HarWriter } from '../wire/har.js';
+import { HarWriter, type Sender as HarSender } from '../wire/har.js';
 import { redact } from '../wire/redact.js';
 import type { RunConfig } from '../config/config.js';
 import { exactInteger, type Int64 } from '../wire/json.js';
@@ -39,8 +39,10 @@ export interface Sender {
 }
 
 /** Who the HAR names as a request's sender: its check, or none and why. */
-const harSenderOf = (from: Sender | undefined): [string | undefined, string?] =>
-  from?.shared ? [undefined, from.shared] : [from?.check?.name];
+const harSenderOf = (from: Sender | undefined): [HarSender, string?] =>
+  from?.shared || !from?.check
+    ? [undefined, from?.shared]
+    : [{ ...(from.check.id ? { requirement: from.check.id } : {}), check: from.check.name }];
 
 export class RunState {
   readonly client: Client<Sender>;

@@ -33,8 +33,8 @@ export interface HarRun {
   note?: string;
 }
 
-/** Who sent a request: the check's name, which starts with its requirement id (undefined: outside any check). */
-export type Sender = string | undefined;
+/** Who sent a request: the check's name, and its requirement's id (undefined: outside any check). */
+export type Sender = { requirement?: string; check: string } | undefined;
 
 /** A body as the HAR keeps it: its text up to the cap, its whole size in bytes, and the cut if any. */
 interface Kept {
@@ -135,11 +135,10 @@ function noAnswer(error: string | undefined, refused: boolean | undefined): stri
  * (429/503 with Retry-After) or resends (stale connection).
  */
 function senderOf(sender: Sender, note: string, retryOf: number | undefined): string {
-  const space = sender?.indexOf(' ') ?? -1;
   const who =
     sender === undefined
       ? `"requirements":[],"check":null,"note":${q(note)}`
-      : `"requirements":[${q(space < 0 ? sender : sender.slice(0, space))}],"check":${q(sender)}`;
+      : `"requirements":[${sender.requirement === undefined ? '' : q(sender.requirement)}],"check":${q(sender.check)}`;
   return `{${who}${retryOf === undefined ? '' : `,"retryOf":${retryOf}`}}`;
 }
 
