@@ -85,13 +85,10 @@ async function deprecatedAnswer(ctx: RunContext): Promise<ApiResponse> {
   return res;
 }
 
-/** The replacement's path: the /pets collection under the configured base URL (behind a path rewrite too). */
-const collectionPath = (ctx: RunContext) => `${new URL(ctx.config.baseUrl).pathname.replace(/\/+$/, '')}/pets`;
-
 /** The replacement the Link header should point at: the /pets collection under the base URL. */
 function isCollection(ctx: RunContext, target: string, requestUrl: string): boolean {
   try {
-    return new URL(target, requestUrl).pathname.replace(/\/+$/, '') === collectionPath(ctx);
+    return new URL(target, requestUrl).pathname.replace(/\/+$/, '') === ctx.listPath;
   } catch {
     return false;
   }
@@ -242,7 +239,7 @@ export const getPet: Requirement[] = [
         res,
         msg`Link`,
         // The path under the configured base URL: a quote, as the base URL is.
-        msg`a link to the replacement, the /pets collection (e.g. <${quoted(collectionPath(ctx))}>; rel="successor-version")`,
+        msg`a link to the replacement, the /pets collection (e.g. <${quoted(ctx.listPath)}>; rel="successor-version")`,
         (v) => parseLinks(v).some((link) => isCollection(ctx, link.target, res.request.url)),
       );
     },

@@ -39,8 +39,7 @@ export function expectExactly(res: ApiResponse, n: number, what: Message): Pet[]
  * A list rule over the whole run: after its own cases, every list answer any check received (each
  * judged as it arrived, tests/rules/list-answers.ts).
  */
-export const everyList = (rule: ListRule) => (ctx: RunContext) =>
-  new ListAnswers(rule, `${new URL(ctx.config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);
+export const everyList = (rule: ListRule) => (ctx: RunContext) => new ListAnswers(rule, ctx.listPath);
 
 /** Sends a query with a catalogued input in it (tests/leniencies/), counting it as covered. */
 export const sendInput = (

@@ -219,7 +219,6 @@ describe('the run-wide rules judge after every other check', () => {
       };
     const rule = (id: string, own: () => Promise<void>, judge: () => void): Check => ({
       requirement: requirement(id),
-      id: id as RequirementId,
       kind: 'requirement',
       name: `${id} rule`,
       check: own,
@@ -232,7 +231,6 @@ describe('the run-wide rules judge after every other check', () => {
       }),
       {
         requirement: requirement('auth.valid-key'),
-        id: 'auth.valid-key',
         kind: 'requirement',
         name: 'slow',
         check: step('slow', 30),
@@ -246,7 +244,6 @@ describe('the run-wide rules judge after every other check', () => {
       ),
       {
         requirement: requirement('auth.wrong-key'),
-        id: 'auth.wrong-key',
         kind: 'requirement',
         name: 'quick',
         check: step('quick'),

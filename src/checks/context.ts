@@ -51,11 +51,6 @@ export class RunContext {
     });
   }
 
-  /** The check this context runs, if any. */
-  get check(): CheckRef | undefined {
-    return this.sender.check;
-  }
-
   /** A note for this check, shown with its outcome when it passes (e.g. answers it did not judge). */
   note(text: string): void {
     this.sender.notes?.push(text);
@@ -114,6 +109,11 @@ export class RunContext {
   /** Appears in the name of every pet the run creates, so operators can find them. */
   get runTag(): string {
     return this.state.runTag;
+  }
+
+  /** The pathname of the /pets collection under the base URL, e.g. /v1/pets. */
+  get listPath(): string {
+    return this.state.listPath;
   }
 
   get deployment(): DeploymentAnswers {

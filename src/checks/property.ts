@@ -186,15 +186,14 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     const ran = await runWindow(inputs, inFlight, async (index) => {
       const trial = trialFor(ctx, creations, `${tag}${index + 1}`, share);
       ctx.propertyCases++;
-      let end: RunEnd;
+      let thrown: { cause: unknown } | undefined;
       try {
         await spec.predicate(inputs[index] as T, trial, ctx.withWrites(trial.writes));
-        end = { starved: 0 };
       } catch (cause) {
-        end = { starved: 0, cause };
+        thrown = { cause };
       }
       trial.end();
-      return { ...end, starved: trial.starved };
+      return { starved: trial.starved, ...thrown };
     });
     if (ran.fatal) throw ran.fatal.error;
     if (ran.starved > 0 && ran.starved === inputs.length)

@@ -82,9 +82,12 @@ export interface Property {
 }
 
 /** One runnable test: a requirement's own check, or one of its properties. */
-export interface Check extends CheckRef {
-  id: RequirementId;
+export interface Check {
   requirement: Requirement;
+  /** The requirement's own check, or a property of it (generated inputs). */
+  kind: CheckKind;
+  /** Test name; always starts with the requirement id. */
+  name: string;
   check: (ctx: RunContext) => Promise<void>;
   /** The requirement's observer, on its own check (not on its properties). */
   observer?: (ctx: RunContext) => RunObserver;
@@ -96,7 +99,6 @@ export interface Check extends CheckRef {
 export function checksOf(requirements: readonly Requirement[]): Check[] {
   const own: Check[] = requirements.map((r) => ({
     requirement: r,
-    id: r.id,
     kind: 'requirement',
     name: `${r.id} ${r.statement}`,
     check: r.check,
@@ -106,7 +108,6 @@ export function checksOf(requirements: readonly Requirement[]): Check[] {
   const properties: Check[] = requirements.flatMap((r) =>
     (r.properties ?? []).map((p) => ({
       requirement: r,
-      id: r.id,
       kind: 'property' as const,
       name: `${r.id} (property) ${p.title}`,
       check: p.check,
@@ -126,7 +127,7 @@ export function areaOf(id: string): string {
  * an outcome.
  */
 export async function execute(
-  req: Pick<Check, 'check'> & Partial<CheckRef>,
+  req: Pick<Check, 'check'> & Partial<Pick<Check, 'requirement' | 'kind' | 'name'>>,
   ctx: RunContext,
   late = false,
 ): Promise<Outcome> {
@@ -138,8 +139,9 @@ export async function execute(
   });
   try {
     // A bare context (a unit test's) runs the check as it is.
+    const id = req.requirement?.id;
     const ref: CheckRef = {
-      ...(req.id ? { id: req.id } : {}),
+      ...(id ? { id } : {}),
       kind: req.kind ?? 'requirement',
       name: req.name ?? 'a check',
     };
@@ -162,7 +164,7 @@ export async function execute(
         ...(err instanceof Blocked ? { blockedBy: err.by } : {}),
       });
     if (err instanceof Violation) {
-      const causes = err.causes.map((c) => resolvePets(c, ctx, req.id));
+      const causes = err.causes.map((c) => resolvePets(c, ctx, req.requirement?.id));
       return done({
         outcome: 'failed',
         message: err.message,
@@ -197,10 +199,10 @@ export async function execute(
  */
 export async function judgeRun(check: Check, observer: RunObserver, ctx: RunContext, own: Outcome): Promise<Outcome> {
   if (own.outcome !== 'passed') return own;
-  const { id, kind, name } = check;
+  const { requirement, kind, name } = check;
   const judged = await execute(
     {
-      id,
+      requirement,
       kind,
       name,
       check: async (c) => {

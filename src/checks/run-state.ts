@@ -50,6 +50,8 @@ export class RunState {
   readonly ledger: Int64[] = [];
   /** Appears in the name of every pet the run creates, so operators can find them. */
   readonly runTag: string;
+  /** The pathname of the /pets collection under the base URL, e.g. /v1/pets. */
+  readonly listPath: string;
   readonly budget: WriteBudget;
   /** Work the checks share, by key (see RunContext.sharedOnce). */
   readonly shared = new Map<string, Promise<unknown>>();
@@ -97,7 +99,8 @@ export class RunState {
         })
       : undefined;
     this.har = har;
-    this.watch = new TargetWatch(config.timeoutMs, `${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`);
+    this.listPath = `${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`;
+    this.watch = new TargetWatch(config.timeoutMs, this.listPath);
     this.client = new Client<Sender>({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
