@@ -14,6 +14,9 @@ export const LOOPS = 3;
 export const LATENCY_RUNS = 3;
 export const LATENCY_MS = 40;
 export const CHAIN_LATENCY_MS = 200;
+/** Staging far away (issue 42): the round trip of the delaying proxy, and runs per path. */
+export const NETWORK_RTT_MS = 40;
+export const NETWORK_RUNS = 3;
 /** Most requests in flight the CLI accepts: enough that nothing queues on the chain run. */
 export const MAX_CONCURRENCY = 256;
 /** Every run draws the same inputs, so every run does the same work. */

@@ -25,5 +25,12 @@ export async function bundleFloor(): Promise<void> {
 }
 
 /** The floor for the requests in `file` (see replayOf), measured as the CLI is (spawn to exit). */
-export const runFloor = (file: string, concurrency: number) =>
-  measured([FLOOR, file, String(concurrency)], { cwd: ROOT, env: process.env });
+export const runFloor = (
+  file: string,
+  concurrency: number,
+  target?: { origin: string; apiKey: string; env?: NodeJS.ProcessEnv },
+) =>
+  measured([FLOOR, file, String(concurrency), ...(target ? [target.origin] : [])], {
+    cwd: ROOT,
+    env: { ...process.env, ...target?.env, ...(target ? { FLOOR_API_KEY: target.apiKey } : {}) },
+  });

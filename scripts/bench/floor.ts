@@ -1,7 +1,7 @@
 // The floor of `npm run bench` (a child process, bundled by floor-run.ts into .build/bench/floor.mjs): what any
-// run of the suite must do at least. Run as: node .build/bench/floor.mjs REQUESTS.json C
+// run of the suite must do at least. Run as: node .build/bench/floor.mjs REQUESTS.json C [ORIGIN]
 import { readFileSync } from 'node:fs';
-import { Agent, Client } from 'undici';
+import { Agent } from 'undici';
 import { createReferenceHandler, DEFAULT_MAX_BODY_BYTES } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
 import { PLACEHOLDER } from '../../src/wire/redact.js';
@@ -17,27 +17,22 @@ export interface Replayed {
 }
 
 /**
- * It loads the libraries the checks need (undici, ajv with the interface's schemas compiled,
- * fast-check), bundled as a clone's command line is, starts the bundled server as the command line
- * does, and sends the run's requests in their order, C at a time, each answer read whole. Nothing
- * waits for an answer but its slot: no checks, no evidence, no reports. A POST goes on a connection
- * of its own, as the suite must send it (a server may close a kept-alive connection just as a request
- * arrives, and a POST is never sent twice: docs/network.md); the rest on kept-alive connections.
+ * The fastest way to send a run's exchanges (issue 42): its requests in their order, C at a time on
+ * C kept-alive connections, each answer read whole, nothing else loaded (no schemas, no
+ * generators), to ORIGIN with the key in FLOOR_API_KEY, or to the bundled server it starts when no
+ * ORIGIN is given. Nothing waits for an answer but its slot: no checks, no evidence, no reports.
  */
-async function floorMain(file: string, concurrency: number): Promise<void> {
-  await import('fast-check');
-  const { validate } = await import('../../src/data/schemas.js');
-  for (const schema of ['Pet', 'NewPet', 'Error', 'PetList'] as const) validate(schema, {});
+async function floorMain(file: string, concurrency: number, target: string | undefined): Promise<void> {
   const requests = JSON.parse(readFileSync(file, 'utf8')) as Replayed[];
-  const apiKey = 'floor-key';
-  const server = await serve(createReferenceHandler({ apiKey }), { maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
-  const origin = server.origin;
+  const apiKey = target ? (process.env.FLOOR_API_KEY ?? '') : 'floor-key';
+  const server = target
+    ? undefined
+    : await serve(createReferenceHandler({ apiKey }), { maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
+  const origin = target ?? (server as { origin: string }).origin;
   const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000, pipelining: 1 });
-  const closing: Promise<void>[] = [];
   const send = async ({ method, path, headers, body }: Replayed) => {
-    const own = method === 'POST' ? new Client(origin) : undefined;
     try {
-      const res = await (own ?? agent).request({
+      const res = await agent.request({
         origin,
         path,
         method: method as 'GET',
@@ -47,8 +42,6 @@ async function floorMain(file: string, concurrency: number): Promise<void> {
       await res.body.text();
     } catch {
       // An upload the server refused by closing, or a path undici will not send: one request fewer.
-    } finally {
-      if (own) closing.push(own.close());
     }
   };
   let next = 0;
@@ -57,9 +50,8 @@ async function floorMain(file: string, concurrency: number): Promise<void> {
       while (next < requests.length) await send(requests[next++] as Replayed);
     }),
   );
-  await Promise.all(closing);
   await agent.close();
-  await server.close();
+  await server?.close();
 }
 
-await floorMain(process.argv[2] ?? '', Number(process.argv[3]));
+await floorMain(process.argv[2] ?? '', Number(process.argv[3]), process.argv[4]);

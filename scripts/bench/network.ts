@@ -15,17 +15,21 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-export async function benchServer(latencyMs: number): Promise<BenchServer> {
+/** With `tls` (PEM key and certificate), over HTTPS. */
+export async function benchServer(latencyMs: number, tls?: { key: string; cert: string }): Promise<BenchServer> {
   const apiKey = randomBytes(18).toString('base64url');
   const handler = createReferenceHandler({ apiKey });
   const log: [number, number][] = [];
-  const server = await serve(async (req) => {
-    const arrived = performance.now();
-    const res = await handler(req);
-    if (latencyMs > 0) await sleep(latencyMs);
-    log.push([arrived, performance.now()]);
-    return res;
-  });
+  const server = await serve(
+    async (req) => {
+      const arrived = performance.now();
+      const res = await handler(req);
+      if (latencyMs > 0) await sleep(latencyMs);
+      log.push([arrived, performance.now()]);
+      return res;
+    },
+    tls ? { tls } : {},
+  );
   return { baseUrl: `${server.origin}/v1`, apiKey, log, close: server.close };
 }
 
@@ -59,7 +63,13 @@ export function longestChain(log: readonly (readonly [number, number])[]): numbe
 }
 
 /** The CLI against `server`, which must pass. */
-async function runAgainst(server: BenchServer, env: Record<string, string>, label: string, har: boolean, what: string) {
+export async function runAgainst(
+  server: BenchServer,
+  env: Record<string, string>,
+  label: string,
+  har: boolean,
+  what: string,
+) {
   const run = await runCli({ PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey, ...env }, label, {
     har,
   });

@@ -64,6 +64,8 @@ export interface CliRun {
   exitCode: number | null;
   /** run.requests from conformance.json. */
   requests: number | null;
+  /** run.connections.opened from conformance.json: the new connections the run made. */
+  connections: number | null;
   verdict: string | null;
   stderr: string;
   /** With --har: the entries of the HAR it wrote and its size. */
@@ -100,16 +102,20 @@ export function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** The verdict and run.requests of the conformance.json in `reports`; null when there is none. */
-function reportOf(reports: string): Pick<CliRun, 'requests' | 'verdict'> {
+function reportOf(reports: string): Pick<CliRun, 'requests' | 'verdict' | 'connections'> {
   try {
     const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
       verdict: string;
-      run: { requests?: number | null };
+      run: { requests?: number | null; connections?: { opened: number } };
     };
-    return { requests: report.run.requests ?? null, verdict: report.verdict };
+    return {
+      requests: report.run.requests ?? null,
+      verdict: report.verdict,
+      connections: report.run.connections?.opened ?? null,
+    };
   } catch {
     // no report: the failure is in stderr
-    return { requests: null, verdict: null };
+    return { requests: null, verdict: null, connections: null };
   }
 }
 
@@ -127,10 +133,20 @@ export async function runCli(
     [BIN, '--report-dir', join(dir, 'reports'), ...(har ? ['--har', join(dir, 'run.har')] : [])],
     { cwd: dir, env: cliEnv(env) },
   );
-  const { requests, verdict } = reportOf(join(dir, 'reports'));
+  const { requests, verdict, connections } = reportOf(join(dir, 'reports'));
   const harFile = har ? harOf(join(dir, 'run.har'), replay) : null;
   rmSync(dir, { recursive: true, force: true });
-  return { wallMs, peakRssMb, cpuMs, exitCode, requests, verdict, stderr, ...(har ? { har: harFile } : {}) };
+  return {
+    wallMs,
+    peakRssMb,
+    cpuMs,
+    exitCode,
+    requests,
+    connections,
+    verdict,
+    stderr,
+    ...(har ? { har: harFile } : {}),
+  };
 }
 
 /** A run that did not pass ends the bench: every figure assumes the whole catalogue ran. */

@@ -59,8 +59,11 @@ export async function listen(
 export interface KeepAliveServer extends InfraServer {
   /** Requests the handler answered, as "METHOD path". */
   answered: string[];
-  /** Connections accepted, and requests that arrived on one the server was closing (never answered). */
-  seen: { connections: number; lost: number };
+  /**
+   * Connections accepted, requests that arrived on one the server was closing (never answered),
+   * and the requests each connection carried, in the order accepted.
+   */
+  seen: { connections: number; lost: number; carried: string[][] };
 }
 
 /**
@@ -80,9 +83,11 @@ export async function keepAliveServer(
 ): Promise<KeepAliveServer> {
   const sockets = new Set<Socket>();
   const answered: string[] = [];
-  const seen = { lost: 0, connections: 0 };
+  const seen: KeepAliveServer['seen'] = { lost: 0, connections: 0, carried: [] };
   const server = createNetServer((socket) => {
     seen.connections++;
+    const carried: string[] = [];
+    seen.carried.push(carried);
     let buffer = Buffer.alloc(0);
     let closing = false;
     let busy = false;
@@ -112,6 +117,7 @@ export async function keepAliveServer(
       clearTimeout(idle);
       const res: ServerResponse = await handler({ method, url, headers, body });
       answered.push(`${method} ${url}`);
+      carried.push(`${method} ${url}`);
       const out = Buffer.from(res.body, 'utf8');
       const lines = [
         `HTTP/1.1 ${res.status} X`,

@@ -1,6 +1,7 @@
 // Serves a Handler over node:http. Used for the embedded target, `npm run serve`, and the
 // broken-server harness.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { errorResponse, type Handler, type ServerResponse } from './handler.js';
 
@@ -29,11 +30,19 @@ async function readBody(req: IncomingMessage, max: number): Promise<string | und
   return size > max ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
+export interface ServeOptions {
+  host?: string;
+  port?: number;
+  maxBodyBytes?: number;
+  /** PEM key and certificate: served over HTTPS (the bench's HTTPS rows). */
+  tls?: { key: string; cert: string };
+}
+
 export async function serve(
   handler: Handler,
-  { host = '127.0.0.1', port = 0, maxBodyBytes = MAX_BODY_BYTES } = {},
+  { host = '127.0.0.1', port = 0, maxBodyBytes = MAX_BODY_BYTES, tls }: ServeOptions = {},
 ): Promise<RunningServer> {
-  const server = createServer(async (req, res) => {
+  const listener: RequestListener = async (req, res) => {
     let out: ServerResponse;
     try {
       const body = await readBody(req, maxBodyBytes);
@@ -52,7 +61,8 @@ export async function serve(
     if (res.destroyed) return;
     res.writeHead(out.status, { ...out.headers, 'content-length': Buffer.byteLength(out.body) });
     res.end(out.body);
-  });
+  };
+  const server = tls ? createTlsServer(tls, listener) : createServer(listener);
   server.keepAliveTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -60,7 +70,7 @@ export async function serve(
   });
   const { port: bound } = server.address() as AddressInfo;
   return {
-    origin: `http://${host}:${bound}`,
+    origin: `${tls ? 'https' : 'http'}://${host}:${bound}`,
     server,
     close: () =>
       new Promise<void>((resolve) => {

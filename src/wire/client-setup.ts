@@ -6,6 +6,7 @@ import { proxyEnv } from '../config/config.js';
 import { earlyAnswerConnector, envProxy, namesProxy, type EnvProxy } from './transport.js';
 import { stringifyJson } from './json.js';
 import { PLACEHOLDER, redact } from './redact.js';
+import { WarmConnections, type Opened } from './warm.js';
 import type { ApiRequest, ApiResponse, SentRequest, Retries, SendRecord } from './requests.js';
 
 /** An ApiRequest as it goes on the wire, and as the evidence shows it (the key as its placeholder). */
@@ -135,11 +136,15 @@ const KEEP_ALIVE = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000, keepAl
 
 export const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
 
-/** The client's dispatchers: `pooled` (keep-alive) and `fresh` (a connection per request), and the proxy to blame. */
+/**
+ * The client's dispatchers: `pooled` (keep-alive) and `fresh` (a connection per request, opened
+ * ahead when direct: see WarmConnections), the proxy to blame, and the connections opened (counted
+ * when direct; through a proxy its own connections are not ours to count).
+ */
 export function connectionsFor(
   options: Pick<ClientOptions, 'concurrency' | 'proxy'>,
   baseUrl: string,
-): { pooled: Dispatcher; fresh: Dispatcher; proxy: EnvProxy | undefined } {
+): { pooled: Dispatcher; fresh: Dispatcher; proxy: EnvProxy | undefined; opened: Opened | undefined } {
   const agent = { ...KEEP_ALIVE, connections: options.concurrency, pipelining: 1 };
   // pipelining 0: no keep-alive, every request on a new connection, sent with Connection: close.
   const fresh = { ...agent, pipelining: 0 };
@@ -151,15 +156,19 @@ export function connectionsFor(
   const viaEnv = !direct && namesProxy(proxyEnv());
   // Sockets to the target itself read an early answer through a failed write; through a proxy,
   // the proxy is the one reading the upload.
-  const agentOf = (opts: Agent.Options) =>
-    viaEnv
-      ? new EnvHttpProxyAgent({ ...opts, proxyTunnel: false })
-      : new Agent({ ...opts, connect: earlyAnswerConnector() });
-  return {
-    pooled: agentOf(agent),
-    fresh: viaEnv ? agentOf(fresh) : new OwnConnections({ connect: earlyAnswerConnector() }),
-    proxy: direct ? undefined : envProxy(new URL(baseUrl).protocol, proxyEnv()),
+  const proxy = direct ? undefined : envProxy(new URL(baseUrl).protocol, proxyEnv());
+  if (viaEnv) {
+    const agentOf = (opts: Agent.Options) => new EnvHttpProxyAgent({ ...opts, proxyTunnel: false });
+    return { pooled: agentOf(agent), fresh: agentOf(fresh), proxy, opened: undefined };
+  }
+  const opened: Opened = { count: 0, unused: 0 };
+  const connect = earlyAnswerConnector();
+  const counted: typeof connect = (opts, callback) => {
+    opened.count++;
+    connect(opts, callback);
   };
+  const warm = new WarmConnections(connect, options.concurrency, opened);
+  return { pooled: new Agent({ ...agent, connect: counted }), fresh: new OwnConnections(warm), proxy, opened };
 }
 
 /** What ends a connection of OwnConnections: one error, made once (see its dispatch). */
@@ -175,12 +184,12 @@ class OwnConnections extends Dispatcher {
   /** Each connection still open, and its close, which ends once its answer is read. */
   private readonly open = new Map<Client, Promise<void>>();
 
-  constructor(private readonly options: Client.Options) {
+  constructor(private readonly warm: WarmConnections) {
     super();
   }
 
   override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const client = new Client(opts.origin ?? '', this.options);
+    const client = new Client(opts.origin ?? '', { connect: this.warm.connector });
     let ended!: () => void;
     const answered = new Promise<void>((resolve) => (ended = resolve));
     // Ends once the answer is read (or the request failed): the connection carries nothing else.
@@ -214,6 +223,7 @@ class OwnConnections extends Dispatcher {
   override close(): Promise<void>;
   override close(callback: () => void): void;
   override close(callback?: () => void): Promise<void> | void {
+    this.warm.close();
     const done = Promise.all(this.open.values()).then(() => undefined);
     if (!callback) return done;
     void done.then(callback);
@@ -226,6 +236,7 @@ class OwnConnections extends Dispatcher {
   override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
     const err = typeof a === 'function' ? null : (a ?? null);
     const callback = typeof a === 'function' ? a : b;
+    this.warm.close();
     const done = Promise.all([...this.open.keys()].map((c) => c.destroy(err).catch(() => undefined))).then(
       () => undefined,
     );

@@ -1,11 +1,9 @@
-// The one HTTP client every check goes through (undici; its connections in client-setup.ts). It never throws
-// on a status code, enforces the timeout, bounds the bytes it reads, parses bodies losslessly; transport
-// failures throw TransportError (the suite could not decide). Network realities: HTTP_PROXY / HTTPS_PROXY /
-// NO_PROXY are honoured, HTTPS trusts the system CAs plus NODE_EXTRA_CA_CERTS, redirects are never followed
-// (a 3xx is an answer like any other), and only 429 or 503 with Retry-After is retried, a bounded number of
-// times, after pausing every request (see Pacer). A GET that meets a reused connection the other side had
-// closed is sent again once on a fresh one; a request that may create is never sent twice, goes on a
-// connection of its own, and takes its creation from the write budget first (ClientOptions.takeCreation).
+// The one HTTP client every check goes through (undici; its connections in client-setup.ts). It never throws on a status code, enforces the
+// timeout, bounds the bytes it reads, parses bodies losslessly; transport failures throw TransportError (the suite could not decide). Network
+// realities: HTTP_PROXY / HTTPS_PROXY / NO_PROXY are honoured, HTTPS trusts the system CAs plus NODE_EXTRA_CA_CERTS, redirects are never followed
+// (a 3xx is an answer like any other), and only 429 or 503 with Retry-After is retried, a bounded number of times, after pausing every request (see
+// Pacer). A GET that meets a reused connection the other side had closed is sent again once on a fresh one; a request that may create is never sent
+// twice, goes on a connection of its own (opened ahead: warm.ts), and takes its creation from the write budget first (ClientOptions.takeCreation).
 // An answer sent before the body is all written is read (see earlyAnswerConnector).
 import type { Dispatcher } from 'undici';
 import {
@@ -49,6 +47,7 @@ import {
   type SendRecord,
   type SentRequest,
 } from './requests.js';
+import type { Opened } from './warm.js';
 
 export type { Api, ClientOptions, RetryStats } from './client-setup.js';
 
@@ -56,12 +55,8 @@ export class Client<S = unknown> implements Api {
   readonly baseUrl: string;
   /** Keep-alive connections, for GET and HEAD. */
   private readonly dispatcher: Dispatcher;
-  /**
-   * A connection of its own per request (closed after its answer): for a GET sent again, and for
-   * every request that may create. A POST is never sent twice (RFC 9112 §9.3.1: once written, the
-   * server may have seen it), nor on a reused connection, which a server may close at any moment
-   * (after an error, near its idle timeout): the first request on a connection meets no such close.
-   */
+  /** A connection of its own per request, opened ahead (WarmConnections): for a GET sent again, and every request that may create. */
+  // A POST is never sent twice (RFC 9112 §9.3.1), nor on a reused connection, which a server may close at any moment: a first request meets no such close.
   private readonly fresh: Dispatcher;
   private readonly pool: Pool;
   private readonly pacer: Pacer;
@@ -69,6 +64,8 @@ export class Client<S = unknown> implements Api {
   private readonly proxy: EnvProxy | undefined;
   /** Origin and path of each request's URL, as undici is handed them. */
   private readonly target: RequestTarget;
+  /** The connections opened to the target, when direct. */
+  readonly opened: Opened | undefined;
   requestCount = 0;
   readonly retried: RetryStats = { count: 0 };
   /** Aborted by abort(): every request in flight, waiting for a retry, or sent later, fails at once. */
@@ -84,7 +81,12 @@ export class Client<S = unknown> implements Api {
   constructor(private readonly options: ClientOptions<S>) {
     ({ listPets: this.listPets, createPet: this.createPet, getPet: this.getPet } = apiOf((req) => this.send(req)));
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    ({ pooled: this.dispatcher, fresh: this.fresh, proxy: this.proxy } = connectionsFor(options, this.baseUrl));
+    ({
+      pooled: this.dispatcher,
+      fresh: this.fresh,
+      proxy: this.proxy,
+      opened: this.opened,
+    } = connectionsFor(options, this.baseUrl));
     this.target = new RequestTarget(this.baseUrl);
     this.pool = new Pool(options.concurrency);
     this.pacer = new Pacer(options.rate, (options.retries ?? 0) + 1);

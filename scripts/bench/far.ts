@@ -1,0 +1,90 @@
+// Staging far away (issue 42): the suite against a reference server in the bench's process, on
+// loopback, over HTTPS, and through a delaying proxy of NETWORK_RTT_MS round trips where each new
+// connection pays its handshakes (TCP; TCP + TLS); each beside its floor, the same requests
+// replayed from the run's HAR on `concurrency` kept-alive connections through the same path.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeCertificates, type Certificates } from '../../self-tests/net-kit.js';
+import { NETWORK_RTT_MS, NETWORK_RUNS, ROOT } from './config.js';
+import { delayProxy } from './delay-proxy.js';
+import { bundleFloor, runFloor } from './floor-run.js';
+import { benchServer } from './network.js';
+import { say } from './output.js';
+import { check, runCli } from './process.js';
+import { median, round } from './stats.js';
+
+export interface Far {
+  path: 'loopback' | 'https' | 'tcp' | 'tls';
+  requests: number;
+  /** Medians of NETWORK_RUNS. */
+  runMs: number;
+  floorMs: number;
+  /** New connections a run opened (the proxy's count; through no proxy, the report's). */
+  connections: number | null;
+  floorConnections: number | null;
+}
+
+const PATHS: Record<Far['path'], { https: boolean; rttMs: number; what: string }> = {
+  loopback: { https: false, rttMs: 0, what: 'loopback, the server in another process' },
+  https: { https: true, rttMs: 0, what: 'HTTPS (test certificate), loopback' },
+  tcp: { https: false, rttMs: NETWORK_RTT_MS, what: `${NETWORK_RTT_MS} ms round trips, TCP handshakes` },
+  tls: { https: true, rttMs: NETWORK_RTT_MS, what: `${NETWORK_RTT_MS} ms round trips, TCP + TLS handshakes` },
+};
+
+/** One path: a run writing the HAR the floor replays, then NETWORK_RUNS runs and floors in turn. */
+async function farPath(path: Far['path'], concurrency: number, certs: Certificates): Promise<Far> {
+  const { https, rttMs, what } = PATHS[path];
+  const server = await benchServer(0, https ? certs : undefined);
+  const proxy = rttMs > 0 ? await delayProxy(server.baseUrl.replace(/\/v1$/, ''), rttMs) : undefined;
+  const origin = proxy?.origin ?? server.baseUrl.replace(/\/v1$/, '');
+  const env = { PETSTORE_BASE_URL: `${origin}/v1`, PETSTORE_API_KEY: server.apiKey, NODE_EXTRA_CA_CERTS: certs.caFile };
+  const replay = join(ROOT, '.build', 'bench', `far-${path}-requests.json`);
+  try {
+    check(await runCli(env, `far-${path}-har`, { har: true, replay }), `the run (${what}) with --har`);
+    const runs: { ms: number; opened: number | null; requests: number }[] = [];
+    const floors: { ms: number; opened: number | null }[] = [];
+    const opened = () => proxy?.connections() ?? 0;
+    for (let i = 0; i < NETWORK_RUNS; i++) {
+      const before = opened();
+      const run = await runCli(env, `far-${path}`);
+      check(run, `the run (${what})`);
+      runs.push({ ms: run.wallMs, opened: proxy ? opened() - before : run.connections, requests: run.requests ?? 0 });
+      const floorBefore = opened();
+      const floor = await runFloor(replay, concurrency, { origin, apiKey: server.apiKey, env });
+      floors.push({ ms: floor.wallMs, opened: proxy ? opened() - floorBefore : null });
+    }
+    const far: Far = {
+      path,
+      requests: median(runs.map((r) => r.requests)),
+      runMs: round(median(runs.map((r) => r.ms))),
+      floorMs: round(median(floors.map((f) => f.ms))),
+      connections: runs[0]?.opened === null ? null : median(runs.map((r) => r.opened ?? 0)),
+      floorConnections: proxy ? median(floors.map((f) => f.opened ?? 0)) : null,
+    };
+    say(
+      `  ${what}: ${far.runMs} ms for ${far.requests} requests (${far.connections ?? '?'} connections), ` +
+        `floor ${far.floorMs} ms (${far.floorConnections ?? concurrency} connections): ${round(far.runMs / far.floorMs, 2)}x`,
+    );
+    return far;
+  } finally {
+    await proxy?.close();
+    await server.close();
+  }
+}
+
+/** Every path, in turn. */
+export async function farRuns(concurrency: number, step = ''): Promise<Far[]> {
+  say(
+    `${step}staging far away: each path ${NETWORK_RUNS} times, each run beside its floor (its HAR replayed, ${concurrency} kept-alive connections)`,
+  );
+  await bundleFloor();
+  // A private CA and a certificate for 127.0.0.1, made with openssl as the self-tests make theirs.
+  const certs = makeCertificates();
+  try {
+    const far: Far[] = [];
+    for (const path of Object.keys(PATHS) as Far['path'][]) far.push(await farPath(path, concurrency, certs));
+    return far;
+  } finally {
+    rmSync(certs.dir, { recursive: true, force: true });
+  }
+}
