@@ -158,6 +158,7 @@ function reportSchemaForTypes(): JSONSchema {
   };
   s.title = 'Results';
   (s.properties.verdict as Node).title = 'Verdict';
+  (s.properties.level as Node).title = 'ConformanceLevel';
   run.title = 'RunRecord';
   (run.properties.baseline as Node).title = 'RunBaseline';
   (run.properties.server as Node).title = 'RunServer';

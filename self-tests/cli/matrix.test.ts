@@ -2,21 +2,28 @@
 // buildResults as a run builds them, put side by side by the command in-process; matrix.html is
 // opened in the bundled headless Chromium (browser.ts), its filters clicked and its rows counted.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../../src/commands/cli.js';
 import { labelOf, runMode, signalOf, uniqueLabels, type CellOutcome } from '../../src/commands/matrix/model.js';
-import { renderHtml } from '../../src/report/html.js';
-import { reportView } from '../../src/report/view.js';
-import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
+import { renderReports } from '../../src/report/reporter.js';
+import {
+  buildResults,
+  LEVELS,
+  type CheckInput,
+  type ConformanceLevel,
+  type Results,
+  type RunInput,
+} from '../../src/report/results.js';
+import { LEVEL_TITLE } from '../../src/report/verdict.js';
 import type { OutcomeKind } from '../../src/checks/requirement.js';
 import { catalogue } from '../../tests/catalogue.js';
 import type { Handler } from '../../src/reference-server/handler.js';
 import { faults } from '../harness/faults/index.js';
 import { runSetup } from '../harness/harness.js';
-import { resultsOf } from '../harness/results-of.js';
+import { catalogueResults, resultsOf } from '../harness/results-of.js';
 import { launchBundledChromium, pageProblems } from './browser.js';
-import { tempDir } from '../net-kit.js';
+import { root, tempDir } from '../net-kit.js';
 
 const dir = tempDir('matrix');
 const ids = catalogue.map((r) => r.id);
@@ -94,7 +101,10 @@ function place(name: string, r: Results | string, html = false): string {
   mkdirSync(join(dir, name), { recursive: true });
   const path = join(dir, name, 'conformance.json');
   writeFileSync(path, typeof r === 'string' ? r : JSON.stringify(r, null, 2));
-  if (html && typeof r !== 'string') writeFileSync(join(dir, name, 'conformance.html'), renderHtml(reportView(r)));
+  // As a run writes them beside its conformance.json: its conformance.html, badge.svg and the rest.
+  if (html && typeof r !== 'string')
+    for (const f of renderReports(r, []))
+      if (f.file !== 'conformance.json') writeFileSync(join(dir, name, f.file), f.content);
   return path;
 }
 
@@ -128,8 +138,9 @@ describe('matrix A B C --out DIR', () => {
   test('matrix.html and matrix.md name the three implementations and every requirement', () => {
     const html = read('matrix.html');
     const md = read('matrix.md');
-    for (const label of LABELS) {
-      expect(html).toContain(`<div class="label">${label.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)}</div>`);
+    for (const [i, label] of LABELS.entries()) {
+      const shown = label.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+      expect(html).toContain(`<a class="label" href="#impl-${i + 1}" title="${shown}">${shown}</a>`);
       expect(md).toContain(`**${label.replace(/[<>&]/g, '\\$&')}**`);
     }
     for (const id of ids) {
@@ -163,7 +174,8 @@ describe('matrix A B C --out DIR', () => {
     expect(md).toContain(`- \`auth.missing-key\`, 127.0.0.1:8082: failed: \`${MISSING_KEY.split('\n')[0]}\``);
     const { MUST: must, SHOULD: should } = b.counts;
     expect(md).toContain(
-      `| 2 | **127.0.0.1:8082** | ❌ Not conformant | ${must.passed} of ${must.requirements} passed, 1 failed, 1 undecided, 1 skipped | ` +
+      `| 2 | **127.0.0.1:8082** | ❌ Not conformant ![badge](../b/badge.svg) | ` +
+        `${must.passed} of ${must.requirements} passed, 1 failed, 1 undecided, 1 skipped | ` +
         `${should.passed} of ${should.requirements} passed, 1 failed | \`42\` | 1.0.0 | 2026-06-01 12:00 UTC |`,
     );
   });
@@ -317,8 +329,8 @@ describe('mixed versions', () => {
       ['3', true],
       ['4', true],
     ]);
-    expect(heads[2]?.[0]).toContain('<div class="mixed-mark">mixed: suite 2.0.0, not 1.0.0</div>');
-    expect(heads[3]?.[0]).toContain('<div class="mixed-mark">mixed: interface 1.1.0, not 1.0.0</div>');
+    expect(heads[2]?.[0]).toContain('<div class="mixed-mark" title="mixed: suite 2.0.0, not 1.0.0">mixed</div>');
+    expect(heads[3]?.[0]).toContain('<div class="mixed-mark" title="mixed: interface 1.1.0, not 1.0.0">mixed</div>');
     expect(html).toContain('<p class="banner" id="mixed">Mixed versions (--allow-mixed): suite versions');
     const md = readFileSync(join(to, 'matrix.md'), 'utf8');
     expect(md).toMatch(/^\| 3 \| \*\*Acme \\<Pets\\> \\& Co \(2\)\*\* ⚠️ mixed: suite 2\.0\.0, not 1\.0\.0 \|/m);
@@ -366,6 +378,74 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
     expect([code, err]).toEqual([2, expect.stringMatching(/^petstore-conformance: matrix needs --out DIR/)]);
   });
 });
+
+/** Twelve implementations: labels long and short, every level, columns of undecided cells (the widest a cell gets). */
+const SHOULDS = catalogue.filter((r) => r.level === 'SHOULD').map((r) => r.id);
+const NOT_TESTED: Partial<RunInput> = { diagnosis: 'connection refused' };
+const TWELVE: [string, Record<string, OutcomeKind>, Partial<RunInput>?][] = [
+  ['Acme <Pets> & Co', {}],
+  ['Contoso Pet Store Enterprise Edition', { [SHOULDS[0] as string]: 'failed' }],
+  ['petstore-go', { [MUST[0] as string]: 'failed' }],
+  ['Reference server', { [MUST[1] as string]: 'error' }],
+  ['Zoo API gateway (staging)', Object.fromEntries(ids.map((id) => [id, 'error'])), NOT_TESTED],
+  ['Kotlin Ktor', { [SHOULDS[1] as string]: 'error' }],
+  ['Django REST framework', { [MUST[2] as string]: 'failed', [SHOULDS[2] as string]: 'failed' }],
+  ['Rails 8', {}],
+  ['Spring Boot 3', { [MUST[3] as string]: 'skipped' }],
+  ['Express + Prisma', { [MUST[4] as string]: 'error', [MUST[5] as string]: 'error' }],
+  ['Hono on Workers', { [SHOULDS[3] as string]: 'failed' }],
+  ['FastAPI', {}],
+];
+const twelveResults = ([label, outcomes, extra]: (typeof TWELVE)[number], i: number) =>
+  catalogueResults(outcomes, {
+    target: { baseUrl: `http://127.0.0.1:${8100 + i}/v1`, embedded: false, label },
+    ...extra,
+  });
+
+/**
+ * What the first screen shows, measured in the page: the header's box, the requirement rows whole
+ * in the window, the words of the header drawn on more than one line, and each column's head.
+ */
+const FIRST_SCREEN = `(() => {
+  const thead = document.querySelector('table.matrix thead');
+  const box = thead.getBoundingClientRect();
+  const whole = (e) => {
+    const b = e.getBoundingClientRect();
+    return b.height > 0 && b.top >= 0 && b.bottom <= innerHeight && b.left >= 0 && b.right <= innerWidth;
+  };
+  const rowsInView = [...document.querySelectorAll('tr.req')].filter(whole).length;
+  const broken = [];
+  const walker = document.createTreeWalker(thead, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode())
+    for (const m of n.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(n, m.index);
+      range.setEnd(n, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  const row = (cls) => [...document.querySelectorAll('tr.' + cls + ' td')];
+  const [levels, must, should] = [row('h-level'), row('h-MUST'), row('h-SHOULD')];
+  const columns = [...document.querySelectorAll('tr.h-label th.col')].map((th, i) => {
+    const label = th.querySelector('.label');
+    return {
+      text: label.textContent,
+      title: label.title,
+      cut: label.scrollWidth > label.clientWidth,
+      inView: [th, levels[i], must[i], should[i]].every(whole),
+      level: levels[i].textContent,
+      counts: [must[i].textContent, should[i].textContent],
+    };
+  });
+  return { head: { top: box.top, bottom: box.bottom, height: box.height }, rowsInView, broken, columns };
+})()`;
+
+interface FirstScreen {
+  head: { top: number; bottom: number; height: number };
+  rowsInView: number;
+  broken: string[];
+  columns: { text: string; title: string; cut: boolean; inView: boolean; level: string; counts: string[] }[];
+}
 
 describe('matrix.html in headless Chromium (the browser bundled by @sparticuz/chromium)', () => {
   test('renders offline with no console error; the filters hide rows; a failed cell opens its reason and links to its evidence', async () => {
@@ -417,12 +497,10 @@ describe('matrix.html in headless Chromium (the browser bundled by @sparticuz/ch
     }
   }, 600_000);
 
-  test('twelve implementations fit a 1280-pixel screen, one line a requirement, its statement on demand', async () => {
-    const runs = [a, b, c];
-    const twelve = Array.from({ length: 12 }, (_, i) => {
-      const r = runs[i % 3] as Results;
-      return place(`wide-${i}`, { ...r, target: { ...r.target, label: `Implementation ${i + 1}` } });
-    });
+  test('twelve implementations at 1280×800: the first screen shows every label, level and count and 12 rows or more', async () => {
+    // Labels long and short, every level, undecided cells (the widest word a cell shows).
+    const runs = TWELVE.map(twelveResults);
+    const twelve = runs.map((r, i) => place(`wide-${i}`, r, true));
     const wide = join(dir, 'wide');
     expect((await matrix([...twelve, '--out', wide])).code).toBe(0);
     const bundled = await launchBundledChromium();
@@ -431,10 +509,48 @@ describe('matrix.html in headless Chromium (the browser bundled by @sparticuz/ch
       page.setDefaultTimeout(10_000);
       const problems = pageProblems(page);
       await page.goto(`file://${join(wide, 'matrix.html')}`);
+      // Kept in reports/ (never committed) for a look afterwards.
+      const shot = join(root, 'reports', 'self-test', 'matrix-1280x800.png');
+      mkdirSync(dirname(shot), { recursive: true });
+      await page.screenshot({ path: shot });
       const { scroll, client } = await page
         .locator('.scroll')
         .evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
       expect(scroll, 'the table overflows the screen').toBeLessThanOrEqual(client);
+      const screen = (await page.evaluate(FIRST_SCREEN)) as FirstScreen;
+      console.log(
+        `matrix self-test: 12 implementations at 1280×800: header ${Math.round(screen.head.height)} px high ` +
+          `(from ${Math.round(screen.head.top)} px), ${screen.rowsInView} requirement rows in view; screenshot ${shot}`,
+      );
+      expect(screen.head.bottom, 'the header ends on the first screen').toBeLessThan(800);
+      expect(screen.rowsInView, 'requirement rows whole on the first screen').toBeGreaterThanOrEqual(12);
+      expect(screen.broken, 'words broken across lines in the header').toEqual([]);
+      const levels = runs.map((r) => r.level as ConformanceLevel);
+      expect(new Set(levels).size, 'every level among the twelve').toBe(5);
+      for (const [i, col] of screen.columns.entries()) {
+        const label = TWELVE[i]?.[0];
+        const r = runs[i] as Results;
+        expect(col.inView, `column ${i + 1}: label, level and counts on the first screen`).toBe(true);
+        // The label whole, or cut with the whole on hover.
+        expect(col.cut ? col.title : col.text).toBe(label);
+        expect(col.level).toBe(LEVEL_TITLE[r.level as ConformanceLevel]);
+        expect(col.counts).toEqual(LEVELS.map((l) => `${r.counts[l].passed}/${r.counts[l].requirements}`));
+      }
+      expect(
+        screen.columns.some((c) => c.cut),
+        'a long label is cut',
+      ).toBe(true);
+      // Each implementation's badge, below the matrix: loaded, naming its level.
+      const badges = await page
+        .locator('#implementations img')
+        .evaluateAll((imgs) =>
+          imgs.map((i) => ({ width: (i as HTMLImageElement).naturalWidth, alt: (i as HTMLImageElement).alt })),
+        );
+      expect(badges.map((b) => b.width > 0)).toEqual(TWELVE.map(() => true));
+      expect(badges.map((b) => b.alt.split(': ')[1]?.split(' · ')[0])).toEqual(
+        levels.map((l) => LEVEL_TITLE[l].toLowerCase()),
+      );
+
       const heights = await page
         .locator('tr.req')
         .evaluateAll((rows) => rows.map((r) => Math.round(r.getBoundingClientRect().height)));

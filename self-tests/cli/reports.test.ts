@@ -233,8 +233,8 @@ describe('conformance.html in headless Chromium (the browser bundled by @spartic
       const problems = pageProblems(page);
       await page.goto(`file://${join(brokenRun.dir, 'conformance.html')}`);
 
-      await expect.poll(() => page.locator('#verdict').textContent()).toBe('Not conformant');
-      expect(await page.locator('#verdict').isVisible()).toBe(true);
+      await expect.poll(() => page.locator('#level').textContent()).toBe('Not conformant');
+      expect(await page.locator('#level').isVisible()).toBe(true);
       const row = page.locator('details[id="req-auth.missing-key"]');
       expect(await row.locator('summary').isVisible()).toBe(true);
       expect(await row.locator('summary').textContent()).toContain('auth.missing-key');

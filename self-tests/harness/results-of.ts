@@ -1,7 +1,8 @@
 // The results tree of a harness run, built as the reporter builds a real run's (for the baseline
 // and diff self-tests, which write it as conformance.json and read it back).
 import type { Baseline } from '../../src/report/baseline.js';
-import { buildResults, type CheckInput, type Results } from '../../src/report/results.js';
+import { buildResults, type CheckInput, type Results, type RunInput } from '../../src/report/results.js';
+import type { OutcomeKind } from '../../src/checks/requirement.js';
 import { catalogue } from '../../tests/catalogue.js';
 import { rootsOf, type ShownFinding } from '../../src/report/causes.js';
 import { findingLists } from '../../src/report/verdict.js';
@@ -31,6 +32,29 @@ export function failedBothWays(run: HarnessRun): { reports: string[]; vitest: st
 export const mustFailuresOf = (run: HarnessRun) =>
   resultsOf(run).requirements.filter((e) => e.level === 'MUST' && (e.outcome === 'failed' || e.outcome === 'error'));
 
+/** A run's facts as the self-tests fix them (its checks aside): the same for every tree they build. */
+function runInput(extra: Partial<RunInput>): RunInput {
+  const at = new Date('2026-06-01T00:00:00Z');
+  return {
+    suite: { name: 'petstore-conformance', version: '1.0.0', commit: null },
+    target: { baseUrl: 'http://127.0.0.1/v1', embedded: true },
+    startedAt: at,
+    finishedAt: at,
+    seed: 42,
+    node: process.version,
+    strict: false,
+    readOnly: false,
+    clock: null,
+    only: [],
+    skip: [],
+    interrupted: false,
+    errors: [],
+    createdPets: [],
+    runTag: null,
+    ...extra,
+  };
+}
+
 export function resultsOf(
   run: HarnessRun,
   {
@@ -39,29 +63,41 @@ export function resultsOf(
     requirementSet,
   }: { baseline?: Baseline | null; strict?: boolean; requirementSet?: string } = {},
 ): Results {
-  const checks = checkInputsOf(run);
-  const at = new Date('2026-06-01T00:00:00Z');
-  return buildResults(checks, {
-    suite: { name: 'petstore-conformance', version: '1.0.0', commit: null },
-    target: { baseUrl: 'http://127.0.0.1/v1', embedded: true },
-    startedAt: at,
-    finishedAt: at,
-    seed: 42,
-    node: process.version,
-    strict,
-    readOnly: false,
-    clock: null,
-    only: ['auth'],
-    skip: [],
-    interrupted: false,
-    errors: [],
-    createdPets: [],
-    runTag: null,
-    baseline,
-    ...(requirementSet ? { requirementSet } : {}),
-    targetLost: run.targetLost ?? null,
-    targetPoisoned: run.targetPoisoned ?? null,
+  return buildResults(
+    checkInputsOf(run),
+    runInput({
+      strict,
+      only: ['auth'],
+      baseline,
+      ...(requirementSet ? { requirementSet } : {}),
+      targetLost: run.targetLost ?? null,
+      targetPoisoned: run.targetPoisoned ?? null,
+    }),
+  );
+}
+
+/**
+ * A run over the whole catalogue, without a server: every requirement passed but those given an
+ * outcome (with its message, or "<outcome> on purpose"); the run's facts as `run` overrides them.
+ */
+export function catalogueResults(
+  outcomes: Record<string, OutcomeKind | [OutcomeKind, string]> = {},
+  run: Partial<RunInput> = {},
+): Results {
+  const checks = catalogue.map((r): CheckInput => {
+    const given = outcomes[r.id] ?? 'passed';
+    const [outcome, message] = typeof given === 'string' ? [given, `${given} on purpose`] : given;
+    return {
+      requirement: r,
+      name: `${r.id} ${r.statement}`,
+      kind: 'requirement',
+      outcome,
+      ...(outcome === 'passed' ? {} : { message }),
+      evidence: [],
+      durationMs: 1,
+    };
   });
+  return buildResults(checks, runInput(run));
 }
 
 /**

@@ -182,7 +182,7 @@ describe('the verdict', () => {
     expect(results).toMatchObject({ verdict: 'not-tested', verdictReason: diagnosis, run: { diagnosis } });
     expect(validateReport(JSON.parse(JSON.stringify(results))), JSON.stringify(validateReport.errors)).toBe(true);
     expect(renderMarkdown(reportView(results))).toContain('Pet Store conformance: Not tested');
-    expect(renderHtml(reportView(results))).toContain('<span id="verdict">Not tested</span>');
+    expect(renderHtml(reportView(results))).toContain('<span id="level">Not tested</span>');
     // The one reason is the headline, not a list of every requirement repeating it.
     expect(renderMarkdown(reportView(results))).not.toContain('### Could not be decided');
     expect(renderMarkdown(reportView(results))).toContain('No check ran: each of the 2 requirements is not tested');

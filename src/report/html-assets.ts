@@ -47,6 +47,7 @@ padding: 22px 28px 18px; box-shadow: 0 1px 3px rgba(16,24,40,.06); }
 font-size: 26px; flex: none; }
 .reason { margin: 4px 0 14px; font-size: 16px; font-weight: 500; }
 .reason::first-letter { text-transform: uppercase; }
+.run-badge { margin: 0 0 12px; display: flex; align-items: center; gap: 10px; flex-wrap: wrap; font-size: 13px; }
 .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 6px 28px; margin: 0; padding-top: 12px; \
 border-top: 1px solid var(--line); }
 .facts div { display: flex; gap: 10px; min-width: 0; }

@@ -5,7 +5,8 @@
 import { SCRIPT, STYLE } from './html-assets.js';
 import { h, htmlPage } from './page.js';
 import { givenLabel, LEVELS, type Results, type Tally } from './results.js';
-import { blocks, VERDICT_TITLE } from './verdict.js';
+import { badgeImg } from './badge.js';
+import { blocks } from './verdict.js';
 import { describeDeployment, oneLine } from './words.js';
 import { coverageSection, soakSection } from './html-run.js';
 import { areaSections, duration } from './html-rows.js';
@@ -155,8 +156,12 @@ function header(view: ReportView): string {
   return [
     `<header class="verdict v-${v}">`,
     `  <div class="eyebrow">${h(results.interface.name)} ${h(results.interface.version)} · conformance report</div>`,
-    `  <h1><span class="seal" aria-hidden="true">${seal}</span><span id="verdict">${h(VERDICT_TITLE[v])}</span></h1>`,
+    `  <h1><span class="seal" aria-hidden="true">${seal}</span><span id="level">${h(view.level.title)}</span></h1>`,
     `  <p class="reason">${h(results.verdictReason)}</p>`,
+    view.level.said
+      ? `  <p class="reason" id="level-said">Level ${h(view.level.title.toUpperCase())}: ${h(view.level.said)}</p>`
+      : '',
+    `  <p class="run-badge">${badgeImg(results)} ${muted('badge.svg and badge.json, beside this report')}</p>`,
     '  <dl class="facts">',
     ...facts(view).map((f) => (f === null ? '' : `    ${f}`)),
     '  </dl>',
@@ -192,7 +197,7 @@ export function renderHtml(view: ReportView, { har }: { har?: string } = {}): st
   const { results } = view;
   const r = results.run;
   const label = givenLabel(results.target);
-  const title = `${VERDICT_TITLE[results.verdict]}: ${label ?? results.target.baseUrl} · Pet Store conformance`;
+  const title = `${view.level.title}: ${label ?? results.target.baseUrl} · Pet Store conformance`;
   const main = [
     '<main>',
     header(view),

@@ -4,7 +4,7 @@
 // carries the finding as a `warning` property and in <system-out>, where CI viewers show it.
 import type { Exchange } from '../wire/evidence.js';
 import { byArea, type RequirementResult, type Results } from './results.js';
-import { blocks } from './verdict.js';
+import { blocks, reportLevel } from './verdict.js';
 import { coverageSaid, oneLine, soakSaid } from './words.js';
 
 /** Text safe in XML 1.0: escaped, with characters XML cannot carry replaced by U+FFFD. */
@@ -92,6 +92,7 @@ export function renderJunit(results: Results): string {
   const runProps: [string, string][] = [
     ['verdict', results.verdict],
     ['verdictReason', results.verdictReason],
+    ['conformanceLevel', reportLevel(results)],
     ['target', results.target.baseUrl],
     ['label', results.target.label ?? ''],
     ['interfaceVersion', results.interface.version],

@@ -4,12 +4,13 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import type { Results } from './results.js';
+import type { ConformanceLevel, Results } from './results.js';
+import { reportLevel } from './verdict.js';
 import { requirementSetIds } from '../data/requirement-sets.js';
 
 export const MANIFEST_FORMAT = 'petstore-conformance/manifest';
-/** 1.1.0 added `baseline`; 1.2.0 `requirementSet` and `targetFingerprint` (and `sign`/`verify` read it). */
-export const MANIFEST_VERSION = '1.2.0';
+/** 1.1.0 added `baseline`; 1.2.0 `requirementSet` and `targetFingerprint` (and `sign`/`verify` read it); 1.3.0 `level`. */
+export const MANIFEST_VERSION = '1.3.0';
 
 /**
  * What "the suite's package" is for its digest: the code, checks, schemas and pinned
@@ -83,6 +84,8 @@ export interface Manifest {
   formatVersion: string;
   createdAt: string;
   verdict: Results['verdict'];
+  /** The conformance level (reportLevel). Since 1.3.0. */
+  level: ConformanceLevel;
   target: string;
   interfaceVersion: string;
   /** `sha256` is the digest of the suite's files; `digestCommand` recomputes it in the suite's folder. */
@@ -119,6 +122,7 @@ export function buildManifest(
     formatVersion: MANIFEST_VERSION,
     createdAt: results.run.finishedAt,
     verdict: results.verdict,
+    level: reportLevel(results),
     target: results.target.baseUrl,
     interfaceVersion: results.interface.version,
     suite: {

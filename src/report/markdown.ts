@@ -1,6 +1,5 @@
 // conformance.md: short enough for a pull-request comment or a GitHub job summary.
 import { givenLabel, LEVELS, type RequirementResult, type Verdict } from './results.js';
-import { VERDICT_TITLE } from './verdict.js';
 import { coverageSaid, describeDeployment, describeRetries, oneLine, soakSaid } from './words.js';
 import { capital, SAID, type Finding, type FindingSection, type Named, type ReportView } from './view.js';
 
@@ -63,7 +62,7 @@ function findingSection({ heading, findings, once }: FindingSection): string[] {
   return section(`### ${heading}`, [...lead, ...listed(findings, finding)]);
 }
 
-function heading({ results }: ReportView): string[] {
+function heading({ results, level }: ReportView): string[] {
   const r = results.run;
   const label = givenLabel(results.target);
   const commit = results.suite.commit ? ` (\`${results.suite.commit.slice(0, 12)}\`)` : '';
@@ -80,10 +79,11 @@ function heading({ results }: ReportView): string[] {
     ...(r.readOnly ? ['read-only'] : []),
   ];
   return [
-    `## ${ICON[results.verdict]} Pet Store conformance: ${VERDICT_TITLE[results.verdict]}`,
+    `## ${ICON[results.verdict]} Pet Store conformance: ${level.title}`,
     '',
     `**${md(capital(results.verdictReason))}**`,
     '',
+    ...(level.said ? [`Level **${level.title.toUpperCase()}**: ${md(level.said)}`, ''] : []),
     facts.join(' · '),
     '',
     '| Level | Requirements | Passed | Failed | Could not decide | Skipped |',

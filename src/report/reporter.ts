@@ -5,6 +5,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import type { Config, RunConfig } from '../config/config.js';
 import { packageRootPath } from '../config/package-root.js';
 import { redact, redactMessage, registerSecret } from '../wire/redact.js';
+import { renderBadgeJson, renderBadgeSvg } from './badge.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { buildManifest, digestFile, suiteCommit } from './manifest.js';
@@ -38,6 +39,8 @@ export const REPORT_FILES = [
   'conformance.md',
   'conformance.html',
   LEDGER_FILE,
+  'badge.svg',
+  'badge.json',
 ] as const;
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -69,6 +72,8 @@ export function renderReports(
     'conformance.md': renderMarkdown(view),
     'conformance.html': renderHtml(view, har === undefined ? {} : { har }),
     [LEDGER_FILE]: renderLedger(results, ledger),
+    'badge.svg': renderBadgeSvg(results),
+    'badge.json': renderBadgeJson(results),
   };
   return REPORT_FILES.map((file) => ({ file, content: contents[file] }));
 }

@@ -6,7 +6,7 @@ import type { Exchange } from '../wire/evidence.js';
 import { areaOf, worse, type CaseCause, type CheckKind, type Level, type OutcomeKind } from '../checks/requirement.js';
 import { matches } from '../checks/select.js';
 import { byRequirement, rootsOf } from './causes.js';
-import { tally, verdictOf } from './verdict.js';
+import { levelOf, tally, verdictOf } from './verdict.js';
 import type { BaselineEntry } from '../data/generated/schema-types.js';
 import { CURRENT_REQUIREMENT_SET } from '../data/generated/requirement-ids.js';
 import { addedAfter } from '../data/requirement-sets.js';
@@ -34,7 +34,14 @@ export type {
   TargetLost,
   TargetPoisoned,
 };
-export type { BaselineMark, CheckResult, RunBaseline, Tally, Verdict } from '../data/generated/report-types.js';
+export type {
+  BaselineMark,
+  CheckResult,
+  ConformanceLevel,
+  RunBaseline,
+  Tally,
+  Verdict,
+} from '../data/generated/report-types.js';
 
 /** A loaded baseline, as a report knows it (src/report/baseline.ts loads one): what the run records and matches requirements against. */
 export interface Baseline {
@@ -52,7 +59,7 @@ export interface Baseline {
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
 /** Semantic version of the format: a new optional field is a minor bump, anything else major. */
-export const REPORT_FORMAT_VERSION = '1.10.0';
+export const REPORT_FORMAT_VERSION = '1.11.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
@@ -286,6 +293,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
     },
     verdict,
     verdictReason: reason,
+    level: levelOf(verdict, scored),
     counts: { MUST: tally(scored, 'MUST'), SHOULD: tally(scored, 'SHOULD') },
     createdPets: { count: run.createdPets.length, runTag: run.runTag, ledger: LEDGER_FILE },
     requirements,

@@ -100,7 +100,7 @@ function counts(t: Tally, strictLevel: boolean): string {
   return `${t.requirements} requirement${t.requirements === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
 
-function heading({ results }: ReportView, { paint, line }: Out): string[] {
+function heading({ results, level }: ReportView, { paint, line }: Out): string[] {
   const r = results.run;
   const label = givenLabel(results.target);
   const verdictPaint =
@@ -115,6 +115,7 @@ function heading({ results }: ReportView, { paint, line }: Out): string[] {
     line('MUST', counts(results.counts.MUST, true)),
     line('SHOULD', counts(results.counts.SHOULD, r.strict)),
     line('verdict', `${verdict}: ${results.verdictReason}`),
+    line('level', `${paint.bold(verdictPaint(level.title.toUpperCase()))}${level.said ? `: ${level.said}` : ''}`),
   ];
 }
 
@@ -177,7 +178,7 @@ function footer(view: ReportView, { paint, width, reportDir, line }: Out): strin
   if (r.soak) lines.push(line('soaked', oneLine(soakSaid(r.soak), width * 2)));
   const created = results.createdPets;
   lines.push(line('created', `${created.count} pets (ids in ${reportDir}/${created.ledger})`));
-  const files = 'conformance.html, conformance.md, conformance.json, junit.xml, manifest.json';
+  const files = 'conformance.html, conformance.md, conformance.json, junit.xml, badge.svg, badge.json, manifest.json';
   lines.push(line('reports', `${reportDir}/${files}`));
   // The summary gives each finding's first reason; where the rest is.
   const { violations: v, undecided: u, warnings: w } = view;

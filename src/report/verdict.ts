@@ -1,6 +1,7 @@
 // What a run's requirement entries add up to: the verdict and its one-line reason, the findings
 // that kept it from a clean result, and the release gate of a run with a baseline.
 import type {
+  ConformanceLevel,
   RequirementResult,
   Results,
   TargetLost,
@@ -21,6 +22,12 @@ export const VERDICT_TITLE: Readonly<Record<Verdict, string>> = {
   'not-tested': 'Not tested',
 };
 
+/** How a level reads in a heading; the terminal and the badge write it in capitals. */
+export const LEVEL_TITLE: Readonly<Record<ConformanceLevel, string>> = {
+  'fully-conformant': 'Fully conformant',
+  ...VERDICT_TITLE,
+};
+
 /** Does a failure or error at this level decide the verdict (else it is a warning)? */
 export function blocks(level: Level, strict: boolean): boolean {
   return level === 'MUST' || strict;
@@ -35,6 +42,39 @@ const ids = (entries: readonly RequirementResult[]) =>
         .slice(0, REASON_IDS - 2)
         .map((e) => e.id)
         .join(', ')} and ${entries.length - (REASON_IDS - 2)} more`;
+
+/**
+ * The conformance level, from the verdict and the scored entries, judging nothing anew: a
+ * conformant verdict is fully-conformant when no SHOULD requirement failed or was left undecided,
+ * skips counting as they do for the verdict; any other verdict is its own level.
+ */
+export function levelOf(verdict: Verdict, scored: readonly RequirementResult[]): ConformanceLevel {
+  if (verdict !== 'conformant') return verdict;
+  return shouldsNotMet(scored).length === 0 ? 'fully-conformant' : 'conformant';
+}
+
+const shouldsNotMet = (scored: readonly RequirementResult[]) =>
+  scored.filter((e) => e.level === 'SHOULD' && (e.outcome === 'failed' || e.outcome === 'error'));
+
+/** The entries a report's verdict and counts are scored on: those of its requirement set. */
+const scoredOf = (results: Results) => results.requirements.filter((e) => !e.notScored);
+
+/** A report's level: as it records it (since format 1.11.0), else derived the same way from its entries. */
+export function reportLevel(results: Results): ConformanceLevel {
+  return results.level ?? levelOf(results.verdict, scoredOf(results));
+}
+
+/** What the level adds to the verdict, in a few words ('' when the level is the verdict). */
+export function levelSaid(results: Results): string {
+  const level = reportLevel(results);
+  if (level !== 'fully-conformant' && level !== 'conformant') return '';
+  const scored = scoredOf(results);
+  const skipped = tally(scored, 'SHOULD').skipped;
+  const skips = skipped > 0 ? `; ${plural(skipped, 'SHOULD requirement')} skipped` : '';
+  if (level === 'fully-conformant') return `every SHOULD requirement checked was met too${skips}`;
+  const notMet = shouldsNotMet(scored);
+  return `${plural(notMet.length, 'SHOULD requirement')} not met: ${ids(notMet)}${skips}`;
+}
 
 /**
  * - conformant: no MUST requirement failed, and every MUST requirement that ran was decided.

@@ -2,7 +2,7 @@
 // each renderer): the lists of findings, what one cause explains, the gate, the baseline's lists,
 // the notes; each finding as data, and the phrases the reports share in words. The renderers only
 // format it (escape, Markdown, ANSI), so a finding reads the same in each.
-import type { RequirementResult, Results } from './results.js';
+import type { ConformanceLevel, RequirementResult, Results } from './results.js';
 import { levelApart, type ShownFinding } from './causes.js';
 import { saidOnce, type SaidOnce } from './one-cause.js';
 import {
@@ -10,8 +10,11 @@ import {
   findingLists,
   findings,
   gateOf,
+  LEVEL_TITLE,
+  levelSaid,
   notScoredSaid,
   olderSetSaid,
+  reportLevel,
   type FindingList,
 } from './verdict.js';
 import { describeRunRetries, describeScore, describeServerExit } from './words.js';
@@ -92,8 +95,16 @@ export interface Notes {
   errors: readonly string[];
 }
 
+/** The conformance level: its word, its title, and what it adds to the verdict ('' when nothing). */
+export interface LevelView {
+  level: ConformanceLevel;
+  title: string;
+  said: string;
+}
+
 export interface ReportView {
   results: Results;
+  level: LevelView;
   violations: FindingSection;
   undecided: FindingSection;
   warnings: FindingSection;
@@ -160,8 +171,10 @@ export function reportView(results: Results): ReportView {
     count: list.entries.length,
     once: once(o, results),
   });
+  const level = reportLevel(results);
   return {
     results,
+    level: { level, title: LEVEL_TITLE[level], said: levelSaid(results) },
     violations: section(SAID.violations(results.run.strict), 'violation', lists.violations, lists.turned),
     undecided: section(SAID.undecided, 'undecided', lists.undecided, lists.gone),
     warnings: section(SAID.warnings, 'warning', lists.warnings, null),

@@ -15,8 +15,9 @@ export const MATRIX_HELP = `Usage: petstore-conformance matrix A.json [B.json â€
 
 Puts the conformance.json of several runs (one per implementation) side by side: one row per
 requirement any of them ran (a requirement a run lacks shows "not run"), grouped by area, one
-column per run headed by its label (--label at run time, else the target's host), verdict,
-MUST/SHOULD counts, seed, suite version and run date. Writes DIR/matrix.html (self-contained,
+column per run headed by its label (--label at run time, else the target's host), conformance
+level and MUST/SHOULD counts; below, each run's badge, level, counts, seed, suite version and run
+date. Writes DIR/matrix.html (self-contained,
 opens offline, filters: only rows where implementations differ, only MUST, only where a requirement
 fails in exactly one implementation or fails in all; prints well) and DIR/matrix.md (the same
 tables for GitHub, differing rows marked â‰ , with the same two marks). A failed or undecided cell
@@ -64,16 +65,16 @@ function loadInput(path: string): Results {
 }
 
 /**
- * The run's own conformance.html, as a link from `outDir`: only when it sits beside the input and
- * is that input's (the input is the folder's conformance.json, or a renamed copy in a folder that
- * holds no other conformance.json), so a cell never links to another run's evidence.
+ * A file of the run's own (its conformance.html, its badge.svg), as a link from `outDir`: only when
+ * it sits beside the input and is that input's (the input is the folder's conformance.json, or a
+ * renamed copy in a folder that holds no other conformance.json), so a cell never links to another run's evidence.
  */
-function reportHrefOf(path: string, outDir: string): string | undefined {
+function besideHref(path: string, outDir: string, file: string): string | undefined {
   const folder = dirname(resolve(path));
-  const html = join(folder, 'conformance.html');
-  if (!existsSync(html)) return undefined;
+  const own = join(folder, file);
+  if (!existsSync(own)) return undefined;
   if (basename(path) !== 'conformance.json' && existsSync(join(folder, 'conformance.json'))) return undefined;
-  return relative(outDir, html).split(sep).map(encodeURIComponent).join('/');
+  return relative(outDir, own).split(sep).map(encodeURIComponent).join('/');
 }
 
 /** mkdir -p, one level at a time: Node's own recursive mkdirSync spins forever where the kernel refuses with ENOENT (under /proc). */
@@ -112,8 +113,14 @@ async function run(argv: readonly string[]): Promise<number> {
   const allowMixed = values['allow-mixed'] === true || history;
   const outDir = resolve(values.out);
   const inputs: MatrixInput[] = positionals.map((path) => {
-    const href = reportHrefOf(path, outDir);
-    return { path, results: loadInput(path), ...(href ? { reportHref: href } : {}) };
+    const href = besideHref(path, outDir, 'conformance.html');
+    const badge = besideHref(path, outDir, 'badge.svg');
+    return {
+      path,
+      results: loadInput(path),
+      ...(href ? { reportHref: href } : {}),
+      ...(badge ? { badgeHref: badge } : {}),
+    };
   });
   const spread = versionSpread(inputs);
   if (spread.length > 0 && !allowMixed) {

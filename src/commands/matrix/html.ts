@@ -1,7 +1,8 @@
 // matrix.html: one self-contained page (inline CSS and script, no external asset, the CSP forbids any), filterable on screen, readable on paper.
 import { BASE_STYLE, h, htmlPage } from '../../report/page.js';
-import { INTERFACE } from '../../report/results.js';
-import { VERDICT_TITLE } from '../../report/verdict.js';
+import { badgeImg } from '../../report/badge.js';
+import { INTERFACE, LEVELS, type Tally } from '../../report/results.js';
+import { LEVEL_TITLE, levelSaid, reportLevel } from '../../report/verdict.js';
 import {
   allRows,
   CELL_WORD,
@@ -15,19 +16,68 @@ import {
   type Row,
 } from './model.js';
 
-function columnHead(c: Column, i: number): string {
-  const r = c.results;
-  const source = `${h(c.path)}${c.reportHref ? ` · <a href="${h(c.reportHref)}">its report</a>` : ''}`;
-  return `<th scope="col" class="col v-${r.verdict}${c.mixed ? ' is-mixed' : ''}" id="col-${i + 1}">
-  <div class="label">${h(c.label)}</div>
-  <div class="verdict">${h(VERDICT_TITLE[r.verdict])}</div>
-  <div class="tally"><span class="lvl l-MUST">MUST</span> ${h(tallyText(r.counts.MUST))}</div>
-  <div class="tally"><span class="lvl l-SHOULD">SHOULD</span> ${h(tallyText(r.counts.SHOULD))}</div>
-  <div class="meta">seed <code>${h(r.run.seed ?? 'none')}</code> · suite ${h(r.suite.version)} · ${h(runDate(r))}</div>
-  ${runMode(r) ? `<div class="meta mode">${h(runMode(r))}</div>` : ''}
-  ${c.mixed ? `<div class="mixed-mark">${h(c.mixed)}</div>` : ''}
-  <div class="meta src">${source}</div>
-</th>`;
+/** A column's head: its label (cut to the column, whole on hover), and how its run was narrowed or mixed, in a word. */
+function labelHead(c: Column, i: number): string {
+  const mode = runMode(c.results);
+  const marks = [
+    c.mixed ? `<div class="mixed-mark" title="${h(c.mixed)}">mixed</div>` : '',
+    mode ? `<div class="mode" title="${h(mode)}">${h(mode)}</div>` : '',
+  ];
+  return `<th scope="col" class="col v-${reportLevel(c.results)}${c.mixed ? ' is-mixed' : ''}" id="col-${i + 1}">\
+<a class="label" href="#impl-${i + 1}" title="${h(c.label)}">${h(c.label)}</a>${marks.join('')}</th>`;
+}
+
+/** The column's level, and what it adds to the verdict (or the verdict's reason) on hover. */
+function levelHead(c: Column): string {
+  const level = reportLevel(c.results);
+  const why = levelSaid(c.results) || c.results.verdictReason;
+  return `<td class="lv v-${level}" title="${h(why)}">${h(LEVEL_TITLE[level])}</td>`;
+}
+
+/** Requirements passed of those scored at a level; the whole tally on hover. */
+function countHead(t: Tally): string {
+  const cls = t.failed ? ' c-failed' : t.error ? ' c-error' : '';
+  return `<td class="cnt${cls}" title="${h(tallyText(t))}">${t.passed}/${t.requirements}</td>`;
+}
+
+/** The head of the matrix: a row each for the labels, the levels and the MUST and SHOULD counts, each named on the left. */
+function head(m: Matrix): string {
+  const row = (cls: string, name: string, cells: string[]) =>
+    `<tr class="${cls}"><th scope="row" colspan="2" class="rid hl">${name}</th>${cells.join('')}</tr>`;
+  return [
+    '<thead>',
+    row('h-label', 'Implementation', m.columns.map(labelHead)),
+    row('h-level', 'Conformance level', m.columns.map(levelHead)),
+    ...LEVELS.map((l) =>
+      row(
+        `h-${l}`,
+        `<span class="lvl l-${l}">${l}</span> passed`,
+        m.columns.map((c) => countHead(c.results.counts[l])),
+      ),
+    ),
+    '</thead>',
+  ].join('\n');
+}
+
+/** Below the matrix, one row per implementation: its whole label, badge, level, counts, run and source. */
+function implementations(m: Matrix): string {
+  const rows = m.columns.map((c, i) => {
+    const r = c.results;
+    const level = reportLevel(r);
+    const notes = [runMode(r), c.mixed ?? ''].filter(Boolean).map((n) => `<div class="muted">${h(n)}</div>`);
+    const source = `${h(c.path)}${c.reportHref ? ` · <a href="${h(c.reportHref)}">its report</a>` : ''}`;
+    return `<tr id="impl-${i + 1}"><td>${i + 1}</td><th scope="row">${h(c.label)}${notes.join('')}</th>
+<td>${badgeImg(r)}</td><td class="lv v-${level}">${h(LEVEL_TITLE[level])}</td>
+<td>${h(tallyText(r.counts.MUST))}</td><td>${h(tallyText(r.counts.SHOULD))}</td>
+<td>seed <code>${h(r.run.seed ?? 'none')}</code> · suite ${h(r.suite.version)} · ${h(runDate(r))}</td><td class="src">${source}</td></tr>`;
+  });
+  return `<section class="impls" id="implementations">
+<h2>Implementations</h2>
+<table class="legend">
+<thead><tr><th>#</th><th>Implementation</th><th>Badge</th><th>Level</th><th>MUST</th><th>SHOULD</th><th>Run</th><th>Source</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody>
+</table>
+</section>`;
 }
 
 function cell(c: Cell): string {
@@ -58,7 +108,7 @@ function row(r: Row): string {
   const data = `data-level="${r.level}" data-differs="${r.differs ? 1 : 0}" data-signal="${r.signal ?? ''}"`;
   return `<tr class="req${r.differs ? ' differs' : ''}" ${data} id="m-${h(r.id)}">
   ${rowHead(r)}
-  <td><span class="lvl l-${r.level}">${r.level}</span></td>
+  <td class="rl"><span class="lvl l-${r.level}">${r.level}</span></td>
   ${r.cells.map(cell).join('')}
 </tr>`;
 }
@@ -102,10 +152,11 @@ ${g.rows.map(row).join('\n')}
 <p class="print-only" id="filter-note"></p>
 <div class="scroll">
 <table class="matrix">
-<thead><tr><th scope="col" class="h-req rid">Requirement</th><th scope="col">Level</th>${m.columns.map(columnHead).join('')}</tr></thead>
+${head(m)}
 ${body}
 </table>
 </div>
+${implementations(m)}
 <p id="none" class="muted" hidden>No requirement matches the filters.</p>
 <footer>
   <p>${FOOTER}</p>
@@ -164,49 +215,58 @@ const SCRIPT = `
 const STYLE = `${BASE_STYLE}
 [hidden] { display: none !important; }
 body { margin: 0; background: var(--bg); color: var(--ink); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
-main { margin: 0 auto; padding: 24px; max-width: 1600px; }
+main { margin: 0 auto; padding: 10px; max-width: 1600px; }
 code { font-family: var(--mono); font-size: 12.5px; }
 a { color: inherit; }
 .muted { color: var(--muted); }
-.top { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 18px 24px; }
+.top { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 12px 20px; }
 .eyebrow { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
-h1 { font-size: 24px; margin: 4px 0; }
+h1 { font-size: 22px; margin: 2px 0; }
 .reason { margin: 0; color: var(--muted); }
 .banner { margin: 12px 0 0; padding: 8px 12px; border-radius: 6px; background: var(--warning-bg); color: var(--warning); font-weight: 600; }
-.toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 18px; margin: 16px 0 8px; }
+.toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 14px; margin: 10px 0 8px; font-size: 13px; }
 .toolbar label { cursor: pointer; }
 .toolbar #shown { margin-left: auto; }
 .print-only { display: none; }
 .scroll { overflow-x: auto; background: var(--card); border: 1px solid var(--line); border-radius: 10px; }
 table.matrix { border-collapse: separate; border-spacing: 0; width: 100%; }
-.matrix th, .matrix td { padding: 6px 10px; border-top: 1px solid var(--line); text-align: left; vertical-align: top; }
-.matrix thead th { position: sticky; top: 0; z-index: 1; background: #f8fafc; border-top: 0; border-bottom: 2px solid var(--line); \
-font-size: 12.5px; font-weight: 600; }
-.col { width: 78px; min-width: 0; max-width: 96px; border-left: 1px solid var(--line); border-top: 5px solid var(--vc) !important; overflow-wrap: anywhere; }
-.v-conformant { --vc: var(--passed); } .v-nonconformant { --vc: var(--failed); } .v-inconclusive, .v-not-tested { --vc: var(--warning); }
-.col .label { font-size: 13px; font-weight: 700; overflow-wrap: anywhere; }
-.col .verdict { color: var(--vc); font-weight: 700; }
-.col .tally, .col .meta { font-weight: 400; color: var(--muted); font-size: 12px; }
-.col .src { overflow-wrap: anywhere; }
+.matrix th, .matrix td { padding: 4px 8px; border-top: 1px solid var(--line); text-align: left; vertical-align: top; }
+.matrix thead { position: sticky; top: 0; z-index: 2; }
+.matrix thead th, .matrix thead td { background: #f8fafc; border-top: 0; padding: 3px 4px; font-size: 12px; font-weight: 600; }
+.matrix thead tr:last-child > * { border-bottom: 2px solid var(--line); }
+.matrix thead .hl { color: var(--muted); }
+.matrix thead .col, .matrix thead .lv, .matrix thead .cnt { border-left: 1px solid var(--line); }
+/* A header cell is as wide as its column's cells make it: a label or mark wider is cut, whole on hover (title), never broken. */
+.col { border-top: 5px solid var(--vc) !important; }
+.col .label, .col .mode, .col .mixed-mark { display: block; width: 0; min-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.col .label { font-size: 12.5px; font-weight: 700; text-decoration: none; }
+.col .mode { font-weight: 400; color: var(--muted); font-size: 11px; }
+.v-fully-conformant, .v-conformant { --vc: var(--passed); } .v-nonconformant { --vc: var(--failed); }
+.v-inconclusive, .v-not-tested { --vc: var(--warning); }
+.matrix thead .lv { color: var(--vc); font-weight: 650; font-size: 10.5px; line-height: 1.25; overflow-wrap: normal; word-break: normal; hyphens: manual; }
+.cnt { font-variant-numeric: tabular-nums; color: var(--muted); white-space: nowrap; }
+.matrix thead .cnt.c-failed { color: var(--failed); background: var(--failed-bg); }
+.matrix thead .cnt.c-error { color: var(--error); background: var(--error-bg); }
 .col.is-mixed { background: var(--warning-bg) !important; }
-.mixed-mark { margin-top: 4px; color: var(--warning); font-weight: 700; font-size: 12px; }
+.mixed-mark { color: var(--warning); font-weight: 700; font-size: 11px; }
 .mixed-mark::before { content: "⚠ "; }
-.area-head th { background: var(--bg); font-size: 15px; padding-top: 12px; }
+.area-head th { background: var(--bg); font-size: 14px; padding-top: 8px; }
 .rid { position: sticky; left: 0; z-index: 1; background: var(--card); white-space: nowrap; }
-.matrix thead th.rid { z-index: 2; }
 .rid code { font-weight: 600; }
 .rid .st { display: none; font-weight: 400; font-size: 12px; color: var(--muted); max-width: 360px; white-space: normal; }
 .with-statements .rid .st { display: block; }
 .rid .ne { color: var(--warning); font-weight: 800; margin-right: 6px; }
-.rid .signal { font-size: 10.5px; font-weight: 700; padding: 0 4px; border-radius: 4px; border: 1px solid; }
+.rid .signal { font-size: 10px; font-weight: 700; padding: 0 3px; border-radius: 4px; border: 1px solid; }
 .s-one { color: var(--warning); } .s-all { color: var(--failed); }
 .rid .trend { font-size: 11px; font-weight: 400; color: var(--muted); }
 tr.differs > .rid { box-shadow: inset 4px 0 0 var(--warning); }
 .sec { color: var(--muted); }
+.matrix td.rl { padding: 4px; }
 .lvl { font-size: 10.5px; font-weight: 700; letter-spacing: .04em; padding: 1px 6px; border-radius: 4px; border: 1px solid; }
 .l-MUST { color: #1d3f8f; border-color: #b9c7ea; background: #eef2fc; } .l-SHOULD { color: #5a4a1a; border-color: #e4d6a8; background: #fbf6e6; }
-.matrix td.cell { padding: 6px 6px; border-left: 1px solid var(--line); font-weight: 650; font-size: 11px; text-transform: uppercase; \
-letter-spacing: .02em; white-space: nowrap; }
+.matrix td.cell { padding: 4px 4px; border-left: 1px solid var(--line); font-weight: 650; font-size: 11px; \
+white-space: nowrap; }
+.cell summary::marker { font-size: 9px; }
 .c-passed { color: var(--passed); background: var(--passed-bg); } .c-failed { color: var(--failed); background: var(--failed-bg); }
 .c-error { color: var(--error); background: var(--error-bg); } .c-skipped { color: var(--skipped); background: var(--skipped-bg); }
 .c-not-run { color: var(--muted); font-weight: 400; font-style: italic; text-transform: none; }
@@ -216,6 +276,12 @@ letter-spacing: .02em; white-space: nowrap; }
 max-width: 320px; white-space: normal; }
 .cell .evidence { display: inline-block; margin-top: 4px; font-weight: 400; text-transform: none; letter-spacing: 0; text-decoration: underline; }
 footer { margin-top: 20px; color: var(--muted); font-size: 12.5px; }
+.impls h2 { font-size: 18px; margin: 24px 0 8px; }
+table.legend { border-collapse: collapse; width: 100%; background: var(--card); border: 1px solid var(--line); }
+.legend th, .legend td { padding: 6px 10px; border-top: 1px solid var(--line); text-align: left; vertical-align: middle; font-size: 12.5px; }
+.legend .src { overflow-wrap: anywhere; }
+.legend img { display: block; }
+.legend .lv { color: var(--vc); font-weight: 650; }
 @media print {
   body { background: #fff; font-size: 11px; }
   main { max-width: none; padding: 0; }
@@ -223,8 +289,7 @@ footer { margin-top: 20px; color: var(--muted); font-size: 12.5px; }
   .print-only:not(:empty) { display: block; }
   .scroll { overflow: visible; border: 0; }
   .rid .st { display: block; }
-  .matrix thead { display: table-header-group; }
-  .matrix thead th { position: static; }
+  .matrix thead { display: table-header-group; position: static; }
   tr { break-inside: avoid; }
   a { text-decoration: none; }
   .cell .evidence { display: none; }

@@ -1,7 +1,7 @@
 // matrix.md: the matrix as GitHub Markdown tables, one per area, with the rows where implementations differ marked ≠.
 import { code, md } from '../../report/markdown.js';
 import { INTERFACE } from '../../report/results.js';
-import { VERDICT_TITLE } from '../../report/verdict.js';
+import { LEVEL_TITLE, reportLevel } from '../../report/verdict.js';
 import type { Verdict } from '../../report/results.js';
 import {
   allRows,
@@ -55,14 +55,14 @@ function summary(m: Matrix, rows: readonly Row[]): string {
   ].join(' · ');
 }
 
-/** One run: its label and mode, verdict, counts, seed, suite and date. */
+/** One run: its label and mode, level (with its badge when badge.svg sits beside the run's report), counts, seed, suite and date. */
 function columnRow(c: Matrix['columns'][number], i: number): string {
   const r = c.results;
   const label = `**${md(c.label)}**${runMode(r) ? ` (${md(runMode(r))})` : ''}${c.mixed ? ` ⚠️ ${md(c.mixed)}` : ''}`;
   return tableRow([
     String(i + 1),
     label,
-    `${VERDICT_ICON[r.verdict]} ${VERDICT_TITLE[r.verdict]}`,
+    `${VERDICT_ICON[r.verdict]} ${LEVEL_TITLE[reportLevel(r)]}${c.badgeHref ? ` ![badge](${target(c.badgeHref)})` : ''}`,
     tallyText(r.counts.MUST),
     tallyText(r.counts.SHOULD),
     `\`${r.run.seed ?? 'none'}\``,
@@ -109,7 +109,7 @@ export function renderMatrixMarkdown(m: Matrix): string {
     '',
     summary(m, rows),
     '',
-    '| # | Implementation | Verdict | MUST | SHOULD | Seed | Suite | Run |',
+    '| # | Implementation | Level | MUST | SHOULD | Seed | Suite | Run |',
     '|---:|---|---|---|---|---|---|---|',
     ...m.columns.map(columnRow),
     ...(m.mixed.length ? ['', mixed] : []),

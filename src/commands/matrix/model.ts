@@ -22,6 +22,8 @@ export interface MatrixInput {
   results: Results;
   /** The run's own conformance.html, relative to the output folder (URL form), when it sits beside the input. */
   reportHref?: string;
+  /** The run's own badge.svg, likewise. */
+  badgeHref?: string;
 }
 
 export interface Column extends MatrixInput {

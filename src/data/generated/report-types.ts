@@ -10,6 +10,10 @@ export type RunRetries = Retries & {
  * conformant: no MUST requirement failed and every MUST requirement that ran was decided. nonconformant: a MUST requirement failed (in strict mode, a SHOULD one too). inconclusive: nothing proven violated, but a MUST requirement ended in error, the run was interrupted, the suite failed, or nothing ran. not-tested (since 1.2.0): no check ran, because the one request before them (the reachability probe or the authenticated preflight) showed the target could not be tested; run.diagnosis and verdictReason say why. Skipped requirements do not change the verdict.
  */
 export type Verdict = "conformant" | "nonconformant" | "inconclusive" | "not-tested";
+/**
+ * Since 1.11.0. The conformance level, from the verdict and the scored outcomes with no judgement of its own: fully-conformant when the verdict is conformant and no SHOULD requirement failed or was left undecided (every MUST and every SHOULD met); conformant when the verdict is conformant and a SHOULD was not met; otherwise the verdict itself. Skipped requirements count for neither, as for the verdict. A reader of an older report derives it the same way.
+ */
+export type ConformanceLevel = "fully-conformant" | "conformant" | "nonconformant" | "inconclusive" | "not-tested";
 export type RequirementResult = {
   /**
    * Stable requirement id, never reused.
@@ -93,7 +97,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak).
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level).
    */
   formatVersion: string;
   /**
@@ -142,6 +146,7 @@ export interface Results {
    * One sentence: why this verdict.
    */
   verdictReason: string;
+  level?: ConformanceLevel;
   /**
    * Requirements (not checks) per level and outcome.
    */
