@@ -10,6 +10,7 @@ import { ChecksRunner } from './runner.js';
 import { serveInProcess, type InProcessTarget } from './serve.js';
 
 export type { FetchHandler, InProcessTarget } from './serve.js';
+export { failedRequirements, formatFindings, type FailedRequirement } from '../report/findings.js';
 export type {
   CheckResult,
   RequirementResult,
