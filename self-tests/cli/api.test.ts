@@ -1,9 +1,8 @@
-// The programmatic API where its users work: the two in-process examples in examples/in-process/
-// run as their users would run them (node --test); a broken app is reported by its requirement.
-import { execFile } from 'node:child_process';
+// The programmatic API: a broken app is reported by its requirement, its findings read from code
+// as the terminal words them. The examples in examples/in-process/ run as copied into another
+// project, in self-tests/docs/package.test.ts.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
 import { failedRequirements, formatFindings, runConformance } from '../../src/run/api.js';
 import { expectConformant } from '../../src/run/expect.js';
@@ -11,23 +10,7 @@ import { renderTerminal } from '../../src/report/terminal.js';
 import { reportView } from '../../src/report/view.js';
 import { createReferenceHandler } from '../../src/reference-server/handler.js';
 import { MANIFEST_FILE, REPORT_FILES } from '../../src/report/reporter.js';
-import { CHILD_TIMEOUT, cleanEnv, root, tempDir } from '../net-kit.js';
-
-const exec = promisify(execFile);
-
-test.concurrent.each(['express', 'hono'])(
-  'examples/in-process/%s.test.ts passes under node --test',
-  async (name) => {
-    const file = join(root, 'examples', 'in-process', `${name}.test.ts`);
-    const { stdout } = await exec(process.execPath, ['--import', 'tsx', '--test', file], {
-      cwd: root,
-      env: cleanEnv(),
-    });
-    expect(stdout).toMatch(/^# pass 1$/m);
-    expect(stdout).toMatch(/^# fail 0$/m);
-  },
-  CHILD_TIMEOUT.timeout,
-);
+import { root, tempDir } from '../net-kit.js';
 
 /** The reference store as a fetch handler (Hono-style), its 201 bodies edited by `edit`. */
 function fetchStore(apiKey: string, edit: (body: string) => string = (b) => b) {
