@@ -1,30 +1,16 @@
-// The programmatic API where its users work: the two in-process examples in examples/in-process/
-// run as their users would run them (node --test); a broken app is reported by its requirement.
-import { execFile } from 'node:child_process';
+// The programmatic API: a broken app is reported by its requirement, its findings read from code
+// as the terminal words them. The examples in examples/in-process/ run as copied into another
+// project, in self-tests/docs/package.test.ts.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
-import { runConformance } from '../../src/run/api.js';
+import { failedRequirements, formatFindings, runConformance } from '../../src/run/api.js';
+import { expectConformant } from '../../src/run/expect.js';
+import { renderTerminal } from '../../src/report/terminal.js';
+import { reportView } from '../../src/report/view.js';
 import { createReferenceHandler } from '../../src/reference-server/handler.js';
 import { MANIFEST_FILE, REPORT_FILES } from '../../src/report/reporter.js';
-import { CHILD_TIMEOUT, cleanEnv, root, tempDir } from '../net-kit.js';
-
-const exec = promisify(execFile);
-
-test.concurrent.each(['express', 'hono'])(
-  'examples/in-process/%s.test.ts passes under node --test',
-  async (name) => {
-    const file = join(root, 'examples', 'in-process', `${name}.test.ts`);
-    const { stdout } = await exec(process.execPath, ['--import', 'tsx', '--test', file], {
-      cwd: root,
-      env: cleanEnv(),
-    });
-    expect(stdout).toMatch(/^# pass 1$/m);
-    expect(stdout).toMatch(/^# fail 0$/m);
-  },
-  CHILD_TIMEOUT.timeout,
-);
+import { root, tempDir } from '../net-kit.js';
 
 /** The reference store as a fetch handler (Hono-style), its 201 bodies edited by `edit`. */
 function fetchStore(apiKey: string, edit: (body: string) => string = (b) => b) {
@@ -49,6 +35,33 @@ test('a fetch handler that echoes no status is nonconformant, and the results sa
   expect(results.verdict).toBe('nonconformant');
   expect(results.requirements.map((r) => [r.id, r.outcome])).toEqual([['createPet.status-echo', 'failed']]);
   expect(JSON.stringify(results)).not.toContain(apiKey);
+});
+
+test("the findings from code: the terminal summary's lines with each curl line, and expectConformant fails with them", async () => {
+  const apiKey = 'api-findings-key';
+  const fetch = fetchStore(apiKey, (b) => JSON.stringify({ ...JSON.parse(b), status: undefined }));
+  const only = ['createPet.status-echo', 'service'];
+  const results = await runConformance({ target: { fetch }, apiKey, only, seed: 3 });
+  const text = formatFindings(results);
+  const lines = text.split('\n');
+  expect(lines[0]).toMatch(/^ Pet Store conformance \(interface 1\.0\.0, suite /);
+  expect(text).toMatch(/^ verdict +NOT CONFORMANT: 1 MUST requirement violated: createPet.status-echo$/m);
+  const finding = lines.findIndex((l) => l.startsWith(' ✘ createPet.status-echo '));
+  expect(finding, text).toBeGreaterThan(0);
+  expect(lines[finding + 1]).toMatch(/^ {6}Reproduce with: curl .*"authorization: Bearer \$PETSTORE_API_KEY"/);
+  expect(text).not.toContain(apiKey);
+  expect(text).not.toMatch(/\x1b\[/);
+  // The same words as the terminal: every line but the curl lines is one of the summary's.
+  const summary = renderTerminal(reportView(results)).split('\n');
+  expect(lines.filter((l) => !l.includes('Reproduce with:') && !summary.includes(l))).toEqual([]);
+
+  expect(failedRequirements(results)).toEqual([
+    expect.objectContaining({ id: 'createPet.status-echo', level: 'MUST', message: expect.stringMatching(/status/) }),
+  ]);
+  expect(() => expectConformant(results)).toThrow(text);
+  const conformant = await runConformance({ target: { fetch: fetchStore(apiKey) }, apiKey, only, seed: 3 });
+  expect(failedRequirements(conformant)).toEqual([]);
+  expect(() => expectConformant(conformant)).not.toThrow();
 });
 
 test('report files only with reportDir: the results either way', async () => {

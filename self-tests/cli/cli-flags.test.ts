@@ -124,6 +124,7 @@ describe(
       strict: ['1', '0', ['--strict'], ['on', 'off', 'on']],
       baselineStrict: ['0', '1', ['--no-baseline-strict'], ['off', 'on', 'off']],
       verbose: ['0', '1', ['--no-verbose'], ['off', 'on', 'off']],
+      reporter: ['ndjson', 'summary', ['--reporter', 'ndjson'], ['ndjson', 'summary', 'ndjson']],
       readOnly: ['0', '1', ['--no-read-only'], ['off', 'on', 'off']],
       maxCreates: ['11', '22', ['--max-creates', '33'], ['11', '22', '33']],
       seed: ['-5', '6', ['--seed=-7'], ['-5', '6', '-7']],

@@ -3,7 +3,7 @@
 // the programmatic API from TypeScript. And a clone needs nothing but Node: CI runs the README's
 // test command and installs nothing else.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
@@ -47,6 +47,10 @@ describe('the package', CHILD_TIMEOUT, () => {
       'src/commands/cli.js',
       'src/run/api.js',
       'src/run/api.d.ts',
+      'src/run/expect.js',
+      'src/run/expect.d.ts',
+      'src/reference-server/handler.js',
+      'src/reference-server/handler.d.ts',
       'suite-score.json',
       'src/vitest/global-setup.ts',
       'tests/catalogue.ts',
@@ -118,6 +122,70 @@ describe('the package', CHILD_TIMEOUT, () => {
     const run = await npx(['--version'], root);
     expect(run.code, run.out).toBe(EXIT.conformant);
     expect(run.out).toContain('petstore-conformance');
+  });
+});
+
+/** A dependency at the version the project's lockfile pins: what the examples were tried with. */
+const pinned = (name: string) => {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version: string }>;
+  };
+  return `${name}@${lock.packages[`node_modules/${name}`]?.version}`;
+};
+
+describe('the in-process examples, copied into a project of their own', CHILD_TIMEOUT, () => {
+  /** A project outside the repository holding the examples, the package from its tarball, their frameworks and tsx. */
+  let project: Promise<string> | undefined;
+  const examples = () =>
+    (project ??= (async () => {
+      const { tarball } = await pack();
+      const dir = tempDir('examples');
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'examples', private: true, type: 'module' }));
+      for (const file of readdirSync(join(root, 'examples', 'in-process')))
+        cpSync(join(root, 'examples', 'in-process', file), join(dir, file));
+      const deps = [tarball, ...['express', 'hono', 'tsx'].map(pinned)];
+      await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', ...deps], dir);
+      return dir;
+    })());
+
+  test.each(['express', 'hono'])('%s.test.ts passes under node --test', async (name) => {
+    const dir = await examples();
+    const { stdout } = await exec(process.execPath, ['--import', 'tsx', '--test', `${name}.test.ts`], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(stdout).toMatch(/^# pass 1$/m);
+    expect(stdout).toMatch(/^# fail 0$/m);
+  });
+
+  test('a vitest test with expectConformant against a faulty app fails with the findings as the terminal shows them', async () => {
+    const dir = await examples();
+    writeFileSync(
+      join(dir, 'faulty.test.ts'),
+      [
+        "import { runConformance } from 'petstore-conformance';",
+        "import { expectConformant } from 'petstore-conformance/expect';",
+        '// Answers every request with an empty list, as text/plain: not the JSON the interface says.',
+        "const fetch = () => new Response('[]', { headers: { 'content-type': 'text/plain' } });",
+        "test('the faulty app conforms', async () => {",
+        "  expectConformant(await runConformance({ target: { fetch }, apiKey: 'k', only: ['service'], seed: 1 }));",
+        '});',
+      ].join('\n'),
+    );
+    // vitest as the project's own would run it (test as a global: nothing to resolve from the copy).
+    const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+    const run = await exec(process.execPath, [vitest, 'run', '--globals', 'faulty.test.ts'], {
+      cwd: dir,
+      env: cleanEnv(),
+    }).then(
+      () => ({ code: 0, out: '' }),
+      (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, out: err.stdout + err.stderr }),
+    );
+    expect(run.code, run.out).toBe(1);
+    expect(run.out).toContain('AssertionError:');
+    expect(run.out).toMatch(/^ verdict +NOT CONFORMANT: 1 MUST requirement violated: service\.json-content-type$/m);
+    expect(run.out).toMatch(/^ ✘ service\.json-content-type \S/m);
+    expect(run.out).toMatch(/^ {6}Reproduce with: curl .*\/v1\/pets/m);
   });
 });
 

@@ -65,13 +65,19 @@ describe('configuration', () => {
     Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
     try {
       const options = (config: Record<string, string>) =>
-        (conformanceReporters(load(config))[0] as unknown as { options: { color: boolean; stepSummary?: string } })
-          .options;
-      expect(options({})).toEqual({ color: true, stepSummary: undefined });
+        (
+          conformanceReporters(load(config))[0] as unknown as {
+            options: { color: boolean; stepSummary?: string; print: boolean };
+          }
+        ).options;
+      expect(options({})).toEqual({ color: true, stepSummary: undefined, print: true });
       expect(options({ NO_COLOR: '1', GITHUB_STEP_SUMMARY: '/tmp/summary.md' })).toEqual({
         color: false,
         stepSummary: '/tmp/summary.md',
+        print: true,
       });
+      // --reporter ndjson: stdout is the events' alone.
+      expect(options({ PETSTORE_REPORTER: 'ndjson' })).toMatchObject({ print: false });
     } finally {
       if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
       else delete (process.stdout as { isTTY?: boolean }).isTTY;

@@ -11,6 +11,7 @@ import {
   fileToWrite,
   rate,
   duration,
+  oneOf,
   type Setting,
 } from './values.js';
 
@@ -76,6 +77,17 @@ export const SETTINGS = {
       "Print every check as it finishes and each failure's full evidence (request, response, curl line); by default a progress line and one line " +
       'per finding, the evidence in the reports.',
   } satisfies Setting<boolean>,
+  reporter: {
+    env: 'PETSTORE_REPORTER',
+    flag: '--reporter',
+    arg: 'NAME',
+    parse: oneOf(['summary', 'ndjson']),
+    default: 'summary' as 'summary' | 'ndjson',
+    example: 'summary',
+    doc:
+      'What the run prints on stdout: summary (a progress line, then one line per finding) or ndjson (one JSON object a line, one per event: the ' +
+      'run started, each requirement decided, the run ended with the verdict; for editors, wrappers and dashboards; the rest goes to stderr).',
+  } satisfies Setting<'summary' | 'ndjson'>,
   readOnly: {
     env: 'PETSTORE_READ_ONLY',
     flag: '--read-only',

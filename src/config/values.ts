@@ -121,3 +121,13 @@ export function duration(raw: string, env: string): number {
     throw new ConfigError(env, `expected a duration such as 30s, 10m or 2h (up to a week), above 0, got "${raw}"`);
   return n;
 }
+
+/** One of a few words (lower case), e.g. --reporter's. */
+export function oneOf<const T extends string>(words: readonly T[]) {
+  return (raw: string, env: string): T => {
+    const word = raw.trim().toLowerCase();
+    if (!(words as readonly string[]).includes(word))
+      throw new ConfigError(env, `expected one of ${words.join(', ')}, got "${raw}"`);
+    return word as T;
+  };
+}

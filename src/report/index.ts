@@ -6,6 +6,7 @@ import { ConformanceReporter } from './reporter.js';
 
 export { ConformanceReporter } from './reporter.js';
 export { CheckLines, ProgressLine, type Progress } from './progress.js';
+export { RunEvents } from './events.js';
 export type { Results, Verdict } from './results.js';
 
 export function conformanceReporters(
@@ -13,5 +14,12 @@ export function conformanceReporters(
   // GITHUB_STEP_SUMMARY and NO_COLOR are settings of src/config/config.ts like the rest (without a flag).
   { stepSummary = config.stepSummary, color = Boolean(process.stdout.isTTY) && !config.noColor } = {},
 ): ConformanceReporter[] {
-  return [new ConformanceReporter(config, { stepSummary: stepSummary || undefined, color })];
+  // --reporter ndjson: stdout holds the events alone (src/report/events.ts), no summary.
+  return [
+    new ConformanceReporter(config, {
+      stepSummary: stepSummary || undefined,
+      color,
+      print: config.reporter !== 'ndjson',
+    }),
+  ];
 }

@@ -44,11 +44,12 @@ interface Options {
   reportDir?: string;
 }
 
-/** How the summary is written: its paint, its width, the report folder it points to. */
+/** How the summary is written: its paint, its width, the report folder it points to, whether each finding shows its curl line. */
 interface Out {
   paint: Paint;
   width: number;
   reportDir: string;
+  reproduce: boolean;
   line(label: string, value: string): string;
 }
 
@@ -78,10 +79,13 @@ function markOf(f: Finding, paint: Paint): [string, string] {
  * first (src/report/causes.ts): a failure another one explains is named under that one, unless
  * that one comes only in a later list.
  */
-function finding(f: Finding, { paint, width }: Out): string[] {
+function finding(f: Finding, { paint, width, reproduce }: Out): string[] {
   const [mark, tag] = markOf(f, paint);
   const head = ` ${mark} ${f.id}${tag}${f.cause ? ` (because of ${f.cause}, below)` : ''} `;
   const lines = [`${head}${paint.dim(oneLine(f.reason, Math.max(40, width - head.length)))}`];
+  // A finding from code has no report folder beside it: its first exchange's curl line under it.
+  if (reproduce && f.entry.reproduce && f.entry.outcome !== 'passed')
+    lines.push(`      ${SAID.reproduce}: ${f.entry.reproduce}`);
   for (const [ids, said] of [
     [f.also, `      ${SAID.also}: `],
     [f.blocked, `      ${SAID.blocked}: `],
@@ -163,8 +167,8 @@ function apart(view: ReportView, out: Out): string[] {
   return lines;
 }
 
-/** The run's own trouble, then what it found about the deployment, covered and created, and where the reports are. */
-function footer(view: ReportView, { paint, width, reportDir, line }: Out): string[] {
+/** The run's own trouble, then what it found about the deployment and covered. */
+function trouble(view: ReportView, { paint, width, line }: Out): string[] {
   const { results, notes } = view;
   const r = results.run;
   const lines: string[] = [];
@@ -176,6 +180,13 @@ function footer(view: ReportView, { paint, width, reportDir, line }: Out): strin
   for (const d of r.deployment ?? []) lines.push(line('deployment', oneLine(describeDeployment(d), width * 2)));
   if (r.coverage) lines.push(line('covered', oneLine(coverageSaid(r.coverage), width * 2)));
   if (r.soak) lines.push(line('soaked', oneLine(soakSaid(r.soak), width * 2)));
+  return lines;
+}
+
+/** The pets created and where the reports are. */
+function footer(view: ReportView, { line, reportDir }: Out): string[] {
+  const { results } = view;
+  const lines: string[] = [];
   const created = results.createdPets;
   lines.push(line('created', `${created.count} pets (ids in ${reportDir}/${created.ledger})`));
   const files = 'conformance.html, conformance.md, conformance.json, junit.xml, badge.svg, badge.json, manifest.json';
@@ -190,12 +201,8 @@ function footer(view: ReportView, { paint, width, reportDir, line }: Out): strin
   return lines;
 }
 
-export function renderTerminal(
-  view: ReportView,
-  { paint = PLAIN, width = 120, reportDir = 'reports' }: Options = {},
-): string {
-  const line = (label: string, value: string) => ` ${paint.dim(label.padEnd(8))} ${value}`;
-  const out: Out = { paint, width, reportDir, line };
+/** The heading, the findings (root cause first) and the run's own trouble: the summary less its files. */
+function findingLines(view: ReportView, out: Out): string[] {
   const all = (list: readonly Finding[]) => list.flatMap((f) => finding(f, out));
   return [
     ...heading(view, out),
@@ -208,7 +215,24 @@ export function renderTerminal(
     ...all(view.known),
     ...all(view.fixed),
     ...apart(view, out),
-    ...footer(view, out),
-    '',
-  ].join('\n');
+    ...trouble(view, out),
+  ];
+}
+
+function outOf({ paint = PLAIN, width = 120, reportDir = 'reports' }: Options, reproduce: boolean): Out {
+  const line = (label: string, value: string) => ` ${paint.dim(label.padEnd(8))} ${value}`;
+  return { paint, width, reportDir, reproduce, line };
+}
+
+export function renderTerminal(view: ReportView, options: Options = {}): string {
+  const out = outOf(options, false);
+  return [...findingLines(view, out), ...footer(view, out), ''].join('\n');
+}
+
+/**
+ * The summary's lines for a test's failure message (formatFindings): the same lines, each finding
+ * with its curl line under it, and no report files named (a run from code may write none).
+ */
+export function renderFindings(view: ReportView, options: Omit<Options, 'reportDir'> = {}): string {
+  return findingLines(view, outOf(options, true)).join('\n').replace(/^\n/, '');
 }

@@ -29,6 +29,7 @@ export const SAID = {
   also: 'also failed because of this',
   blocked: 'blocked by this (not violated themselves)',
   again: 'what it fell on, again',
+  reproduce: 'Reproduce with',
   embedded: '(bundled reference server)',
   interrupted: 'The run was interrupted: checks that had not finished are reported as undecided.',
   violations: (strict: boolean) => `Violations (${strict ? 'MUST and SHOULD' : 'MUST'})`,

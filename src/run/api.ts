@@ -2,14 +2,17 @@
 // catalogue against a base URL or a server given in-process, resolving to the results tree of
 // conformance.json (typed from its schema); report files only when `reportDir` is given.
 import { loadConfig, resolveRunConfig, SETTINGS, type Config } from '../config/config.js';
-import { registerSecret } from '../wire/redact.js';
 import { ConformanceReporter } from '../report/reporter.js';
+import { RunEvents, type RunEvent } from '../report/events.js';
+import { redact, registerSecret } from '../wire/redact.js';
 import type { Results } from '../report/results.js';
 import { checks } from '../../tests/catalogue.js';
 import { ChecksRunner } from './runner.js';
 import { serveInProcess, type InProcessTarget } from './serve.js';
 
 export type { FetchHandler, InProcessTarget } from './serve.js';
+export { failedRequirements, formatFindings, type FailedRequirement } from '../report/findings.js';
+export type { RequirementDecided, RunEnded, RunEvent, RunStarted } from '../report/events.js';
 export type {
   CheckResult,
   RequirementResult,
@@ -55,6 +58,8 @@ export type ConformanceOptions = {
   basePath?: string;
   /** Report files (conformance.json, junit.xml, ...) are written only when this is given. */
   reportDir?: string;
+  /** Handed each event as it happens, as `--reporter ndjson` prints them (docs/reports.md): the last one carries the verdict. */
+  onEvent?: (event: RunEvent) => void;
 } & Partial<Pick<Config, Exclude<SettingName, 'reportDir'>>>;
 
 /** An option's value as the settings table reads it from the environment, then parsed there. */
@@ -99,9 +104,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
       inProcess: inProcess !== undefined,
     });
     const startedAt = new Date();
-    const outcome = await new ChecksRunner(checks, run).run();
+    const events = options.onEvent && new RunEvents(options.onEvent);
+    const outcome = await new ChecksRunner(checks, run, {
+      planned: (_n, selected) => events?.started({ target: redact(run.baseUrl), seed: run.seed }, selected),
+      finished: (_c, input) => events?.finished(input),
+    }).run();
     const reporter = new ConformanceReporter(config, { write: options.reportDir !== undefined, print: false });
-    return reporter.writeRun(outcome, { runConfig: run, startedAt });
+    const results = reporter.writeRun(outcome, { runConfig: run, startedAt });
+    events?.end(results);
+    return results;
   } finally {
     await inProcess?.close();
   }

@@ -48,7 +48,8 @@ export interface ChecksRun {
 
 /** What a runner is told while the checks run (the progress line, --verbose). */
 export interface CheckEvents {
-  planned?(count: number): void;
+  /** The selected checks, in the catalogue's order, before any starts. */
+  planned?(count: number, checks: readonly Check[]): void;
   started?(check: Check): void;
   finished?(check: Check, input: CheckInput): void;
   /** One of the suite's own lines, e.g. how requests were paced. */
@@ -106,7 +107,7 @@ export class ChecksRunner {
    */
   async run(): Promise<ChecksRun> {
     const { ctx, events } = this;
-    events.planned?.(this.selected.length);
+    events.planned?.(this.selected.length, this.selected);
     const runWide = this.selected.filter((c) => c.observer);
     // Each selected rule over the run watches every answer from the first request on.
     const observers = new Map(runWide.map((c) => [c, c.observer?.(ctx) as RunObserver]));

@@ -1,7 +1,8 @@
 // The run: the checks in this process (no test runner), Ctrl-C before and during it, not-run reports.
 import type { Config } from '../../config/config.js';
 import type { Exchange } from '../../wire/evidence.js';
-import { redactMessage } from '../../wire/redact.js';
+import { redact, redactMessage } from '../../wire/redact.js';
+import type { RunEvent } from '../../report/events.js';
 import type { StartedServer } from './start.js';
 import { loadCatalogue, selectRequirements } from './args.js';
 
@@ -69,7 +70,7 @@ export type RunEnd = { signal: NodeJS.Signals } | { failed: boolean };
  * second Ctrl-C quits at once.
  */
 export async function runSuite(config: Config, server?: StartedServer): Promise<RunEnd> {
-  const [{ openTarget }, { ChecksRunner }, { checks }, { conformanceReporters, CheckLines, ProgressLine }] =
+  const [{ openTarget }, { ChecksRunner }, { checks }, { conformanceReporters, CheckLines, ProgressLine, RunEvents }] =
     await Promise.all([
       import('../../run/target.js'),
       import('../../run/runner.js'),
@@ -80,15 +81,23 @@ export async function runSuite(config: Config, server?: StartedServer): Promise<
   if (!reporter) throw new Error('no reporter');
   // A line per check and every failure's evidence only with --verbose; by default a progress
   // line, then the summary (one line per finding; the evidence is in the reports).
-  const progress = config.verbose ? new CheckLines() : new ProgressLine();
-  const { run, close } = await openTarget(config);
+  // --reporter ndjson: stdout is the events' alone; what else the run says goes to stderr.
+  const events = config.reporter === 'ndjson' ? new RunEvents(printEvent) : undefined;
+  const progress = config.verbose ? new CheckLines(events ? process.stderr : process.stdout) : new ProgressLine();
+  const { run, close } = await openTarget(config, events ? console.error : console.log);
   const startedAt = new Date();
   const fails = (level: string, outcome: string) =>
     (outcome === 'failed' || outcome === 'error') && (level === 'MUST' || config.strict);
   const runner = new ChecksRunner(checks, run, {
-    planned: (n) => progress.planned(n),
+    planned: (n, selected) => {
+      progress.planned(n);
+      events?.started({ target: redact(run.baseUrl), seed: run.seed }, selected);
+    },
     started: (c) => progress.started(c.name),
-    finished: (_c, input) => progress.finished(input, fails(input.requirement.level, input.outcome)),
+    finished: (_c, input) => {
+      progress.finished(input, fails(input.requirement.level, input.outcome));
+      events?.finished(input);
+    },
     note: (line) => progress.note(line),
   });
   // The server under test (--start) exiting while the checks run is said at once; the reports
@@ -123,7 +132,9 @@ export async function runSuite(config: Config, server?: StartedServer): Promise<
     runner.interrupt();
     setTimeout(() => {
       progress.end();
-      reporter.writeRun(runner.snapshot(), { runConfig: run, startedAt, interrupted: true, server: serverRecord() });
+      events?.end(
+        reporter.writeRun(runner.snapshot(), { runConfig: run, startedAt, interrupted: true, server: serverRecord() }),
+      );
       process.exit(exitCodeFor(s));
     }, INTERRUPT_GRACE_MS).unref();
   };
@@ -138,6 +149,7 @@ export async function runSuite(config: Config, server?: StartedServer): Promise<
       interrupted: signal !== undefined,
       server: serverRecord(),
     });
+    events?.end(results);
     if (signal) return { signal };
     if (config.baseline) {
       // With a baseline, the gate decides: known deviations fail no run of the release.
@@ -160,8 +172,17 @@ export async function reportNotRun(
   reason: string,
   options: { interrupted?: boolean; evidence?: Exchange[] } = {},
 ): Promise<void> {
-  const { conformanceReporters, ConformanceReporter } = await import('../../report/index.js');
+  const { conformanceReporters, ConformanceReporter, RunEvents } = await import('../../report/index.js');
   const requirements = await selectRequirements(await loadCatalogue(), config);
   for (const r of conformanceReporters(config))
-    if (r instanceof ConformanceReporter) r.writeUnreachable(requirements, reason, options);
+    if (r instanceof ConformanceReporter) {
+      const results = r.writeUnreachable(requirements, reason, options);
+      // --reporter ndjson: no run started, and the one line says the verdict (not-tested, or inconclusive when interrupted).
+      if (config.reporter === 'ndjson') new RunEvents(printEvent).end(results);
+    }
+}
+
+/** --reporter ndjson: one event, one line on stdout. */
+function printEvent(event: RunEvent): void {
+  process.stdout.write(`${JSON.stringify(event)}\n`);
 }
