@@ -6,7 +6,9 @@
 // so the request is still the first on its connection: servers' timeouts for a first request are
 // seconds (idle timeouts start after one), and no POST is lost or sent twice. A server that closes
 // one while it waits all the same shortens the wait to half the time it lived. How many wait grows
-// with the misses and shrinks with the ones that waited in vain.
+// with the misses and shrinks with the ones that waited in vain. Connections go to the requests in
+// the order they asked for one, whichever opened first: a request never overtakes an earlier one,
+// so the order in which a run's creates reach the server stays the order they were sent in.
 import type { Socket } from 'node:net';
 import type { buildConnector } from 'undici';
 
@@ -27,14 +29,20 @@ export interface Opened {
   unused: number;
 }
 
+/** One origin's connections: those waiting, those opening, the requests asking. */
+interface Origin {
+  ready: Waiting[];
+  /** Requests waiting for a connection, oldest first: a connection that opens goes to the oldest. */
+  asking: buildConnector.Callback[];
+  opening: number;
+  /** How many should wait: one more after each miss, one fewer after each that waited in vain. */
+  wanted: number;
+  /** How long one may wait: WARM_MS, or less once the other side closed one that waited. */
+  waitMs: number;
+}
+
 export class WarmConnections {
-  private readonly ready = new Map<string, Waiting[]>();
-  /** Connections being opened ahead, per origin. */
-  private readonly opening = new Map<string, number>();
-  /** How many should wait, per origin: one more after each miss, one fewer after each that waited in vain. */
-  private readonly wanted = new Map<string, number>();
-  /** How long a connection may wait, per origin: WARM_MS, or less once the other side closed one that waited. */
-  private readonly waitMs = new Map<string, number>();
+  private readonly origins = new Map<string, Origin>();
   private closed = false;
 
   constructor(
@@ -43,27 +51,27 @@ export class WarmConnections {
     private readonly opened: Opened,
   ) {}
 
-  /** A connector handing out a connection opened ahead when one waits, a new one otherwise; then one more is opened ahead. */
+  /** A connector handing out the connections opened ahead, new ones when none waits, in the order asked. */
   readonly connector: buildConnector.connector = (options, callback) => {
-    const origin = `${options.protocol}//${options.hostname}:${options.port}`;
-    const waiting = this.take(origin);
-    if (waiting) {
+    const key = `${options.protocol}//${options.hostname}:${options.port}`;
+    let o = this.origins.get(key);
+    if (!o) this.origins.set(key, (o = { ready: [], asking: [], opening: 0, wanted: 0, waitMs: WARM_MS }));
+    o.asking.push(callback);
+    const socket = this.take(o);
+    if (socket) {
+      const oldest = o.asking.shift() as buildConnector.Callback;
       // Handed over after the connector returns, as a new connection is: undici marks the client
       // connecting only once its connector has returned.
-      queueMicrotask(() => callback(null, waiting));
+      queueMicrotask(() => oldest(null, socket));
     } else {
-      this.wanted.set(origin, Math.min(this.most, (this.wanted.get(origin) ?? 0) + 1));
-      this.opened.count++;
-      this.connect(options, callback);
+      o.wanted = Math.min(this.most, o.wanted + 1);
     }
-    // Then the next one ahead: after this request's own, which must not wait behind it.
-    this.fill(origin, options);
+    this.fill(o, options);
   };
 
   /** A waiting connection still fit to carry a first request: open, nothing read, young. */
-  private take(origin: string): Socket | undefined {
-    const list = this.ready.get(origin) ?? [];
-    for (let w = list.shift(); w; w = list.shift()) {
+  private take(o: Origin): Socket | undefined {
+    for (let w = o.ready.shift(); w; w = o.ready.shift()) {
       clearTimeout(w.timer);
       w.forget();
       const s = w.socket;
@@ -73,35 +81,36 @@ export class WarmConnections {
     return undefined;
   }
 
-  private fill(origin: string, options: buildConnector.Options): void {
-    const have = (this.ready.get(origin)?.length ?? 0) + (this.opening.get(origin) ?? 0);
-    for (let n = have; n < (this.wanted.get(origin) ?? 0) && !this.closed; n++) {
-      this.opening.set(origin, (this.opening.get(origin) ?? 0) + 1);
+  /** Opens what the asking requests and the wanted ones need, beyond those waiting or opening. */
+  private fill(o: Origin, options: buildConnector.Options): void {
+    for (let have = o.ready.length + o.opening; have < o.asking.length + o.wanted && !this.closed; have++) {
+      o.opening++;
       this.opened.count++;
       const began = performance.now();
       this.connect(options, (err, socket) => {
-        this.opening.set(origin, (this.opening.get(origin) ?? 1) - 1);
-        // A connection that could not be opened ahead is no answer to anything: the request that
-        // needs one opens its own, and says why if that fails too.
-        if (err || !socket) return;
+        o.opening--;
+        if (err || !socket) {
+          // A failure is the oldest request's once no connection still opening could serve it.
+          if (o.asking.length > o.opening) o.asking.shift()?.(err ?? new Error('no connection'), null);
+          return;
+        }
+        const oldest = o.asking.shift();
+        if (oldest) return oldest(null, socket);
         if (this.closed) return void socket.destroy();
-        this.keep(origin, socket, began);
+        this.keep(o, socket, began);
       });
     }
   }
 
-  private keep(origin: string, socket: Socket, began: number): void {
-    const list = this.ready.get(origin) ?? [];
-    this.ready.set(origin, list);
+  private keep(o: Origin, socket: Socket, began: number): void {
     const closedByPeer = () => {
       // Closed by the other side while it waited: never again wait half as long as it lived.
-      const lived = performance.now() - began;
-      this.waitMs.set(origin, Math.min(this.waitMs.get(origin) ?? WARM_MS, lived / 2));
+      o.waitMs = Math.min(o.waitMs, (performance.now() - began) / 2);
       drop();
     };
     const drop = () => {
-      const at = list.indexOf(waiting);
-      if (at >= 0) list.splice(at, 1);
+      const at = o.ready.indexOf(waiting);
+      if (at >= 0) o.ready.splice(at, 1);
       clearTimeout(waiting.timer);
       waiting.forget();
       this.opened.unused++;
@@ -112,24 +121,21 @@ export class WarmConnections {
     socket.on('close', closedByPeer).on('error', closedByPeer);
     const waiting: Waiting = {
       socket,
-      timer: setTimeout(
-        () => {
-          this.wanted.set(origin, Math.max(0, (this.wanted.get(origin) ?? 1) - 1));
-          drop();
-        },
-        this.waitMs.get(origin) ?? WARM_MS,
-      ),
+      timer: setTimeout(() => {
+        o.wanted = Math.max(0, o.wanted - 1);
+        drop();
+      }, o.waitMs),
       forget: () => socket.off('close', closedByPeer).off('error', closedByPeer),
     };
     waiting.timer.unref();
-    list.push(waiting);
+    o.ready.push(waiting);
   }
 
   /** Closes every waiting connection; none is opened ahead from now on. */
   close(): void {
     this.closed = true;
-    for (const list of this.ready.values())
-      for (const w of list.splice(0)) {
+    for (const o of this.origins.values())
+      for (const w of o.ready.splice(0)) {
         clearTimeout(w.timer);
         w.forget();
         this.opened.unused++;
