@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { CaseCause } from '../../src/checks/outcomes.js';
 import { causesOf, inCauseOrder, type CauseInput } from '../../src/report/causes.js';
 import { renderReports } from '../../src/report/reporter.js';
-import type { RequirementResult, Results } from '../../src/report/results.js';
+import { REPORT_FORMAT_VERSION, type RequirementResult, type Results } from '../../src/report/results.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { reportView } from '../../src/report/view.js';
 import { faults } from '../harness/faults/index.js';
@@ -76,7 +76,7 @@ describe('a server that keeps categoryId as a double', () => {
     const files = Object.fromEntries(renderReports(results, []).map((r) => [r.file, r.content]));
     const json = JSON.parse(files['conformance.json'] as string) as Results;
     expect(validateReport(json), JSON.stringify(validateReport.errors)).toBe(true);
-    expect(json.formatVersion).toBe('1.10.0');
+    expect(json.formatVersion).toBe(REPORT_FORMAT_VERSION);
     expect(json.requirements.find((e) => e.id === 'listPets.ok')?.causedBy).toBe(CAUSE);
     for (const e of failed) {
       expect(json.requirements.find((x) => x.id === e.id)?.outcome, e.id).toBe('failed');

@@ -108,7 +108,7 @@ describe('action.yml', CHILD_TIMEOUT, () => {
   test('against the bundled server: conformant, the summary appended, the step passes', async () => {
     const { workspace, summary, codes, outputs } = await runAction({});
     expect(outputs).toEqual({ 'exit-code': '0', verdict: 'conformant' });
-    expect(readFileSync(summary, 'utf8')).toContain('Pet Store conformance: Conformant');
+    expect(readFileSync(summary, 'utf8')).toContain('Pet Store conformance: Fully conformant');
     expect(existsSync(join(workspace, 'conformance-reports', 'conformance.json'))).toBe(true);
     expect(codes["Fail the step on the suite's exit code"]).toBe(0);
   });
