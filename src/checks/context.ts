@@ -11,6 +11,7 @@ import type { CheckRef, RunObserver } from './observer.js';
 import type { NewPet } from '../data/generated/schema-types.js';
 import type { TargetWatch } from './target-watch.js';
 import type { Coverage } from './coverage.js';
+import type { Latency } from './latency.js';
 import type { DeploymentAnswers } from './deployment.js';
 import { RunState, type Sender } from './run-state.js';
 import { CreateAllowance, PROPERTY_SHARE, ScopeWrites, type WriteAccount } from './budget.js';
@@ -131,6 +132,10 @@ export class RunContext {
 
   get coverage(): Coverage {
     return this.state.coverage;
+  }
+
+  get latency(): Latency {
+    return this.state.latency;
   }
 
   /** The Server header of the first successful answer: with the base URL, the target's fingerprint. */

@@ -12,6 +12,7 @@ import type { RequirementId } from '../data/generated/requirement-ids.js';
 import type { AnswerFrom, CheckRef, RunObserver } from './observer.js';
 import { TargetWatch } from './target-watch.js';
 import { Coverage } from './coverage.js';
+import { Latency } from './latency.js';
 import { addedAfter } from '../data/requirement-sets.js';
 import { ScopeWrites, WriteBudget } from './budget.js';
 
@@ -73,6 +74,7 @@ export class RunState {
   readonly watch: TargetWatch;
   /** The catalogued inputs sent and the statuses each operation answered (see Coverage). */
   readonly coverage = new Coverage();
+  readonly latency = new Latency();
   /**
    * --soak (src/run/soak.ts): the round the properties run in (0: the run itself) and the run seed
    * they draw from (the next seeds in the rounds after); the cases they have checked in all.
@@ -133,7 +135,9 @@ export class RunState {
       this.firstServer = res.headers.server;
     const checkId = sent?.check?.id;
     this.watch.answered(res, checkId ?? 'the run');
-    this.coverage.answered(this.watch.operationOf(res.request), res.status);
+    const operation = this.watch.operationOf(res.request);
+    this.coverage.answered(operation, res.status);
+    this.latency.answered(operation, res.durationMs);
     this.deployment.record(res);
     const from: AnswerFrom = {
       ...(sent?.check ? { check: sent.check } : {}),

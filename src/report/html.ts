@@ -7,7 +7,7 @@ import { h, htmlPage } from './page.js';
 import { givenLabel, LEVELS, type Results, type Tally } from './results.js';
 import { badgeImg } from './badge.js';
 import { blocks } from './verdict.js';
-import { describeDeployment, oneLine } from './words.js';
+import { describeDeployment, networkSaid, oneLine } from './words.js';
 import { coverageSection, soakSection } from './html-run.js';
 import { areaSections, duration } from './html-rows.js';
 import { capital, SAID, type Finding, type FindingSection, type Once, type ReportView } from './view.js';
@@ -134,6 +134,7 @@ function facts(view: ReportView): (string | null)[] {
   return [
     fact('Target', `${target}${results.target.embedded ? ` ${muted(SAID.embedded)}` : ''}`),
     fact('Finished', `${h(when(r.finishedAt))} ${muted(`after ${h(duration(r.durationMs))}`)}`),
+    ...(r.network ? [fact('Network', muted(h(networkSaid(r.network, r.requests))))] : []),
     fact('Seed', `<code>${h(r.seed ?? 'none')}</code>`),
     ...setFact(view),
     ...serverFact(view),

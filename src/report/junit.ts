@@ -5,7 +5,7 @@
 import type { Exchange } from '../wire/evidence.js';
 import { byArea, type RequirementResult, type Results } from './results.js';
 import { blocks, reportLevel } from './verdict.js';
-import { coverageSaid, oneLine, soakSaid } from './words.js';
+import { coverageSaid, oneLine, soakSaid, networkSaid } from './words.js';
 
 /** Text safe in XML 1.0: escaped, with characters XML cannot carry replaced by U+FFFD. */
 export function xml(text: string): string {
@@ -102,6 +102,9 @@ export function renderJunit(results: Results): string {
     ['strict', String(results.run.strict)],
     ...(results.run.coverage ? [['coverage', coverageSaid(results.run.coverage)] as [string, string]] : []),
     ...(results.run.soak ? [['soak', soakSaid(results.run.soak)] as [string, string]] : []),
+    ...(results.run.network
+      ? [['network', networkSaid(results.run.network, results.run.requests)] as [string, string]]
+      : []),
   ];
   const suites = byArea(results).map(({ area, title, entries }) => {
     const props = runProps.map(([k, v]) => `      <property name="${xml(k)}" value="${xml(v)}"/>\n`).join('');

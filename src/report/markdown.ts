@@ -1,6 +1,6 @@
 // conformance.md: short enough for a pull-request comment or a GitHub job summary.
 import { givenLabel, LEVELS, type RequirementResult, type Verdict } from './results.js';
-import { coverageSaid, describeDeployment, describeRetries, oneLine, soakSaid } from './words.js';
+import { coverageSaid, describeDeployment, describeRetries, oneLine, soakSaid, networkSaid } from './words.js';
 import { capital, SAID, type Finding, type FindingSection, type Named, type ReportView } from './view.js';
 
 const ICON: Readonly<Record<Verdict, string>> = {
@@ -143,6 +143,7 @@ function footer({ results }: ReportView): string[] {
   return [
     ...(r.coverage ? ['', `Coverage: ${md(coverageSaid(r.coverage))}.`] : []),
     ...(r.soak ? ['', `Soak (--soak): ${md(soakSaid(r.soak))}.`] : []),
+    ...(r.network ? ['', `Network: ${md(networkSaid(r.network, r.requests))}.`] : []),
     '',
     `${results.createdPets.count} pets created (ids in \`${results.createdPets.ledger}\`). ` +
       `Replay: ${code(r.replay ?? 'npx petstore-conformance')}. Evidence and reproductions: \`conformance.html\`.`,

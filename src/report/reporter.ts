@@ -26,6 +26,7 @@ import {
   type DeploymentFinding,
   type RunCoverage,
   type RunSoak,
+  type RunNetwork,
 } from './results.js';
 import { COLORS, PLAIN, renderTerminal } from './terminal.js';
 import { reportView, type ReportView } from './view.js';
@@ -125,6 +126,8 @@ export interface ChecksOutcome {
   coverage?: RunCoverage;
   /** --soak's rounds (see src/run/soak.ts). */
   soak?: RunSoak;
+  /** The protocol, the connections opened, the latency per operation. */
+  network?: RunNetwork;
 }
 
 /** Writes every report file of a run from its checks' outcomes, and prints the terminal summary. */
@@ -229,6 +232,7 @@ export class ConformanceReporter {
       targetServer,
       coverage,
       soak,
+      network,
     }: {
       created: string[];
       errors: string[];
@@ -247,6 +251,7 @@ export class ConformanceReporter {
       targetServer?: string | undefined;
       coverage?: RunCoverage | undefined;
       soak?: RunSoak | undefined;
+      network?: RunNetwork | undefined;
     },
   ): Results {
     const finishedAt = new Date();
@@ -296,6 +301,7 @@ export class ConformanceReporter {
       deployment: deployment ?? [],
       ...(coverage ? { coverage } : {}),
       ...(soak ? { soak } : {}),
+      ...(network ? { network } : {}),
     };
     const results = buildResults(checks, run);
     this.results = results;

@@ -59,7 +59,7 @@ export interface Baseline {
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
 /** Semantic version of the format: a new optional field is a minor bump, anything else major. */
-export const REPORT_FORMAT_VERSION = '1.11.0';
+export const REPORT_FORMAT_VERSION = '1.12.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
@@ -123,10 +123,13 @@ export interface RunInput {
   coverage?: RunCoverage;
   /** --soak: the rounds of properties after the run, and what they found. */
   soak?: RunSoak;
+  /** The protocol, the connections opened, the latency per operation. */
+  network?: RunNetwork;
 }
 
 export type RunCoverage = NonNullable<Results['run']['coverage']>;
 export type RunSoak = NonNullable<Results['run']['soak']>;
+export type RunNetwork = NonNullable<Results['run']['network']>;
 
 export const MAX_EVIDENCE = 10;
 export const LEDGER_FILE = 'created-pets.json';
@@ -276,6 +279,7 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
       ...(run.deployment?.length ? { deployment: [...run.deployment] } : {}),
       ...(run.coverage ? { coverage: run.coverage } : {}),
       ...(run.soak ? { soak: run.soak } : {}),
+      ...(run.network ? { network: run.network } : {}),
       ...(run.server ? { server: run.server } : {}),
       requirementSet: { id: requirementSet, current: requirementSet === CURRENT_REQUIREMENT_SET },
       ...(run.baseline

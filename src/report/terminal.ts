@@ -1,7 +1,7 @@
 // The compact summary printed at the end of every run.
 import { givenLabel, type Tally } from './results.js';
 import { VERDICT_TITLE } from './verdict.js';
-import { coverageSaid, describeDeployment, oneLine, soakSaid } from './words.js';
+import { coverageSaid, describeDeployment, oneLine, soakSaid, networkSaid } from './words.js';
 import { SAID, type Finding, type Named, type Once, type ReportView } from './view.js';
 
 export interface Paint {
@@ -180,6 +180,7 @@ function trouble(view: ReportView, { paint, width, line }: Out): string[] {
   for (const d of r.deployment ?? []) lines.push(line('deployment', oneLine(describeDeployment(d), width * 2)));
   if (r.coverage) lines.push(line('covered', oneLine(coverageSaid(r.coverage), width * 2)));
   if (r.soak) lines.push(line('soaked', oneLine(soakSaid(r.soak), width * 2)));
+  if (r.network) lines.push(line('network', oneLine(networkSaid(r.network, r.requests), width * 2)));
   return lines;
 }
 

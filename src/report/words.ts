@@ -92,6 +92,19 @@ export function coverageSaid(c: NonNullable<Results['run']['coverage']>): string
   return `${sent}; not sent: ${[...why].map(([w, n]) => `${n}, ${w}`).join('; ')}`;
 }
 
+/** The network of a run in one line: "1,650 requests on 640 new connections (HTTP/1.1); answered in: listPets 3 ms median, 9 ms p95; …". */
+export function networkSaid(n: NonNullable<Results['run']['network']>, requests?: number | null): string {
+  const sent = requests == null ? '' : `${plural(requests, 'request')} `;
+  const ahead = n.connections?.unusedAhead
+    ? `, ${n.connections.unusedAhead} of them opened ahead and closed unused`
+    : '';
+  const on = n.connections ? `on ${plural(n.connections.opened, 'new connection')}${ahead}` : 'through a proxy';
+  const ops = Object.entries(n.latency).map(
+    ([op, l]) => `${op} ${Math.round(l.medianMs)} ms median, ${Math.round(l.p95Ms)} ms p95`,
+  );
+  return `${sent}${on} (${n.protocol})${ops.length ? `; answered in: ${ops.join('; ')}` : ''}`;
+}
+
 /** --soak in one line: "30.2 s of 30 s, 12 rounds (seeds 6 to 17), 2,340 cases; no new finding in 30.2 s". */
 export function soakSaid(s: NonNullable<Results['run']['soak']>): string {
   const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

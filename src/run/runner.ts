@@ -17,6 +17,7 @@ import type {
   CheckInput,
   DeploymentFinding,
   RunRetries,
+  RunNetwork,
   RunSoak,
   TargetLost,
   TargetPoisoned,
@@ -44,6 +45,8 @@ export interface ChecksRun {
   coverage: RunCoverage;
   /** --soak: the rounds of properties run after the checks, and what they found. */
   soak?: RunSoak;
+  /** The protocol, the connections opened, the latency per operation. */
+  network: RunNetwork;
 }
 
 /** What a runner is told while the checks run (the progress line, --verbose). */
@@ -178,6 +181,13 @@ export class ChecksRunner {
       targetPoisoned,
       deployment: ctx.deployment.findings(),
       coverage: coverageOf(this.all, this.selected, this.decided, ctx.coverage.snapshot()),
+      network: {
+        protocol: 'HTTP/1.1',
+        connections: ctx.client.opened
+          ? { opened: ctx.client.opened.count, unusedAhead: ctx.client.opened.unused }
+          : null,
+        latency: ctx.latency.snapshot(),
+      },
       ...(this.soaked ? { soak: this.soaked } : {}),
       ...(ctx.serverHeader ? { targetServer: ctx.serverHeader } : {}),
     };

@@ -97,7 +97,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level).
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (connections, protocol, latency per operation) and run.traceId.
    */
   formatVersion: string;
   /**
@@ -242,6 +242,38 @@ export interface RunRecord {
    */
   deployment?: DeploymentFinding[];
   targetLost?: TargetLost;
+  /**
+   * Since 1.12.0. How the run reached the target: the protocol, the connections it opened, and how long each operation took to answer (an observation, never a verdict).
+   */
+  network?: {
+    /**
+     * The HTTP version the requests went in, e.g. HTTP/1.1.
+     */
+    protocol: string;
+    /**
+     * New connections to the target; null through a proxy (its connections are not the suite's to count).
+     */
+    connections: {
+      /**
+       * Every new connection, kept-alive ones and one per request that may create.
+       */
+      opened: number;
+      /**
+       * Of them, opened ahead of a request that may create and closed unused (see docs/network.md).
+       */
+      unusedAhead: number;
+    } | null;
+    /**
+     * Per operation (listPets, createPet, getPet; other for what the interface does not define): the answers, their median and 95th percentile time in ms, from the request on the wire to the last byte of the answer.
+     */
+    latency: {
+      [k: string]: {
+        answers: number;
+        medianMs: number;
+        p95Ms: number;
+      };
+    };
+  };
   /**
    * Since 1.10.0. --soak: after the run, the properties that passed, again round after round, each round with the next run seed, until the time asked for was spent (a round begun runs to its end; the first always runs). A property that failed in a round fails its requirement.
    */
