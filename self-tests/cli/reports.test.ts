@@ -151,6 +151,31 @@ describe.each([
     );
   });
 
+  test('every report says how the run reached the target: the trace, the connections, the protocol, the latency', () => {
+    const r = results(run());
+    const network = r.run.network as NonNullable<Results['run']['network']>;
+    expect(network.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(run().out).toContain(`trace id ${network.traceId}`); // printed at the start
+    expect(network.protocol).toBe('HTTP/1.1');
+    expect(Object.keys(network.latency)).toEqual(expect.arrayContaining(['listPets', 'createPet', 'getPet']));
+    const answers = Object.values(network.latency).reduce((n, l) => n + l.answers, 0);
+    expect(answers).toBe(r.run.requests); // every request got an answer, each counted once
+    for (const l of Object.values(network.latency)) expect(l.p95Ms).toBeGreaterThanOrEqual(l.medianMs);
+    // Every create on a connection of its own, the GETs on kept-alive ones.
+    const opened = network.connections?.opened ?? 0;
+    expect(opened).toBeGreaterThan(network.latency.createPet?.answers ?? Infinity);
+    expect(opened).toBeLessThan(r.run.requests ?? 0);
+    for (const file of ['conformance.md', 'conformance.html', 'junit.xml'])
+      expect(read(run(), file)).toContain(network.traceId);
+    // Each exchange shown as evidence carries its span of the run's trace; the curl line does not.
+    const exchanges = r.requirements.flatMap((e) => e.evidence ?? []);
+    for (const x of exchanges) {
+      expect(x.request.headers.traceparent).toMatch(new RegExp(`^00-${network.traceId}-[0-9a-f]{16}-01$`));
+      expect(x.reproduce).not.toContain('traceparent');
+    }
+    if (verdict === 'nonconformant') expect(exchanges.length).toBeGreaterThan(0);
+  });
+
   test('the ledger lists, digit for digit, every pet the run created', () => {
     const ledger = JSON.parse(read(run(), 'created-pets.json')) as { count: number; ids: string[]; runTag: string };
     expect(ledger.count).toBe(ledger.ids.length);

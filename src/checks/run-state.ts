@@ -109,6 +109,7 @@ export class RunState {
       timeoutMs: config.timeoutMs,
       concurrency: config.concurrency,
       readOnly: config.readOnly,
+      traceId: config.traceId,
       takeCreation: (from) => (from?.writes ?? this.budget.account).take(),
       retries: config.retries,
       ...(config.rate === undefined ? {} : { rate: config.rate }),

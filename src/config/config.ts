@@ -1,6 +1,6 @@
 // The one place configuration is read: the environment and .env, validated by the settings table
 // (src/config/settings.ts), resolved into what a run uses.
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { config as loadDotenv } from 'dotenv';
 import { ConfigError, SETTINGS, type Config, type Env, type Setting, type Settings } from './settings.js';
 
@@ -63,6 +63,8 @@ export interface RunConfig extends Omit<Config, 'baseUrl' | 'apiKey' | 'seed' | 
   readonly embedded: boolean;
   /** The target is served in this process (runConformance): reached directly, never through a proxy. */
   readonly inProcess?: boolean;
+  /** W3C Trace Context trace id of the run (32 hex digits): every check's request carries it in `traceparent`. */
+  readonly traceId: string;
 }
 
 export function resolveRunConfig(
@@ -74,6 +76,8 @@ export function resolveRunConfig(
     ...target,
     seed: config.seed ?? randomInt(-(2 ** 31), 2 ** 31 - 1),
     now: config.now?.toISOString(),
+    // Not from the seed: two runs with one seed are two traces in the server's logs.
+    traceId: randomBytes(16).toString('hex'),
   });
 }
 

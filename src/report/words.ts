@@ -102,7 +102,8 @@ export function networkSaid(n: NonNullable<Results['run']['network']>, requests?
   const ops = Object.entries(n.latency).map(
     ([op, l]) => `${op} ${Math.round(l.medianMs)} ms median, ${Math.round(l.p95Ms)} ms p95`,
   );
-  return `${sent}${on} (${n.protocol})${ops.length ? `; answered in: ${ops.join('; ')}` : ''}`;
+  const trace = n.traceId ? `; trace id ${n.traceId}` : '';
+  return `${sent}${on} (${n.protocol})${ops.length ? `; answered in: ${ops.join('; ')}` : ''}${trace}`;
 }
 
 /** --soak in one line: "30.2 s of 30 s, 12 rounds (seeds 6 to 17), 2,340 cases; no new finding in 30.2 s". */

@@ -182,6 +182,7 @@ export class ChecksRunner {
       deployment: ctx.deployment.findings(),
       coverage: coverageOf(this.all, this.selected, this.decided, ctx.coverage.snapshot()),
       network: {
+        traceId: ctx.config.traceId,
         protocol: 'HTTP/1.1',
         connections: ctx.client.opened
           ? { opened: ctx.client.opened.count, unusedAhead: ctx.client.opened.unused }

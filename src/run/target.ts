@@ -39,7 +39,7 @@ export async function openTarget(config: Config, say: (line: string) => void = c
     : redact(run.baseUrl);
   say(
     `petstore-conformance: testing ${what}${run.embedded ? ` at ${redact(run.baseUrl)}` : ''}; seed ${run.seed} (replay: ${replay}); pets this run ` +
-      `creates are named "${runTagOf(run.seed)} …"${run.readOnly ? '; read-only: nothing is created' : ''}`,
+      `creates are named "${runTagOf(run.seed)} …"${run.readOnly ? '; read-only: nothing is created' : ''}; trace id ${run.traceId}`,
   );
   // Whole from the start: the checks write it anew, so a run stopped before them leaves a valid, empty HAR.
   if (run.har)

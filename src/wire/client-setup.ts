@@ -9,16 +9,24 @@ import { PLACEHOLDER, redact } from './redact.js';
 import { WarmConnections, type Opened } from './warm.js';
 import type { ApiRequest, ApiResponse, SentRequest, Retries, SendRecord } from './requests.js';
 
+/** Requests prepared in this process: each one's span id (W3C Trace Context), unique in its trace and never zero. */
+let spans = 0;
+
 /** An ApiRequest as it goes on the wire, and as the evidence shows it (the key as its placeholder). */
 export function prepareRequest(
   req: ApiRequest,
   baseUrl: string,
   apiKey: string,
+  traceId?: string,
 ): { url: string; headers: Record<string, string>; body?: string; sent: SentRequest } {
   const qs = req.query?.length
     ? `?${req.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`
     : '';
-  const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(traceId ? { traceparent: `00-${traceId}-${(++spans).toString(16).padStart(16, '0')}-01` } : {}),
+    ...req.headers,
+  };
   const auth = req.auth ?? 'key';
   if (auth === 'key') headers.authorization = `Bearer ${apiKey}`;
   else if (auth !== 'none') headers.authorization = auth.authorization;
@@ -89,6 +97,8 @@ export interface ClientOptions<S = unknown> {
   concurrency: number;
   /** Bodies beyond this many bytes are cut and marked truncated. */
   maxBodyBytes?: number;
+  /** W3C trace id: each request carries `traceparent` with it and a span id of its own. */
+  traceId?: string;
   /** Refuse every method but GET and HEAD. */
   readOnly?: boolean;
   /**

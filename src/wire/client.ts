@@ -121,7 +121,7 @@ export class Client<S = unknown> implements Api {
 
   private async sendPaid(req: ApiRequest, taken: Settle | Promise<Settle> | undefined, from?: S): Promise<ApiResponse> {
     const settle = taken instanceof Promise ? await taken : taken;
-    const { url, headers, body, sent } = prepareRequest(req, this.baseUrl, this.options.apiKey);
+    const { url, headers, body, sent } = prepareRequest(req, this.baseUrl, this.options.apiKey, this.options.traceId);
     if (from !== undefined) this.stamps.set(sent, from);
     const retries = this.options.retries ?? 0;
     const maxWaitMs = this.maxWaitMs;

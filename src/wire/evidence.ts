@@ -13,7 +13,8 @@ const holdsPlaceholder = (s: string) => s.includes(PLACEHOLDER) || s.includes(PR
 export function curlCommand(req: SentRequest): string {
   const parts = ['curl', '-sS', '-i', '-X', req.method, shellQuote(req.url)];
   for (const [name, value] of Object.entries(req.headers)) {
-    if (name === 'accept') continue;
+    // Accept is curl's own; a replay is no span of the run's trace.
+    if (name === 'accept' || name === 'traceparent') continue;
     const header = `${name}: ${value}`;
     parts.push('-H', holdsPlaceholder(header) ? shellQuoteKey(header) : shellQuote(header));
   }

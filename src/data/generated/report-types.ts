@@ -97,7 +97,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (connections, protocol, latency per operation) and run.traceId.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation).
    */
   formatVersion: string;
   /**
@@ -246,6 +246,10 @@ export interface RunRecord {
    * Since 1.12.0. How the run reached the target: the protocol, the connections it opened, and how long each operation took to answer (an observation, never a verdict).
    */
   network?: {
+    /**
+     * The W3C Trace Context trace id of the run: every check's request carried it in traceparent, with a span id of its own (in the HAR and each exchange's request headers), to find it in the server's logs and traces.
+     */
+    traceId?: string;
     /**
      * The HTTP version the requests went in, e.g. HTTP/1.1.
      */
