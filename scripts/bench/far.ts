@@ -5,11 +5,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeCertificates, type Certificates } from '../../self-tests/net-kit.js';
-import { NETWORK_RTT_MS, NETWORK_RUNS, ROOT } from './config.js';
+import { NETWORK_RTT_MS, NETWORK_RUNS, ROOT, TARGETS } from './config.js';
 import { delayProxy } from './delay-proxy.js';
 import { bundleFloor, runFloor } from './floor-run.js';
 import { benchServer } from './network.js';
-import { say } from './output.js';
+import { mark, say } from './output.js';
 import { check, runCli } from './process.js';
 import { median, round } from './stats.js';
 
@@ -34,42 +34,55 @@ const PATHS: Record<Far['path'], { https: boolean; rttMs: number; what: string }
 /** One path: a run writing the HAR the floor replays, then NETWORK_RUNS runs and floors in turn. */
 async function farPath(path: Far['path'], concurrency: number, certs: Certificates): Promise<Far> {
   const { https, rttMs, what } = PATHS[path];
-  const server = await benchServer(0, https ? certs : undefined);
-  const proxy = rttMs > 0 ? await delayProxy(server.baseUrl.replace(/\/v1$/, ''), rttMs) : undefined;
-  const origin = proxy?.origin ?? server.baseUrl.replace(/\/v1$/, '');
-  const env = { PETSTORE_BASE_URL: `${origin}/v1`, PETSTORE_API_KEY: server.apiKey, NODE_EXTRA_CA_CERTS: certs.caFile };
   const replay = join(ROOT, '.build', 'bench', `far-${path}-requests.json`);
-  try {
-    check(await runCli(env, `far-${path}-har`, { har: true, replay }), `the run (${what}) with --har`);
-    const runs: { ms: number; opened: number | null; requests: number }[] = [];
-    const floors: { ms: number; opened: number | null }[] = [];
-    const opened = () => proxy?.connections() ?? 0;
-    for (let i = 0; i < NETWORK_RUNS; i++) {
-      const before = opened();
-      const run = await runCli(env, `far-${path}`);
-      check(run, `the run (${what})`);
-      runs.push({ ms: run.wallMs, opened: proxy ? opened() - before : run.connections, requests: run.requests ?? 0 });
-      const floorBefore = opened();
-      const floor = await runFloor(replay, concurrency, { origin, apiKey: server.apiKey, env });
-      floors.push({ ms: floor.wallMs, opened: proxy ? opened() - floorBefore : null });
-    }
-    const far: Far = {
-      path,
-      requests: median(runs.map((r) => r.requests)),
-      runMs: round(median(runs.map((r) => r.ms))),
-      floorMs: round(median(floors.map((f) => f.ms))),
-      connections: runs[0]?.opened === null ? null : median(runs.map((r) => r.opened ?? 0)),
-      floorConnections: proxy ? median(floors.map((f) => f.opened ?? 0)) : null,
+  /** `measure` against a fresh server (each run and floor sees an empty store), behind a fresh proxy when far. */
+  const fresh = async <T>(
+    measure: (t: { origin: string; apiKey: string; env: Record<string, string> }) => Promise<T>,
+  ) => {
+    const server = await benchServer(0, https ? certs : undefined);
+    const proxy = rttMs > 0 ? await delayProxy(server.baseUrl.replace(/\/v1$/, ''), rttMs) : undefined;
+    const origin = proxy?.origin ?? server.baseUrl.replace(/\/v1$/, '');
+    const env = {
+      PETSTORE_BASE_URL: `${origin}/v1`,
+      PETSTORE_API_KEY: server.apiKey,
+      NODE_EXTRA_CA_CERTS: certs.caFile,
     };
-    say(
-      `  ${what}: ${far.runMs} ms for ${far.requests} requests (${far.connections ?? '?'} connections), ` +
-        `floor ${far.floorMs} ms (${far.floorConnections ?? concurrency} connections): ${round(far.runMs / far.floorMs, 2)}x`,
-    );
-    return far;
-  } finally {
-    await proxy?.close();
-    await server.close();
+    try {
+      return { measured: await measure({ origin, apiKey: server.apiKey, env }), opened: proxy?.connections() ?? null };
+    } finally {
+      await proxy?.close();
+      await server.close();
+    }
+  };
+  await fresh(async ({ env }) =>
+    check(await runCli(env, `far-${path}-har`, { har: true, replay }), `the run (${what}) with --har`),
+  );
+  const runs: { ms: number; opened: number | null; requests: number }[] = [];
+  const floors: { ms: number; opened: number | null }[] = [];
+  for (let i = 0; i < NETWORK_RUNS; i++) {
+    const run = await fresh(({ env }) => runCli(env, `far-${path}`));
+    check(run.measured, `the run (${what})`);
+    runs.push({
+      ms: run.measured.wallMs,
+      opened: run.opened ?? run.measured.connections,
+      requests: run.measured.requests ?? 0,
+    });
+    const floor = await fresh((target) => runFloor(replay, concurrency, target));
+    floors.push({ ms: floor.measured.wallMs, opened: floor.opened });
   }
+  const far: Far = {
+    path,
+    requests: median(runs.map((r) => r.requests)),
+    runMs: round(median(runs.map((r) => r.ms))),
+    floorMs: round(median(floors.map((f) => f.ms))),
+    connections: runs[0]?.opened === null ? null : median(runs.map((r) => r.opened ?? 0)),
+    floorConnections: floors[0]?.opened === null ? null : median(floors.map((f) => f.opened ?? 0)),
+  };
+  say(
+    `  ${what}: ${far.runMs} ms for ${far.requests} requests (${far.connections ?? '?'} connections), ` +
+      `floor ${far.floorMs} ms (${far.floorConnections ?? concurrency} connections): ${round(far.runMs / far.floorMs, 2)}x`,
+  );
+  return far;
 }
 
 /** Every path, in turn. */
@@ -87,4 +100,36 @@ export async function farRuns(concurrency: number, step = ''): Promise<Far[]> {
   } finally {
     rmSync(certs.dir, { recursive: true, force: true });
   }
+}
+
+const ratio = (f: Far) => round(f.runMs / f.floorMs, 2);
+const goal: Partial<Record<Far['path'], number>> = { loopback: TARGETS.loopbackVsFloor, tls: TARGETS.networkVsFloor };
+
+/** Each path's ratio to its floor, and whether it meets its goal where it has one. */
+export function farFigures(far: readonly Far[]) {
+  return far.map((f) => ({
+    ...f,
+    ratio: ratio(f),
+    goal: goal[f.path] ?? null,
+    met: ratio(f) <= (goal[f.path] ?? Infinity),
+  }));
+}
+
+/** The table's rows: each path's run, and its floor beside it. */
+export function farRows(far: readonly Far[]): string[][] {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  return farFigures(far).flatMap((f) => [
+    [
+      `${PATHS[f.path].what[0]?.toUpperCase()}${PATHS[f.path].what.slice(1)} (median of ${NETWORK_RUNS})`,
+      `${s(f.runMs)}, ${f.requests} requests on ${f.connections ?? '?'} new connections`,
+      '',
+      '',
+    ],
+    [
+      `  / the floor: its requests replayed on ${f.floorConnections ?? 'kept-alive'} connections`,
+      `${s(f.floorMs)}: ${f.ratio}x`,
+      f.goal === null ? '' : `<= ${f.goal}x`,
+      f.goal === null ? '' : mark(f.met),
+    ],
+  ]);
 }

@@ -64,7 +64,7 @@ export interface CliRun {
   exitCode: number | null;
   /** run.requests from conformance.json. */
   requests: number | null;
-  /** run.connections.opened from conformance.json: the new connections the run made. */
+  /** run.network.connections.opened from conformance.json: the new connections the run made. */
   connections: number | null;
   verdict: string | null;
   stderr: string;
@@ -106,12 +106,12 @@ function reportOf(reports: string): Pick<CliRun, 'requests' | 'verdict' | 'conne
   try {
     const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
       verdict: string;
-      run: { requests?: number | null; connections?: { opened: number } };
+      run: { requests?: number | null; network?: { connections: { opened: number } | null } };
     };
     return {
       requests: report.run.requests ?? null,
       verdict: report.verdict,
-      connections: report.run.connections?.opened ?? null,
+      connections: report.run.network?.connections?.opened ?? null,
     };
   } catch {
     // no report: the failure is in stderr

@@ -2,6 +2,7 @@
 // to reports/bench.json), and its table's rows.
 import { cpus } from 'node:os';
 import { LATENCY_MS, LATENCY_RUNS, ONE, RUNS, SEED, THROUGHPUT_RUNS, TARGETS } from './config.js';
+import { farFigures, farRows, type Far } from './far.js';
 import { harRows, type harFigures } from './har-cost.js';
 import { mark } from './output.js';
 import type { CliRun } from './process.js';
@@ -19,6 +20,7 @@ export interface Measured {
   latency: { wallMs: number; requests: number }[];
   chain: number;
   stopping: Awaited<ReturnType<typeof stoppingFigures>>;
+  far: Far[];
 }
 
 /** The latency run's lower bound: the larger of the chain's and the pool's. */
@@ -73,6 +75,7 @@ export function figuresOf(m: Measured) {
       factor: round(median(latency.map((r) => r.wallMs)) / bound, 2),
     },
     stopping: m.stopping,
+    far: farFigures(m.far),
     floor: {
       ...m.floor,
       fullRatio: round(median(embedded.map((r) => r.wallMs)) / m.floor.fullMs, 2),
@@ -95,6 +98,7 @@ export function metOf(f: Figures) {
     har: f.har.remote.overhead <= TARGETS.harOverhead,
     stop: f.stopping.sigintMaxMs <= TARGETS.stopMs,
     afterProbe: f.stopping.afterProbeMaxMs <= TARGETS.afterProbeMs,
+    far: f.far.every((p) => p.met),
   };
 }
 
@@ -153,6 +157,7 @@ export function benchRows(m: Measured, f: Figures, met: ReturnType<typeof metOf>
       '',
     ],
     ['  wall / lower bound', `${f.latency.factor}x`, `<= ${TARGETS.latencyFactor}x`, mark(met.latency)],
+    ...farRows(m.far),
     ...harRows(m.har),
     ...stoppingRows(m.stopping),
   ];

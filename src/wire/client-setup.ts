@@ -177,7 +177,7 @@ export function connectionsFor(
     opened.count++;
     connect(opts, callback);
   };
-  const warm = new WarmConnections(connect, options.concurrency, opened);
+  const warm = new WarmConnections(connect, options.concurrency * 2, opened);
   return { pooled: new Agent({ ...agent, connect: counted }), fresh: new OwnConnections(warm), proxy, opened };
 }
 
