@@ -4,7 +4,11 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
 import { buildConnector } from 'undici';
-import { WARM_MS, WarmConnections, type Opened } from '../../src/wire/warm.js';
+import { WARM_MS, WarmConnections, WORTH_MS, type Opened } from '../../src/wire/warm.js';
+
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((r) => setTimeout(r, 5));
+};
 
 const servers: Server[] = [];
 afterEach(() => servers.splice(0).forEach((s) => s.close()));
@@ -23,23 +27,31 @@ async function listening(closeAfterMs?: number): Promise<{ options: buildConnect
   return { options: { hostname: '127.0.0.1', protocol: 'http:', port: String(port) }, accepted };
 }
 
-function warmFor(): { warm: WarmConnections; opened: Opened } {
-  const opened: Opened = { count: 0, unused: 0 };
-  return { warm: new WarmConnections(buildConnector({}), 4, opened), opened };
-}
-
 const connected = (warm: WarmConnections, options: buildConnector.Options) =>
   new Promise<Socket>((resolve, reject) =>
     warm.connector(options, (err, s) => (err ? reject(err) : resolve(s as Socket))),
   );
 
-const until = async (done: () => boolean) => {
-  while (!done()) await new Promise((r) => setTimeout(r, 5));
-};
+/**
+ * Connections that take WORTH_MS and more to open, as far away; the first few each open their own
+ * (as on loopback), to learn it, and then it opens ahead. `opened` and `accepted` count from then on.
+ */
+async function warmFor(options: buildConnector.Options, accepted: Socket[]) {
+  const connect = buildConnector({});
+  const slow: buildConnector.connector = (opts, cb) => void setTimeout(() => connect(opts, cb), WORTH_MS * 2);
+  const opened: Opened = { count: 0, unused: 0 };
+  const warm = new WarmConnections(slow, 4, opened);
+  for (let i = 0; i < 4; i++) (await connected(warm, options)).destroy();
+  await until(() => accepted.length === 4);
+  expect(opened).toEqual({ count: 4, unused: 0 }); // each its own, none ahead
+  accepted.splice(0);
+  Object.assign(opened, { count: 0, unused: 0 });
+  return { warm, opened };
+}
 
 test('a miss opens one more ahead; the next request gets it, and one more is opened ahead of it', async () => {
   const { options, accepted } = await listening();
-  const { warm, opened } = warmFor();
+  const { warm, opened } = await warmFor(options, accepted);
   const first = await connected(warm, options);
   await until(() => accepted.length === 2); // its own, and one ahead
   const second = await connected(warm, options);
@@ -54,7 +66,7 @@ test('a miss opens one more ahead; the next request gets it, and one more is ope
 
 test('a connection that waited WARM_MS is closed unused, and is never handed out', async () => {
   const { options, accepted } = await listening();
-  const { warm, opened } = warmFor();
+  const { warm, opened } = await warmFor(options, accepted);
   const first = await connected(warm, options);
   await until(() => accepted.length === 2);
   const ahead = accepted[1] as Socket;
@@ -70,8 +82,8 @@ test('a connection that waited WARM_MS is closed unused, and is never handed out
 
 test('a connection the other side closes while it waits is never handed out, and later ones wait half as long as it lived', async () => {
   const lifeMs = WARM_MS / 5;
-  const { options } = await listening(lifeMs);
-  const { warm, opened } = warmFor();
+  const { options, accepted } = await listening(lifeMs);
+  const { warm, opened } = await warmFor(options, accepted);
   const first = await connected(warm, options);
   await until(() => opened.unused === 1); // the one ahead, closed by the server after lifeMs
   const next = await connected(warm, options); // a miss: a connection of its own
@@ -82,4 +94,15 @@ test('a connection the other side closes while it waits is never handed out, and
   expect(performance.now() - began).toBeLessThan(WARM_MS);
   warm.close();
   [first, next].forEach((s) => s.destroy());
+});
+
+test('where connections open in no time (loopback), none is opened ahead: each request opens its own as it asks', async () => {
+  const { options, accepted } = await listening();
+  const opened: Opened = { count: 0, unused: 0 };
+  const warm = new WarmConnections(buildConnector({}), 4, opened);
+  for (let i = 0; i < 8; i++) (await connected(warm, options)).destroy();
+  await new Promise((r) => setTimeout(r, 50)); // a connection opened ahead would have been accepted by now
+  expect(accepted).toHaveLength(8);
+  expect(opened).toEqual({ count: 8, unused: 0 });
+  warm.close();
 });

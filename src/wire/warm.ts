@@ -14,6 +14,13 @@ import type { buildConnector } from 'undici';
 
 /** How long a connection waits for its request once open, at most, before it is closed. */
 export const WARM_MS = 250;
+/**
+ * Connections are opened ahead only where opening one costs this much: the fastest of the last
+ * SAMPLES did. On loopback a handshake is free, and there every request that may create opens
+ * its own connection as it asks, as it always did.
+ */
+export const WORTH_MS = 5;
+const SAMPLES = 4;
 
 interface Waiting {
   socket: Socket;
@@ -39,6 +46,8 @@ interface Origin {
   wanted: number;
   /** How long one may wait: WARM_MS, or less once the other side closed one that waited. */
   waitMs: number;
+  /** How long the last SAMPLES connections took to open, in ms. */
+  took: number[];
 }
 
 export class WarmConnections {
@@ -55,7 +64,11 @@ export class WarmConnections {
   readonly connector: buildConnector.connector = (options, callback) => {
     const key = `${options.protocol}//${options.hostname}:${options.port}`;
     let o = this.origins.get(key);
-    if (!o) this.origins.set(key, (o = { ready: [], asking: [], opening: 0, wanted: 0, waitMs: WARM_MS }));
+    if (!o) this.origins.set(key, (o = { ready: [], asking: [], opening: 0, wanted: 0, waitMs: WARM_MS, took: [] }));
+    if (o.asking.length === 0 && !(o.took.length === SAMPLES && Math.min(...o.took) >= WORTH_MS)) {
+      this.opened.count++;
+      return this.timed(o, options, callback);
+    }
     o.asking.push(callback);
     const socket = this.take(o);
     if (socket) {
@@ -68,6 +81,15 @@ export class WarmConnections {
     }
     this.fill(o, options);
   };
+
+  /** A new connection, its opening time kept. */
+  private timed(o: Origin, options: buildConnector.Options, callback: buildConnector.Callback): void {
+    const began = performance.now();
+    this.connect(options, (...args) => {
+      if (o.took.push(performance.now() - began) > SAMPLES) o.took.shift();
+      callback(...args);
+    });
+  }
 
   /** A waiting connection still fit to carry a first request: open, nothing read, young. */
   private take(o: Origin): Socket | undefined {
@@ -87,7 +109,7 @@ export class WarmConnections {
       o.opening++;
       this.opened.count++;
       const began = performance.now();
-      this.connect(options, (err, socket) => {
+      this.timed(o, options, (err, socket) => {
         o.opening--;
         if (err || !socket) {
           // A failure is the oldest request's once no connection still opening could serve it.
