@@ -1,51 +1,26 @@
 // `petstore-conformance replay REPORT_DIR [--base-url URL] [--only IDS]`: the failed (or undecided)
 // requirements of a report, their checks run again with its seed (src/run/replay.ts), to check a fix
 // in seconds. Exit 0 only when every one replayed is FIXED; 1 otherwise; 2 on bad usage.
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig, resolveRunConfig, SETTINGS } from '../config/config.js';
 import { registerSecret, redact } from '../wire/redact.js';
 import { replayLines, replayReport } from '../run/replay.js';
 import { checks } from '../../tests/catalogue.js';
-import { loadReport } from './diff.js';
+import { reportArgs } from './report-args.js';
 
 export const REPLAY_USAGE = 'usage: petstore-conformance replay REPORT_DIR [--base-url URL] [--only IDS]';
 
 export async function replayCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const say = (line: string) => console.error(`petstore-conformance replay: ${line}`);
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: { 'base-url': { type: 'string' }, only: { type: 'string' } },
-    });
-  } catch (err) {
-    say(`${(err as Error).message}\n${REPLAY_USAGE}`);
-    return 2;
-  }
-  const [dir, ...extra] = parsed.positionals;
-  if (dir === undefined || extra.length > 0) {
-    say(REPLAY_USAGE);
-    return 2;
-  }
-  const file = existsSync(dir) && statSync(dir).isDirectory() ? join(dir, 'conformance.json') : dir;
-  let results;
-  try {
-    results = loadReport(file);
-  } catch (err) {
-    say((err as Error).message.replace(/^diff: /, ''));
-    return 2;
-  }
+  const said = reportArgs('replay', REPLAY_USAGE, args, ['base-url', 'only']);
+  if (!said) return 2;
+  const { results, values } = said;
   const config = loadConfig(env);
   if (!config.apiKey) {
-    say('PETSTORE_API_KEY is not set: the replay sends the key the run sent');
+    console.error('petstore-conformance replay: PETSTORE_API_KEY is not set: the replay sends the key the run sent');
     return 2;
   }
   registerSecret(config.apiKey);
-  const baseUrl = SETTINGS.baseUrl.parse(parsed.values['base-url'] ?? results.target.baseUrl, '--base-url');
-  const only = parsed.values.only === undefined ? config.only : SETTINGS.only.parse(parsed.values.only);
+  const baseUrl = SETTINGS.baseUrl.parse(values['base-url'] ?? results.target.baseUrl, '--base-url');
+  const only = values.only === undefined ? config.only : SETTINGS.only.parse(values.only);
   const seed = results.run.seed ?? config.seed;
   const run = resolveRunConfig(
     { ...config, only, ...(seed === undefined ? {} : { seed }) },
