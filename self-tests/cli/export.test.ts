@@ -2,7 +2,7 @@
 // `node --test` in a folder outside the repository, fails against the fault and passes against the
 // reference server.
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, test } from 'vitest';
@@ -13,11 +13,11 @@ import { cleanEnv, referenceServer, root, runBin, tempDir, type TestServer } fro
 const servers: TestServer[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.close())));
 
-/** `node --test` in `dir` against `server`: its exit code and output. */
-async function nodeTest(dir: string, server: TestServer): Promise<{ code: number; out: string }> {
+/** `node --test` (or vitest's `run`) in `dir` against `server`: its exit code and output. */
+async function nodeTest(dir: string, server: TestServer, args = ['--test']): Promise<{ code: number; out: string }> {
   const env = cleanEnv({ PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.apiKey });
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--test'], { cwd: dir, env });
+    const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: dir, env });
     return { code: 0, out: stdout };
   } catch (err) {
     const e = err as { code: number; stdout: string };
@@ -55,13 +55,20 @@ test.each([
   expect(passing.out).toContain(`ok 1 - ${id} (MUST)`);
 });
 
-test('--runner vitest writes the same test for vitest; a bad runner is a usage error', async () => {
+test('--runner vitest: a project with vitest alone runs it, failing against the fault; a bad runner is a usage error', async () => {
   const faulty = await referenceServer({ wrap: faults.find((f) => f.name === 'list-without-auth')?.wrap });
-  servers.push(faulty);
+  const fixed = await referenceServer();
+  servers.push(faulty, fixed);
   const dir = tempDir('export');
   await runConformance({ target: faulty.baseUrl, apiKey: faulty.apiKey, only: ['auth.missing-key'], reportDir: dir });
   const out = tempDir('exported');
   expect((await runBin(['export', dir, '--out', out, '--runner', 'vitest'])).code).toBe(0);
   expect(readFileSync(join(out, 'auth.missing-key.test.mjs'), 'utf8')).toContain("import { test } from 'vitest';");
+  // The project's vitest, as another project would have installed it.
+  symlinkSync(join(root, 'node_modules'), join(out, 'node_modules'));
+  const vitest = [join(out, 'node_modules/vitest/vitest.mjs'), 'run', '--no-cache'];
+  expect((await nodeTest(out, faulty, vitest)).code).toBe(1);
+  const passing = await nodeTest(out, fixed, vitest);
+  expect(passing.code, passing.out).toBe(0);
   expect((await runBin(['export', dir, '--out', out, '--runner', 'jest'])).code).toBe(2);
 });
