@@ -1,6 +1,6 @@
 // Comparing pets exactly: int64 digit for digit, names code point for code point.
 import fc from 'fast-check';
-import { expectPet, fail } from '../src/checks/assert.js';
+import { expectPet, fail, type Expectation } from '../src/checks/assert.js';
 import { createdRules, echoRules, isTwin, readBackRules, type Sent } from './rules/blame.js';
 import type { ApiResponse } from '../src/wire/requests.js';
 import { exactInteger, show } from '../src/wire/json.js';
@@ -98,6 +98,13 @@ export function blockIfTwin(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got:
     );
 }
 
+/** The fields as data an exported test compares, when each survives JSON.parse as it is (no int64 beyond 2^53). */
+function plainFields(sent: Sent): Expectation | undefined {
+  const plain = (v: unknown) =>
+    typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isSafeInteger(v));
+  return Object.values(sent).every(plain) ? { fields: sent as NonNullable<Expectation['fields']> } : undefined;
+}
+
 /** A field of a Pet that a check may be about. */
 export type Field = 'name' | 'categoryId' | 'status';
 
@@ -126,7 +133,7 @@ export async function expectStoredAsSent(
   const wrong = echoDifference(mine, pet);
   if (wrong)
     because({ rules: echoRules(mine, pet), mine: true }, () =>
-      fail(res, msg`${what}, accepted, echoed exactly`, wrong),
+      fail(res, msg`${what}, accepted, echoed exactly`, wrong, plainFields(mine)),
     );
   if (getPetStage(ctx) !== 'live') return pet;
   const back = await ctx.api.getPet(pet.id);

@@ -1,7 +1,9 @@
 // The small vocabulary of assertions checks are written in. Each failure says what was sent,
 // what came back and what the interface expects; the exchange carries the reproduction.
 import { answeredByFront, GATEWAY_FAILING, TransportError, type ApiResponse } from '../wire/requests.js';
-import { exchangeOf } from '../wire/evidence.js';
+import { exchangeOf, type Expectation } from '../wire/evidence.js';
+
+export type { Expectation } from '../wire/evidence.js';
 import { detach, show } from '../wire/json.js';
 import { quoted, type QuotedText } from '../wire/redact.js';
 import { Violation } from './outcomes.js';
@@ -37,8 +39,14 @@ function describeResponse(res: ApiResponse): Message {
 /**
  * Throws a Violation about this exchange; but an answer the client attributed to infrastructure
  * (a gateway's 502/503/504 that is not JSON) is not the service's: the check could not decide.
+ * `expectation`: what was expected as data, for a test exported from the report.
  */
-export function fail(res: ApiResponse, expected: Message, got = describeResponse(res)): never {
+export function fail(
+  res: ApiResponse,
+  expected: Message,
+  got = describeResponse(res),
+  expectation?: Expectation,
+): never {
   if (res.infrastructure)
     throw new TransportError(
       answeredByFront(res)
@@ -48,12 +56,15 @@ export function fail(res: ApiResponse, expected: Message, got = describeResponse
     );
   // What the network said of the first send: a quote, as in any TransportError's message.
   const resent = res.resent ? msg` (${quoted(res.resent)})` : msg``;
-  throw new Violation(msg`${describeRequest(res)}: expected ${expected}; got ${got}${resent}`, [exchangeOf(res)]);
+  throw new Violation(msg`${describeRequest(res)}: expected ${expected}; got ${got}${resent}`, [
+    exchangeOf(res, expectation),
+  ]);
 }
 
 export function expectStatus(res: ApiResponse, expected: number | readonly number[], what?: Message): void {
   const list = typeof expected === 'number' ? [expected] : expected;
-  if (!list.includes(res.status)) fail(res, msg`${joined(list, msg` or `)}${what ? msg` (${what})` : msg``}`);
+  if (!list.includes(res.status))
+    fail(res, msg`${joined(list, msg` or `)}${what ? msg` (${what})` : msg``}`, undefined, { status: [...list] });
 }
 
 /** A 4xx: how a server may refuse input where the interface leaves the answer open. */

@@ -30,6 +30,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   try {
     const inv = parseCommandLine(argv);
     if (inv.command === 'diff') return await (await import('./diff.js')).diffCommand(inv.args ?? [], env);
+    if (inv.command === 'replay') return await (await import('./replay.js')).replayCommand(inv.args ?? [], env);
+    if (inv.command === 'export') return (await import('./export.js')).exportCommand(inv.args ?? []);
     if (inv.command === 'matrix') return await (await import('./matrix/command.js')).matrixCommand(inv.args ?? []);
     if (inv.command === 'sign' || inv.command === 'verify')
       return (await import('./sign.js')).signatureCommand(inv.command, inv.args ?? []);

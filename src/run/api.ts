@@ -9,8 +9,10 @@ import type { Results } from '../report/results.js';
 import { checks } from '../../tests/catalogue.js';
 import { ChecksRunner } from './runner.js';
 import { serveInProcess, type InProcessTarget } from './serve.js';
+import { replayReport, type Replay } from './replay.js';
 
 export type { FetchHandler, InProcessTarget } from './serve.js';
+export { NOT_A_VERDICT, type Replay, type ReplayedRequirement, type ReplayVerdict } from './replay.js';
 export { failedRequirements, formatFindings, type FailedRequirement } from '../report/findings.js';
 export type { RequirementDecided, RunEnded, RunEvent, RunStarted } from '../report/events.js';
 export type {
@@ -113,6 +115,34 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
     const results = reporter.writeRun(outcome, { runConfig: run, startedAt });
     events?.end(results);
     return results;
+  } finally {
+    await inProcess?.close();
+  }
+}
+
+/**
+ * Runs again, with the report's seed, the checks that failed or could not decide in `results`, against
+ * `target` (default the report's): each failed requirement FIXED, STILL FAILING or COULD NOT REPLAY.
+ * A FIXED replay is not a verdict (NOT_A_VERDICT): the whole run decides.
+ */
+export async function replay(
+  results: Results,
+  options: Omit<ConformanceOptions, 'target' | 'reportDir' | 'onEvent' | 'seed'> & {
+    target?: ConformanceOptions['target'];
+  },
+): Promise<Replay> {
+  if (!options.apiKey) throw new TypeError('replay: apiKey is required');
+  registerSecret(options.apiKey);
+  const target = options.target ?? results.target.baseUrl;
+  const inProcess = typeof target === 'string' || target instanceof URL ? undefined : await serveInProcess(target);
+  try {
+    const baseUrl = inProcess
+      ? `${inProcess.origin}${(options.basePath ?? '/v1').replace(/\/+$/, '')}`
+      : String(target);
+    const seed = results.run.seed ?? undefined;
+    const config = configOf({ ...options, target: baseUrl, ...(seed === undefined ? {} : { seed }) }, baseUrl);
+    const run = resolveRunConfig(config, { baseUrl, apiKey: options.apiKey, embedded: false, inProcess: !!inProcess });
+    return await replayReport(results, checks, run);
   } finally {
     await inProcess?.close();
   }

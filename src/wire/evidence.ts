@@ -26,12 +26,21 @@ export function curlCommand(req: SentRequest): string {
   return parts.join(' ');
 }
 
+/** What the assertion that failed expected of the answer, as data: what an exported test asserts (`export`). */
+export interface Expectation {
+  /** The statuses it allowed. */
+  status?: number[];
+  /** Fields of the JSON body, each equal to this value (the fields the rule is about, as sent). */
+  fields?: Record<string, string | number | boolean | null>;
+}
+
 export interface Exchange {
   request: SentRequest;
   response?: { status: number; headers: Record<string, string>; body: string };
   reproduce: string;
   /** With --har: the index in the HAR's log.entries of the send this exchange shows. */
   harEntry?: number;
+  expected?: Expectation;
 }
 
 const MAX_BODY_IN_EVIDENCE = 2000;
@@ -39,12 +48,24 @@ const MAX_BODY_IN_EVIDENCE = 2000;
 const redactHeaders = (headers: Record<string, string>) =>
   Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redact(v)]));
 
-export function exchangeOf(res: ApiResponse): Exchange {
+const redactExpectation = ({ fields, ...rest }: Expectation): Expectation => ({
+  ...rest,
+  ...(fields
+    ? { fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) }
+    : {}),
+});
+
+export function exchangeOf(res: ApiResponse, expected?: Expectation): Exchange {
   const text =
     res.text.length > MAX_BODY_IN_EVIDENCE
       ? `${detach(res.text.slice(0, MAX_BODY_IN_EVIDENCE))}… (${res.text.length} chars)`
       : res.text;
-  return requestOnly(res.request, { status: res.status, headers: redactHeaders(res.headers), body: redact(text) });
+  const exchange = requestOnly(res.request, {
+    status: res.status,
+    headers: redactHeaders(res.headers),
+    body: redact(text),
+  });
+  return expected ? { ...exchange, expected: redactExpectation(expected) } : exchange;
 }
 
 /** The bearer header as the client writes it for the key: final, never redacted again (a key "a" would garble "Bearer"). */

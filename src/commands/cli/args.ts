@@ -21,7 +21,7 @@ export const COMMANDS = {
   version: "Print the suite's version and the interface version, and exit.",
   help: 'Print this help and exit.',
 } as const;
-type Command = keyof typeof COMMANDS | 'run' | 'diff' | 'matrix' | 'sign' | 'verify';
+type Command = keyof typeof COMMANDS | 'run' | 'diff' | 'matrix' | 'sign' | 'verify' | 'replay' | 'export';
 
 /** Bad usage: one line, exit 2. */
 export class UsageError extends Error {
@@ -107,6 +107,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   // Subcommands with positional arguments of their own: `diff OLD.json NEW.json`, `matrix A.json B.json …`.
   if (argv[0] === 'diff') return { command: 'diff', flags: {}, args: argv.slice(1) };
   if (argv[0] === 'matrix') return { command: 'matrix', flags: {}, args: argv.slice(1) };
+  if (argv[0] === 'replay' || argv[0] === 'export') return { command: argv[0], flags: {}, args: argv.slice(1) };
   if (argv[0] === 'sign' || argv[0] === 'verify') return { command: argv[0], flags: {}, args: argv.slice(1) };
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
   for (const [, s] of flagged)

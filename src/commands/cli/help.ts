@@ -65,6 +65,8 @@ export function helpText(): string {
       '  npx petstore-conformance [options]',
       '  npx petstore-conformance diff OLD.json NEW.json [--md FILE]   # what changed between two runs',
       '  npx petstore-conformance matrix A.json B.json … --out DIR     # runs side by side (matrix --help)',
+      '  npx petstore-conformance replay REPORT_DIR [--base-url URL]   # its failed checks again (FIXED?)',
+      '  npx petstore-conformance export REPORT_DIR --out DIR          # each failure as a test (node:test)',
       '  npx petstore-conformance sign REPORT_DIR --key KEY.pem        # sign the manifest (Ed25519)',
       '  npx petstore-conformance verify REPORT_DIR --pub KEY.pub      # check the signature and every hash',
     ]),

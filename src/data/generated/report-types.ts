@@ -97,7 +97,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation).
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation). 1.13.0 added an exchange's expected.
    */
   formatVersion: string;
   /**
@@ -591,6 +591,18 @@ export interface ReportExchange {
    * A curl command; the key is written $PETSTORE_API_KEY.
    */
   reproduce: string;
+  /**
+   * Since 1.13.0. What the assertion that failed expected of the answer, as data (what `export` writes a test of), when it is one of: the statuses allowed, fields of the JSON body equal to the values sent.
+   */
+  expected?: {
+    /**
+     * @minItems 1
+     */
+    status?: number[];
+    fields?: {
+      [k: string]: string | number | boolean | null;
+    };
+  };
   /**
    * Since 1.4.0. Present when the run wrote a HAR (--har, PETSTORE_HAR; manifest.json names the file): the index in its log.entries of the send this exchange shows (the last, when the request was retried or resent).
    */

@@ -1,0 +1,114 @@
+// A failed requirement as one standalone test file (`export`): its recorded requests sent again with
+// fetch (Node 20's global), the key from $PETSTORE_API_KEY, and what the failed assertions expected,
+// as the report recorded it (Exchange.expected). It runs in any project, with node:test or vitest.
+import type { RequirementResult, Results } from './results.js';
+import { oneLine } from './words.js';
+
+export type TestRunner = 'node' | 'vitest';
+export const TEST_RUNNERS: readonly TestRunner[] = ['node', 'vitest'];
+
+export type ExportedTest = { file: string; text: string; asserted: number; cases: number } | { skipped: string };
+
+/** What a test file holds of one exchange: the request after the base URL, and what its answer must be. */
+interface Sent {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** The id digits the run's answer held, for the new ids a later request uses. */
+  ids: string[];
+  expected?: { status?: number[]; fields?: Record<string, unknown> };
+}
+
+/** Headers fetch sets itself or refuses; traceparent named a span of the run, not of this test. */
+const NOT_SENT = new Set(['host', 'content-length', 'connection', 'traceparent', 'transfer-encoding']);
+const CUT_BODY = /… \(\d+ chars\)$/;
+const idsIn = (text: string) => [...text.matchAll(/"id"\s*:\s*(-?\d+)/g)].map((m) => m[1] as string);
+
+/** The test file of one failed requirement, or why it has none. */
+export function exportedTest(results: Results, r: RequirementResult, runner: TestRunner): ExportedTest {
+  const base = results.target.baseUrl.replace(/\/+$/, '');
+  const evidence = r.evidence ?? [];
+  if (!evidence.some((e) => e.expected))
+    return { skipped: 'its findings record no expectation as data (only statuses and echoed fields are exported)' };
+  const sent: Sent[] = [];
+  for (const e of evidence) {
+    if (!e.request.url.startsWith(base)) return { skipped: `a request went elsewhere than ${base}: ${e.request.url}` };
+    if (e.request.body !== undefined && CUT_BODY.test(e.request.body))
+      return { skipped: 'a request body was cut in the report (too large to export)' };
+    const headers = Object.fromEntries(Object.entries(e.request.headers).filter(([k]) => !NOT_SENT.has(k)));
+    sent.push({
+      method: e.request.method,
+      path: e.request.url.slice(base.length),
+      headers,
+      ...(e.request.body === undefined ? {} : { body: e.request.body }),
+      ids: idsIn(e.response?.body ?? ''),
+      ...(e.expected ? { expected: e.expected } : {}),
+    });
+  }
+  const asserted = sent.filter((s) => s.expected).length;
+  const title = `${r.id} (${r.level}) ${r.statement} [interface: ${r.section}]`;
+  return {
+    file: `${r.id}.test.mjs`,
+    text: testFile(results, r, runner, title, sent, base),
+    asserted,
+    cases: sent.length,
+  };
+}
+
+function testFile(
+  results: Results,
+  r: RequirementResult,
+  runner: TestRunner,
+  title: string,
+  sent: Sent[],
+  base: string,
+) {
+  const cases = sent.filter((s) => s.expected).length;
+  const run = runner === 'node' ? 'node --test' : 'npx vitest run';
+  return `// ${r.id} (${r.level}), interface section "${r.section}": ${r.statement}
+// Exported by ${results.suite.name} ${results.suite.version} from the run against ${base} (seed ${results.run.seed ?? 'none'}),
+// where it failed: ${oneLine(r.message)}
+// It asserts ${cases} of the ${sent.length} recorded exchanges (those whose expectation the report holds as data).
+// Fails while the fault is there, passes once it is fixed; only a whole run of the suite decides conformance.
+// Run: PETSTORE_API_KEY=... PETSTORE_BASE_URL=${base} ${run}
+import { test } from '${runner === 'node' ? 'node:test' : 'vitest'}';
+import assert from 'node:assert/strict';
+
+const BASE_URL = (process.env.PETSTORE_BASE_URL || ${JSON.stringify(base)}).replace(/\\/+$/, '');
+const KEY = process.env.PETSTORE_API_KEY ?? '';
+
+/** The requests as the run sent them, after the base URL; expected: what the rule asks of each answer. */
+const exchanges = ${JSON.stringify(sent, null, 2)};
+
+/** The key where the report wrote its placeholders. */
+const withKey = (text) => text.replaceAll('\${PETSTORE_API_KEY%?}', KEY.slice(0, -1)).replaceAll('$PETSTORE_API_KEY', KEY);
+const idsIn = (text) => [...text.matchAll(/"id"\\s*:\\s*(-?\\d+)/g)].map((m) => m[1]);
+
+test(${JSON.stringify(title)}, async () => {
+  // A path segment that was an id a recorded answer gave is the id this server gives now.
+  const ids = new Map();
+  for (const x of exchanges) {
+    const path = x.path.split('/').map((s) => ids.get(s) ?? s).join('/');
+    const headers = Object.fromEntries(Object.entries(x.headers).map(([k, v]) => [k, withKey(v)]));
+    const body = x.body === undefined ? undefined : withKey(x.body);
+    const res = await fetch(BASE_URL + path, { method: x.method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    const now = idsIn(text);
+    if (x.ids.length === 1 && now.length === 1) ids.set(x.ids[0], now[0]);
+    const got = \`\${x.method} \${path}: got \${res.status} with \${text.slice(0, 300)}\`;
+    if (x.expected?.status) assert.ok(x.expected.status.includes(res.status), \`expected \${x.expected.status.join(' or ')}; \${got}\`);
+    if (x.expected?.fields) {
+      let json;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        assert.fail(\`expected a JSON body; \${got}\`);
+      }
+      for (const [field, value] of Object.entries(x.expected.fields))
+        assert.deepEqual(json?.[field], value, \`expected \${field} \${JSON.stringify(value)}; \${got}\`);
+    }
+  }
+});
+`;
+}
