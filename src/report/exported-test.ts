@@ -75,8 +75,9 @@ function testFile(
 import { test } from '${runner === 'node' ? 'node:test' : 'vitest'}';
 import assert from 'node:assert/strict';
 
-const BASE_URL = (process.env.PETSTORE_BASE_URL || ${JSON.stringify(base)}).replace(/\\/+$/, '');
-const KEY = process.env.PETSTORE_API_KEY ?? '';
+const { env } = process;
+const BASE_URL = (env.PETSTORE_BASE_URL || ${JSON.stringify(base)}).replace(/\\/+$/, '');
+const KEY = env.PETSTORE_API_KEY ?? '';
 
 /** The requests as the run sent them, after the base URL; expected: what the rule asks of each answer. */
 const exchanges = ${JSON.stringify(sent, null, 2)};

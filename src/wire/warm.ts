@@ -16,8 +16,8 @@ import type { buildConnector } from 'undici';
 export const WARM_MS = 250;
 /**
  * Connections are opened ahead only where opening one costs this much: the fastest of the last
- * SAMPLES did. On loopback a handshake is free, and there every request that may create opens
- * its own connection as it asks, as it always did.
+ * SAMPLES did. On loopback a handshake is free: there each request opens one as it asks (going,
+ * like every connection, to the oldest request still asking).
  */
 export const WORTH_MS = 5;
 const SAMPLES = 4;
@@ -65,10 +65,6 @@ export class WarmConnections {
     const key = `${options.protocol}//${options.hostname}:${options.port}`;
     let o = this.origins.get(key);
     if (!o) this.origins.set(key, (o = { ready: [], asking: [], opening: 0, wanted: 0, waitMs: WARM_MS, took: [] }));
-    if (o.asking.length === 0 && !(o.took.length === SAMPLES && Math.min(...o.took) >= WORTH_MS)) {
-      this.opened.count++;
-      return this.timed(o, options, callback);
-    }
     o.asking.push(callback);
     const socket = this.take(o);
     if (socket) {
@@ -76,7 +72,7 @@ export class WarmConnections {
       // Handed over after the connector returns, as a new connection is: undici marks the client
       // connecting only once its connector has returned.
       queueMicrotask(() => oldest(null, socket));
-    } else {
+    } else if (o.took.length === SAMPLES && Math.min(...o.took) >= WORTH_MS) {
       o.wanted = Math.min(this.most, o.wanted + 1);
     }
     this.fill(o, options);
