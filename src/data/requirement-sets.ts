@@ -14,3 +14,28 @@ export const requirementSetIds = (setId: string): string[] =>
 /** The ids the sets after `setId` added, each with the set that added it. */
 export const addedAfter = (setId: string): Map<string, string> =>
   new Map(REQUIREMENT_SETS.slice(indexOf(setId) + 1).flatMap((s) => s.adds.map((id) => [id, s.id] as const)));
+
+/**
+ * How many sets a certification may be issued against: the current one and the one before it, so a
+ * vendor certified just before a release has the time of one release to renew (as Kubernetes
+ * accepts its current version and the ones just before).
+ */
+export const SUPPORTED_SETS = 2;
+
+/** The day a set was frozen, read from its id (`1.0.0+2026.11.26` → `2026-11-26`). */
+export function setDay(setId: string): string | null {
+  const m = /\+(\d{4})\.(\d{2})\.(\d{2})$/.exec(setId);
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+}
+
+/**
+ * When a run may be certified against a set: from the day it was frozen until the day the set
+ * that ended its support was (null: still supported). Undefined for a set this suite does not know.
+ */
+export function setValidity(setId: string): { from: string; until: string | null } | undefined {
+  const at = REQUIREMENT_SETS.findIndex((s) => s.id === setId);
+  const from = at === -1 ? null : setDay(setId);
+  if (from === null) return undefined;
+  const ender = REQUIREMENT_SETS[at + SUPPORTED_SETS];
+  return { from, until: ender ? setDay(ender.id) : null };
+}

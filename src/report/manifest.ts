@@ -9,8 +9,9 @@ import { reportLevel } from './verdict.js';
 import { requirementSetIds } from '../data/requirement-sets.js';
 
 export const MANIFEST_FORMAT = 'petstore-conformance/manifest';
-/** 1.1.0 added `baseline`; 1.2.0 `requirementSet` and `targetFingerprint` (and `sign`/`verify` read it); 1.3.0 `level`. */
-export const MANIFEST_VERSION = '1.3.0';
+/** 1.1.0 added `baseline`; 1.2.0 `requirementSet` and `targetFingerprint` (and `sign`/`verify` read it); 1.3.0 `level`;
+ * 1.4.0 `product` (written by `certify`). */
+export const MANIFEST_VERSION = '1.4.0';
 
 /**
  * What "the suite's package" is for its digest: the code, checks, schemas and pinned
@@ -106,6 +107,8 @@ export interface Manifest {
   requirementSet?: { id: string; sha256: string };
   /** What was tested: its base URL and the Server header it answered with, and their SHA-256. Since 1.2.0. */
   targetFingerprint: { baseUrl: string; server: string | null; sha256: string };
+  /** The product file of a `certify` run: its name in the folder and its SHA-256 (also listed in reports). Since 1.4.0. */
+  product?: { file: string; sha256: string };
 }
 
 export function buildManifest(
