@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageRootPath } from '../config/package-root.js';
-import { requirementSetIds, setValidity } from '../data/requirement-sets.js';
+import { exclusionsOf, exclusionsSha256, requirementSetIds, setValidity } from '../data/requirement-sets.js';
 import { sha256, suiteDigest, type Manifest } from '../report/manifest.js';
 import { MANIFEST_FILE } from '../report/reporter.js';
 import type { Results } from '../report/results.js';
@@ -68,6 +68,9 @@ const CHECKS: { name: string; ok: (f: Folder) => string; check: (f: Folder) => s
       if (!validity) return `${set.id} is not a requirement set of this suite`;
       if (validity.until) return `${set.id} is no longer supported (since ${validity.until})`;
       if (f.results.run.requirementSet?.id !== set.id) return `conformance.json was scored against another set`;
+      const excluded = exclusionsOf(set.id);
+      if ((excluded.length ? exclusionsSha256(excluded) : undefined) !== set.exclusions)
+        return `${set.id}: its exclusions are not the ones this suite's record of the set holds`;
       return sha256([...requirementSetIds(set.id)].sort().join('\n')) === set.sha256
         ? ''
         : `${set.id}: its SHA-256 is not the set's`;
