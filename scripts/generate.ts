@@ -47,7 +47,9 @@ export function readmeWithCounts(readme: string, requirements: readonly Requirem
 export function generateRequirementIds(): string {
   const registry = JSON.parse(
     readFileSync(new URL('../self-tests/catalogue/requirement-ids.json', import.meta.url), 'utf8'),
-  ) as { sets: { id: string; adds: Record<string, string> }[] };
+  ) as {
+    sets: { id: string; adds: Record<string, string>; exclusions?: { id: string; issue: string; date: string }[] }[];
+  };
   const ids = registry.sets.flatMap((s) => Object.keys(s.adds));
   return [
     '// Generated from self-tests/catalogue/requirement-ids.json by scripts/generate.ts. Do not edit by hand.',
@@ -56,9 +58,16 @@ export function generateRequirementIds(): string {
     'export type RequirementId =',
     ...ids.map((id, i) => `  | '${id}'${i === ids.length - 1 ? ';' : ''}`),
     '',
+    '/** A requirement excluded from a set after an accepted challenge (issue URL, day), by a patch release of the set. */',
+    'export interface Exclusion {',
+    '  readonly id: string;',
+    '  readonly issue: string;',
+    '  readonly date: string;',
+    '}',
+    '',
     '/** The requirement sets, oldest first: each certifies its own ids and those of every set before it. */',
-    `export const REQUIREMENT_SETS: readonly { id: string; adds: readonly string[] }[] = ${JSON.stringify(
-      registry.sets.map(({ id, adds }) => ({ id, adds: Object.keys(adds) })),
+    `export const REQUIREMENT_SETS: readonly { id: string; adds: readonly string[]; exclusions: readonly Exclusion[] }[] = ${JSON.stringify(
+      registry.sets.map(({ id, adds, exclusions = [] }) => ({ id, adds: Object.keys(adds), exclusions })),
     )};`,
     '',
     '/** The set this release certifies against: the last. */',

@@ -35,6 +35,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     if (inv.command === 'matrix') return await (await import('./matrix/command.js')).matrixCommand(inv.args ?? []);
     if (inv.command === 'sign' || inv.command === 'verify')
       return (await import('./sign.js')).signatureCommand(inv.command, inv.args ?? []);
+    if (inv.command === 'certify')
+      return await (await import('./certify.js')).certifyCommand(inv.args ?? [], env, main);
+    if (inv.command === 'verify-submission')
+      return (await import('./verify-submission.js')).verifySubmissionCommand(inv.args ?? []);
     if (inv.command === 'help') {
       console.log(helpText());
       return EXIT.conformant;

@@ -23,13 +23,13 @@ interface Signature {
 }
 
 /** Bad usage, an unreadable file or key: one line, exit 2. */
-class SignError extends Error {
+export class SignError extends Error {
   override name = 'SignError';
 }
 
-const fingerprint = (key: KeyObject) => sha256(key.export({ type: 'spki', format: 'der' }));
+export const fingerprint = (key: KeyObject) => sha256(key.export({ type: 'spki', format: 'der' }));
 
-function readKey(path: string, make: (pem: Buffer) => KeyObject, what: string): KeyObject {
+export function readKey(path: string, make: (pem: Buffer) => KeyObject, what: string): KeyObject {
   let key: KeyObject;
   try {
     key = make(readFileSync(path));
@@ -64,9 +64,8 @@ function args(command: string, argv: readonly string[], flag: 'key' | 'pub'): { 
   return { dir, keyPath };
 }
 
-function signReports(argv: readonly string[]): string {
-  const { dir, keyPath } = args('sign', argv, 'key');
-  const key = readKey(keyPath, (pem) => createPrivateKey(pem), 'key');
+/** Signs REPORT_DIR/manifest.json as it is with the private key; returns the key's fingerprint. */
+export function signManifest(dir: string, key: KeyObject): string {
   const manifest = readFileSync(join(dir, MANIFEST_FILE));
   const signature: Signature = {
     format: SIGNATURE_FORMAT,
@@ -76,11 +75,20 @@ function signReports(argv: readonly string[]): string {
     signature: sign(null, manifest, key).toString('base64'),
   };
   writeFileSync(join(dir, SIGNATURE_FILE), `${JSON.stringify(signature, null, 2)}\n`);
-  return `sign: ${dir}: ${MANIFEST_FILE} signed with the Ed25519 key ${signature.keyFingerprint.slice(0, 16)}…; ${SIGNATURE_FILE} written`;
+  return signature.keyFingerprint;
 }
 
-/** Checks the signature, then every report file's hash: the first problem, or how many files matched. */
-function check(dir: string, pub: KeyObject): string | number {
+function signReports(argv: readonly string[]): string {
+  const { dir, keyPath } = args('sign', argv, 'key');
+  const signed = signManifest(
+    dir,
+    readKey(keyPath, (pem) => createPrivateKey(pem), 'key'),
+  );
+  return `sign: ${dir}: ${MANIFEST_FILE} signed with the Ed25519 key ${signed.slice(0, 16)}…; ${SIGNATURE_FILE} written`;
+}
+
+/** The signature of manifest.json with `pub`: the problem, or null when it holds. */
+export function signatureProblem(dir: string, pub: KeyObject): string | null {
   const manifestBytes = readFileSync(join(dir, MANIFEST_FILE));
   if (!existsSync(join(dir, SIGNATURE_FILE))) return `no ${SIGNATURE_FILE}: the reports were never signed`;
   let sig: Signature;
@@ -95,7 +103,12 @@ function check(dir: string, pub: KeyObject): string | number {
     return `signed with another key (${String(sig.keyFingerprint).slice(0, 16)}…)`;
   if (!verify(null, manifestBytes, pub, Buffer.from(sig.signature, 'base64')))
     return `${MANIFEST_FILE} does not match its signature: it changed after signing`;
-  const manifest = JSON.parse(manifestBytes.toString('utf8')) as Manifest;
+  return null;
+}
+
+/** Every file the manifest lists against its SHA-256: the first problem, or how many files matched. */
+export function hashProblem(dir: string): string | number {
+  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
   for (const r of manifest.reports) {
     const path = join(dir, r.file);
     if (!existsSync(path)) return `${r.file}, listed in ${MANIFEST_FILE}, is missing`;
@@ -104,6 +117,11 @@ function check(dir: string, pub: KeyObject): string | number {
       return `${r.file} does not match its SHA-256 in ${MANIFEST_FILE}: it changed`;
   }
   return manifest.reports.length;
+}
+
+/** Checks the signature, then every report file's hash: the first problem, or how many files matched. */
+function check(dir: string, pub: KeyObject): string | number {
+  return signatureProblem(dir, pub) ?? hashProblem(dir);
 }
 
 function verifyReports(argv: readonly string[]): [ok: boolean, line: string] {

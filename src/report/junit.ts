@@ -4,7 +4,7 @@
 // carries the finding as a `warning` property and in <system-out>, where CI viewers show it.
 import type { Exchange } from '../wire/evidence.js';
 import { byArea, type RequirementResult, type Results } from './results.js';
-import { blocks, reportLevel } from './verdict.js';
+import { blocks, reportLevel, unscoredWhy } from './verdict.js';
 import { coverageSaid, oneLine, soakSaid, networkSaid } from './words.js';
 
 /** Text safe in XML 1.0: escaped, with characters XML cannot carry replaced by U+FFFD. */
@@ -56,9 +56,9 @@ function testcase(e: RequirementResult, strict: boolean, classname: string): str
     props.push(`baseline=${e.baseline.status}: ${e.baseline.reason}${e.baseline.link ? ` (${e.baseline.link})` : ''}`);
   if (e.baseline?.status === 'fixed')
     body = `      <system-out>${xml(`FIXED: remove ${e.baseline.entry} from the baseline (${e.baseline.reason})`)}</system-out>\n`;
-  if (e.notScored) props.push(`notScored=added in ${e.notScored.addedIn}`);
+  if (e.notScored) props.push(`notScored=${unscoredWhy(e)}`);
   if (e.notScored && (e.outcome === 'failed' || e.outcome === 'error')) {
-    body = `      <system-out>${xml(`NOT SCORED (added in ${e.notScored.addedIn}): ${failureText(e)}`)}</system-out>\n`;
+    body = `      <system-out>${xml(`NOT SCORED (${unscoredWhy(e)}): ${failureText(e)}`)}</system-out>\n`;
   } else if (e.baseline?.status === 'known') {
     // The testcase passes and says it in <system-out>, as a warning does.
     body = `      <system-out>${xml(`KNOWN DEVIATION (baseline: ${e.baseline?.reason ?? ''}): ${failureText(e)}`)}</system-out>\n`;

@@ -6,11 +6,13 @@ import { closeSync, openSync, readFileSync, readdirSync, readSync, statSync } fr
 import { join, relative, sep } from 'node:path';
 import type { ConformanceLevel, Results } from './results.js';
 import { reportLevel } from './verdict.js';
-import { requirementSetIds } from '../data/requirement-sets.js';
+import { exclusionsOf, exclusionsSha256, requirementSetIds } from '../data/requirement-sets.js';
 
 export const MANIFEST_FORMAT = 'petstore-conformance/manifest';
-/** 1.1.0 added `baseline`; 1.2.0 `requirementSet` and `targetFingerprint` (and `sign`/`verify` read it); 1.3.0 `level`. */
-export const MANIFEST_VERSION = '1.3.0';
+/** 1.1.0 added `baseline`; 1.2.0 `requirementSet` and `targetFingerprint` (and `sign`/`verify` read it); 1.3.0 `level`;
+ * 1.4.0 `product` (written by `certify`) and
+ * `requirementSet.exclusions`. */
+export const MANIFEST_VERSION = '1.4.0';
 
 /**
  * What "the suite's package" is for its digest: the code, checks, schemas and pinned
@@ -102,10 +104,15 @@ export interface Manifest {
   reports: { file: string; bytes: number; sha256: string }[];
   /** The --baseline the run was judged against (its path as given and its SHA-256), when one was. Since 1.1.0. */
   baseline?: { path: string; sha256: string };
-  /** The requirement set the verdict was scored against, and the SHA-256 of its ids (sorted, one per line). Since 1.2.0. */
-  requirementSet?: { id: string; sha256: string };
+  /**
+   * The requirement set the verdict was scored against, and the SHA-256 of its ids (sorted, one per line). Since 1.2.0.
+   * With exclusions after accepted challenges, their SHA-256 (exclusionsSha256) too. Since 1.4.0.
+   */
+  requirementSet?: { id: string; sha256: string; exclusions?: string };
   /** What was tested: its base URL and the Server header it answered with, and their SHA-256. Since 1.2.0. */
   targetFingerprint: { baseUrl: string; server: string | null; sha256: string };
+  /** The product file of a `certify` run: its name in the folder and its SHA-256 (also listed in reports). Since 1.4.0. */
+  product?: { file: string; sha256: string };
 }
 
 export function buildManifest(
@@ -145,6 +152,9 @@ export function buildManifest(
           requirementSet: {
             id: results.run.requirementSet.id,
             sha256: sha256([...requirementSetIds(results.run.requirementSet.id)].sort().join('\n')),
+            ...(exclusionsOf(results.run.requirementSet.id).length
+              ? { exclusions: exclusionsSha256(exclusionsOf(results.run.requirementSet.id)) }
+              : {}),
           },
         }
       : {}),

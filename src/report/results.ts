@@ -6,10 +6,10 @@ import type { Exchange } from '../wire/evidence.js';
 import { areaOf, worse, type CaseCause, type CheckKind, type Level, type OutcomeKind } from '../checks/requirement.js';
 import { matches } from '../checks/select.js';
 import { byRequirement, rootsOf } from './causes.js';
-import { levelOf, tally, verdictOf } from './verdict.js';
+import { levelOf, markUnscored, tally, verdictOf } from './verdict.js';
 import type { BaselineEntry } from '../data/generated/schema-types.js';
 import { CURRENT_REQUIREMENT_SET } from '../data/generated/requirement-ids.js';
-import { addedAfter } from '../data/requirement-sets.js';
+import { exclusionsOf, type Exclusion } from '../data/requirement-sets.js';
 import type {
   DeploymentFinding,
   RequirementResult,
@@ -111,6 +111,8 @@ export interface RunInput {
   baseline?: Baseline | null;
   /** --requirement-set: the set the verdict is scored against (default: this release's). */
   requirementSet?: string;
+  /** The set's exclusions after accepted challenges (default: those it carries); tests inject their own. */
+  exclusions?: readonly Exclusion[];
   /** --start: the command that started the server under test, and how it ended if during the run. */
   server?: RunServer | null;
   /** The target stopped answering during the run. */
@@ -243,13 +245,8 @@ export function buildResults(checks: readonly CheckInput[], run: RunInput): Resu
   });
   // A run that never reached the target has nothing to compare with the baseline.
   if (run.baseline && !run.diagnosis) for (const e of requirements) markBaseline(e, run.baseline);
-  // Requirements added after the set scored against ran, and are reported, but not scored.
   const requirementSet = run.requirementSet ?? CURRENT_REQUIREMENT_SET;
-  const later = addedAfter(requirementSet);
-  for (const e of requirements) {
-    const addedIn = later.get(e.id);
-    if (addedIn !== undefined) e.notScored = { addedIn };
-  }
+  markUnscored(requirements, requirementSet, run.exclusions ?? exclusionsOf(requirementSet));
   const scored = requirements.filter((e) => !e.notScored);
   const { verdict, reason } = verdictOf(scored, run);
   return {

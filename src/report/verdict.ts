@@ -10,6 +10,7 @@ import type {
   Verdict,
 } from '../data/generated/report-types.js';
 import type { Level } from '../checks/requirement.js';
+import { addedAfter, type Exclusion } from '../data/requirement-sets.js';
 import { inCauseOrder, shownFindings, type ShownFinding } from './causes.js';
 import { failedOnTurn, leftUndecided, targetPoisonedSaid, type SaidOnce } from './one-cause.js';
 import { oneLine, plural } from './words.js';
@@ -218,21 +219,46 @@ export function findingLists(
   return { violations: v, undecided: u, warnings: w, gone, turned };
 }
 
-/** What a requirement outside the set scored against did: "not scored (added in X): failed: …". */
+/**
+ * Marks what the set scored against leaves out: requirements added after it, and those it excludes
+ * after an accepted challenge. Both ran and are reported; neither counts for the verdict or level.
+ */
+export function markUnscored(entries: RequirementResult[], setId: string, exclusions: readonly Exclusion[]): void {
+  const later = addedAfter(setId);
+  for (const e of entries) {
+    const addedIn = later.get(e.id);
+    if (addedIn !== undefined) e.notScored = { addedIn };
+  }
+  for (const x of exclusions) {
+    const e = entries.find((r) => r.id === x.id);
+    if (e) e.notScored = { ...e.notScored, excluded: { issue: x.issue, date: x.date } };
+  }
+}
+
+/** Why a requirement is not scored: "excluded after challenge (URL)" or "added in X". */
+export function unscoredWhy(e: RequirementResult): string {
+  const x = e.notScored?.excluded;
+  return x ? `excluded after challenge (${x.issue})` : `added in ${e.notScored?.addedIn ?? '?'}`;
+}
+
+/** What a requirement outside the set scored against, or excluded from it, did: "not scored (added in X): failed: …". */
 export function notScoredSaid(e: RequirementResult): string {
   const did =
     e.outcome === 'failed' || e.outcome === 'error'
       ? `${e.outcome === 'failed' ? 'failed' : 'undecided'}: ${oneLine(e.message, 160)}`
       : e.outcome;
-  return `not scored (added in ${e.notScored?.addedIn ?? '?'}): ${did}`;
+  return `${e.notScored?.excluded ? '' : 'not scored ('}${unscoredWhy(e)}${e.notScored?.excluded ? '' : ')'}: ${did}`;
 }
 
 /** The requirement set a report was scored against, said when it is not this release's ('' when it is). */
 export function olderSetSaid(results: Results): string {
   const set = results.run.requirementSet;
-  return set && !set.current
-    ? `scored against requirement set ${set.id}; requirements added since run but are not scored`
-    : '';
+  const excluded = results.requirements.filter((e) => e.notScored?.excluded).length;
+  const exclusions = excluded ? `${excluded} excluded after an accepted challenge: run, reported, not scored` : '';
+  if (!set || set.current) return exclusions;
+  return [`scored against requirement set ${set.id}; requirements added since run but are not scored`, exclusions]
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** The baseline's word on an entry: its reason, link and end date ('' when it has none). */

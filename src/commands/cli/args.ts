@@ -21,7 +21,17 @@ export const COMMANDS = {
   version: "Print the suite's version and the interface version, and exit.",
   help: 'Print this help and exit.',
 } as const;
-type Command = keyof typeof COMMANDS | 'run' | 'diff' | 'matrix' | 'sign' | 'verify' | 'replay' | 'export';
+type Command =
+  | keyof typeof COMMANDS
+  | 'run'
+  | 'diff'
+  | 'matrix'
+  | 'sign'
+  | 'verify'
+  | 'replay'
+  | 'export'
+  | 'certify'
+  | 'verify-submission';
 
 /** Bad usage: one line, exit 2. */
 export class UsageError extends Error {
@@ -109,6 +119,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   if (argv[0] === 'matrix') return { command: 'matrix', flags: {}, args: argv.slice(1) };
   if (argv[0] === 'replay' || argv[0] === 'export') return { command: argv[0], flags: {}, args: argv.slice(1) };
   if (argv[0] === 'sign' || argv[0] === 'verify') return { command: argv[0], flags: {}, args: argv.slice(1) };
+  if (argv[0] === 'certify' || argv[0] === 'verify-submission')
+    return { command: argv[0], flags: {}, args: argv.slice(1) };
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
   for (const [, s] of flagged)
     options[s.flag.slice(2)] = { type: isSwitch(s) ? 'boolean' : 'string', ...(isList(s) ? { multiple: true } : {}) };

@@ -69,6 +69,8 @@ export function helpText(): string {
       '  npx petstore-conformance export REPORT_DIR --out DIR          # each failure as a test (node:test)',
       '  npx petstore-conformance sign REPORT_DIR --key KEY.pem        # sign the manifest (Ed25519)',
       '  npx petstore-conformance verify REPORT_DIR --pub KEY.pub      # check the signature and every hash',
+      '  npx petstore-conformance certify --product P.json --key K.pem # a signed certification run',
+      '  npx petstore-conformance verify-submission DIR --pub K.pub    # check one, a line per check',
     ]),
     section('Test your server', [
       "  export PETSTORE_API_KEY='...'     # the key comes from the environment, never the command line",

@@ -1,0 +1,45 @@
+// The product file of a certification (`certify --product FILE`): which implementation, by whom,
+// and how to run it. JSON only, validated against schemas/product.schema.json: the runtime has no
+// YAML parser, and a second grammar is a second way for a submission to mean two things.
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import * as ajvFormats from 'ajv-formats';
+import { readSchemaFile } from '../data/schemas.js';
+import { firstError } from '../report/baseline.js';
+
+export const PRODUCT_SCHEMA = 'product.schema.json';
+
+export interface Product {
+  name: string;
+  version: string;
+  vendor: string;
+  url: string;
+  contact: string;
+  run: string;
+}
+
+const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
+let validate: ReturnType<Ajv2020['compile']> | undefined;
+
+/** The product file read and checked: the product, or what is wrong with it in one line. */
+export function readProduct(path: string): Product | string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    return `${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'cannot be read'}`;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return `${path}: not JSON (the product file is JSON, see schemas/${PRODUCT_SCHEMA})`;
+  }
+  if (!validate) {
+    const ajv = new Ajv2020({ allErrors: false, strict: false });
+    addFormats(ajv);
+    validate = ajv.compile(readSchemaFile(PRODUCT_SCHEMA));
+  }
+  if (!validate(data)) return `${path}: does not match schemas/${PRODUCT_SCHEMA}: ${firstError(validate.errors)}`;
+  return data as Product;
+}
