@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../../src/commands/cli.js';
 import { certifyCommand } from '../../src/commands/certify.js';
+import { readProduct } from '../../src/commands/product.js';
 import { signManifest } from '../../src/commands/sign.js';
 import { REQUIREMENT_SETS } from '../../src/data/generated/requirement-ids.js';
 import { digestFile } from '../../src/report/manifest.js';
@@ -100,6 +101,14 @@ describe('certify', () => {
         /--product .*bad\.json: does not match schemas\/product\.schema\.json: \/url must match format "uri"/,
       ),
     ]);
+  });
+
+  test('a product file in YAML is read as its JSON would be; one that is not YAML is one line', () => {
+    const yaml = Object.entries(product).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+    writeFileSync(join(work, 'product.yaml'), `# the product, in YAML\n${yaml.join('\n')}\n`);
+    expect(readProduct(join(work, 'product.yaml'))).toEqual(product);
+    writeFileSync(join(work, 'broken.yml'), 'name: [unclosed\n');
+    expect(readProduct(join(work, 'broken.yml'))).toMatch(/broken\.yml: not YAML \(the product file is JSON, or YAML/);
   });
 
   test('the submission holds the reports, the product file, the HAR, the badge, a README and the signed manifest', () => {

@@ -114,7 +114,7 @@ export async function certifyCommand(
   if (!existsSync(join(out, 'conformance.json'))) return code || 1;
   const results = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as Results;
   const because = notCertifiedBecause(results);
-  writeSubmission(out, { product: product as Product, productPath: own.product, key, argv: runArgv, results, because });
+  writeSubmission(out, { product: product as Product, key, argv: runArgv, results, because });
   console.log(
     because
       ? `certify: ${out}: NOT CERTIFIED: ${because}`

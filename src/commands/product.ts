@@ -1,7 +1,9 @@
 // The product file of a certification (`certify --product FILE`): which implementation, by whom,
-// and how to run it. JSON only, validated against schemas/product.schema.json: the runtime has no
-// YAML parser, and a second grammar is a second way for a submission to mean two things.
+// and how to run it. JSON, or YAML (.yaml, .yml; read by the yaml package), validated against
+// schemas/product.schema.json; the submission holds it as JSON whichever it was given in, so a
+// reviewer's bot reads one grammar.
 import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { readSchemaFile } from '../data/schemas.js';
@@ -29,11 +31,12 @@ export function readProduct(path: string): Product | string {
   } catch (err) {
     return `${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'cannot be read'}`;
   }
+  const yaml = /\.ya?ml$/i.test(path);
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = yaml ? parseYaml(text) : JSON.parse(text);
   } catch {
-    return `${path}: not JSON (the product file is JSON, see schemas/${PRODUCT_SCHEMA})`;
+    return `${path}: not ${yaml ? 'YAML' : 'JSON'} (the product file is JSON, or YAML named .yaml; see schemas/${PRODUCT_SCHEMA})`;
   }
   if (!validate) {
     const ajv = new Ajv2020({ allErrors: false, strict: false });

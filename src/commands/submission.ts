@@ -2,7 +2,7 @@
 // product file, a README that says how to reproduce the run, the manifest (now listing the product
 // file and the README, and the product file's SHA-256) signed, and the public key that verifies it.
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { digestFile, type Manifest } from '../report/manifest.js';
 import { MANIFEST_FILE } from '../report/reporter.js';
@@ -61,7 +61,6 @@ function readme(m: Manifest, p: Product, results: Results, argv: readonly string
 
 export interface SubmissionInput {
   product: Product;
-  productPath: string;
   key: KeyObject;
   /** The run's flags, as the README's reproduction repeats them. */
   argv: readonly string[];
@@ -72,7 +71,8 @@ export interface SubmissionInput {
 
 /** Completes the run's report folder into a submission, and signs it. */
 export function writeSubmission(dir: string, s: SubmissionInput): void {
-  copyFileSync(s.productPath, join(dir, PRODUCT_FILE));
+  // As JSON, whichever grammar it came in (a YAML product file is read by readProduct).
+  writeFileSync(join(dir, PRODUCT_FILE), `${JSON.stringify(s.product, null, 2)}\n`);
   const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
   const product = digestFile(join(dir, PRODUCT_FILE));
   manifest.product = { file: PRODUCT_FILE, sha256: product.sha256 };
