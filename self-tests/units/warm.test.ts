@@ -40,7 +40,7 @@ async function warmFor(options: buildConnector.Options, accepted: Socket[]) {
   const connect = buildConnector({});
   const slow: buildConnector.connector = (opts, cb) => void setTimeout(() => connect(opts, cb), WORTH_MS * 2);
   const opened: Opened = { count: 0, unused: 0 };
-  const warm = new WarmConnections(slow, 4, opened);
+  const warm = new WarmConnections(slow, 4, opened, () => false); // as if far away
   for (let i = 0; i < 4; i++) (await connected(warm, options)).destroy();
   await until(() => accepted.length === 4);
   expect(opened).toEqual({ count: 4, unused: 0 }); // each its own, none ahead
@@ -96,10 +96,13 @@ test('a connection the other side closes while it waits is never handed out, and
   [first, next].forEach((s) => s.destroy());
 });
 
-test('where connections open in no time (loopback), none is opened ahead: each request opens its own as it asks', async () => {
+test.each([
+  ['a target on this machine', undefined],
+  ['a target whose connections open in no time', () => false],
+] as const)('%s: none is opened ahead, each request opens its own as it asks', async (_what, onThisMachine) => {
   const { options, accepted } = await listening();
   const opened: Opened = { count: 0, unused: 0 };
-  const warm = new WarmConnections(buildConnector({}), 4, opened);
+  const warm = new WarmConnections(buildConnector({}), 4, opened, onThisMachine);
   for (let i = 0; i < 8; i++) (await connected(warm, options)).destroy();
   await new Promise((r) => setTimeout(r, 50)); // a connection opened ahead would have been accepted by now
   expect(accepted).toHaveLength(8);
