@@ -215,8 +215,8 @@ export interface Certificates {
   cert: string;
 }
 
-/** A private CA and a server certificate for localhost and 127.0.0.1, made with openssl (no network). */
-export function makeCertificates(): Certificates {
+/** A private CA and a server certificate for localhost, 127.0.0.1 and `ips`, made with openssl (no network). */
+export function makeCertificates(ips: readonly string[] = []): Certificates {
   const dir = tempDir('tls');
   const at = (f: string) => join(dir, f);
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
@@ -241,7 +241,7 @@ export function makeCertificates(): Certificates {
   ssl('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
   writeFileSync(
     at('server.ext'),
-    'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n',
+    `subjectAltName=DNS:localhost,${['127.0.0.1', ...ips].map((ip) => `IP:${ip}`).join(',')}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`,
   );
   ssl(
     'x509',

@@ -33,8 +33,8 @@ function delayed(from: Socket, to: Socket, delayMs: number, notBefore: number): 
   from.on('close', () => later(() => to.destroy()));
 }
 
-/** A proxy to `upstream` (an origin) with `rttMs` round trips. */
-export async function delayProxy(upstream: string, rttMs: number): Promise<DelayProxy> {
+/** A proxy to `upstream` (an origin) with `rttMs` round trips, listening on `host`. */
+export async function delayProxy(upstream: string, rttMs: number, host = '127.0.0.1'): Promise<DelayProxy> {
   const target = new URL(upstream);
   const sockets = new Set<Socket>();
   let opened = 0;
@@ -51,10 +51,10 @@ export async function delayProxy(upstream: string, rttMs: number): Promise<Delay
     delayed(client, server, rttMs / 2, handshaken);
     delayed(server, client, rttMs / 2, 0);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as { port: number };
   return {
-    origin: `${target.protocol}//127.0.0.1:${port}`,
+    origin: `${target.protocol}//${host}:${port}`,
     connections: () => opened,
     close: () =>
       new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@
 // connection pays its handshakes (TCP; TCP + TLS); each beside its floor, the same requests
 // replayed from the run's HAR on `concurrency` kept-alive connections through the same path.
 import { rmSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { makeCertificates, type Certificates } from '../../self-tests/net-kit.js';
 import { NETWORK_RTT_MS, NETWORK_RUNS, ROOT, TARGETS } from './config.js';
@@ -11,7 +12,17 @@ import { bundleFloor, runFloor } from './floor-run.js';
 import { benchServer } from './network.js';
 import { mark, say } from './output.js';
 import { check, runCli } from './process.js';
-import { median, round } from './stats.js';
+import { median, round, secs } from './stats.js';
+
+/**
+ * Where the delaying proxy listens: an address of this machine that is not loopback, when it has
+ * one. The suite opens nothing ahead for a target on loopback (src/wire/warm.ts), and the proxy
+ * stands for a network far away.
+ */
+const FAR_HOST =
+  Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address ?? '127.0.0.1';
 
 export interface Far {
   path: 'loopback' | 'https' | 'tcp' | 'tls';
@@ -40,7 +51,7 @@ async function farPath(path: Far['path'], concurrency: number, certs: Certificat
     measure: (t: { origin: string; apiKey: string; env: Record<string, string> }) => Promise<T>,
   ) => {
     const server = await benchServer(0, https ? certs : undefined);
-    const proxy = rttMs > 0 ? await delayProxy(server.baseUrl.replace(/\/v1$/, ''), rttMs) : undefined;
+    const proxy = rttMs > 0 ? await delayProxy(server.baseUrl.replace(/\/v1$/, ''), rttMs, FAR_HOST) : undefined;
     const origin = proxy?.origin ?? server.baseUrl.replace(/\/v1$/, '');
     const env = {
       PETSTORE_BASE_URL: `${origin}/v1`,
@@ -92,7 +103,9 @@ export async function farRuns(concurrency: number, step = ''): Promise<Far[]> {
   );
   await bundleFloor();
   // A private CA and a certificate for 127.0.0.1, made with openssl as the self-tests make theirs.
-  const certs = makeCertificates();
+  const certs = makeCertificates(FAR_HOST === '127.0.0.1' ? [] : [FAR_HOST]);
+  if (FAR_HOST === '127.0.0.1')
+    say('  (no address but loopback here: through the proxy, as on loopback, nothing is opened ahead)');
   try {
     const far: Far[] = [];
     for (const path of Object.keys(PATHS) as Far['path'][]) far.push(await farPath(path, concurrency, certs));
@@ -117,17 +130,16 @@ export function farFigures(far: readonly Far[]) {
 
 /** The table's rows: each path's run, and its floor beside it. */
 export function farRows(far: readonly Far[]): string[][] {
-  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   return farFigures(far).flatMap((f) => [
     [
       `${PATHS[f.path].what[0]?.toUpperCase()}${PATHS[f.path].what.slice(1)} (median of ${NETWORK_RUNS})`,
-      `${s(f.runMs)}, ${f.requests} requests on ${f.connections ?? '?'} new connections`,
+      `${secs(f.runMs)}, ${f.requests} requests on ${f.connections ?? '?'} new connections`,
       '',
       '',
     ],
     [
       `  / the floor: its requests replayed on ${f.floorConnections ?? 'kept-alive'} connections`,
-      `${s(f.floorMs)}: ${f.ratio}x`,
+      `${secs(f.floorMs)}: ${f.ratio}x`,
       f.goal === null ? '' : `<= ${f.goal}x`,
       f.goal === null ? '' : mark(f.met),
     ],

@@ -3,7 +3,7 @@
 import { LATENCY_MS, TARGETS } from './config.js';
 import { mark } from './output.js';
 import type { CliRun } from './process.js';
-import { median, round, signed } from './stats.js';
+import { median, round, signed, secs } from './stats.js';
 
 /** A run against a server with LATENCY_MS on every answer, then the same run writing a HAR: time per request of each (server span / requests). */
 export interface RemotePair {
@@ -61,7 +61,6 @@ export function harRows(har: ReturnType<typeof harFigures>): string[][] {
     goal,
     mark(overhead <= TARGETS.harOverhead),
   ];
-  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const { remote } = har;
   return [
     row(
@@ -71,13 +70,13 @@ export function harRows(har: ReturnType<typeof harFigures>): string[][] {
       remote.overhead,
     ),
     row(
-      `With --har, no latency: full run (median of ${har.runs} pairs; without: ${s(har.medianWallMsWithout)})`,
-      `${s(har.medianWallMs)}, ${signed(har.wallOverhead)}`,
+      `With --har, no latency: full run (median of ${har.runs} pairs; without: ${secs(har.medianWallMsWithout)})`,
+      `${secs(har.medianWallMs)}, ${signed(har.wallOverhead)}`,
       har.wallOverhead,
     ),
     row(
-      `  its processor time (without: ${s(har.medianCpuMsWithout)})`,
-      `${s(har.medianCpuMs)}, ${signed(har.cpuOverhead)}`,
+      `  its processor time (without: ${secs(har.medianCpuMsWithout)})`,
+      `${secs(har.medianCpuMs)}, ${signed(har.cpuOverhead)}`,
       har.cpuOverhead,
     ),
     row(

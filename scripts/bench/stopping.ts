@@ -10,7 +10,7 @@ import { BIN, SEED, STOP_AFTER, STOP_LATENCY_MS, STOP_RUNS, TARGETS } from './co
 import { benchServer, type BenchServer } from './network.js';
 import { mark, printRows, say, sayMachine, writeReport } from './output.js';
 import { cliEnv } from './process.js';
-import { median, round } from './stats.js';
+import { median, round, secs } from './stats.js';
 
 /** The CLI as a child process against `server`, no output kept; `exit` resolves with its code and when it came. */
 function spawnCli(server: BenchServer, env: Record<string, string> = {}) {
@@ -85,17 +85,16 @@ export async function stoppingFigures() {
 }
 
 export function stoppingRows(f: Awaited<ReturnType<typeof stoppingFigures>>): string[][] {
-  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   return [
     [
       `Ctrl-C mid-run: exit after SIGINT (median; slowest of ${f.runs})`,
-      `${s(f.sigintMedianMs)}; ${s(f.sigintMaxMs)}`,
+      `${secs(f.sigintMedianMs)}; ${secs(f.sigintMaxMs)}`,
       `<= ${TARGETS.stopMs / 1000} s`,
       mark(f.sigintMaxMs <= TARGETS.stopMs),
     ],
     [
       `Wrong key: exit after the probe (median; slowest of ${f.runs})`,
-      `${s(f.afterProbeMedianMs)}; ${s(f.afterProbeMaxMs)}`,
+      `${secs(f.afterProbeMedianMs)}; ${secs(f.afterProbeMaxMs)}`,
       `<= ${TARGETS.afterProbeMs / 1000} s`,
       mark(f.afterProbeMaxMs <= TARGETS.afterProbeMs),
     ],

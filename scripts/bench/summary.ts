@@ -6,7 +6,7 @@ import { farFigures, farRows, type Far } from './far.js';
 import { harRows, type harFigures } from './har-cost.js';
 import { mark } from './output.js';
 import type { CliRun } from './process.js';
-import { median, round } from './stats.js';
+import { median, round, secs } from './stats.js';
 import type { Floor, Round } from './steps.js';
 import { stoppingRows, type stoppingFigures } from './stopping.js';
 
@@ -102,29 +102,27 @@ export function metOf(f: Figures) {
   };
 }
 
-const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
 /** The rows of the full run, one requirement, their floors, memory and throughput. */
 function runRows(f: Figures, met: ReturnType<typeof metOf>): string[][] {
   const { embedded, floor, throughput } = f;
   return [
     [
       'Full run, bundled server (median of 5)',
-      s(embedded.medianWallMs),
+      secs(embedded.medianWallMs),
       `<= ${TARGETS.wallMs / 1000} s`,
       mark(met.wall),
     ],
     ['Requests sent', `${embedded.requests}`, `>= ${TARGETS.requests}`, mark(met.requests)],
     [
       `  / the floor: its ${embedded.requests} requests replayed`,
-      `${s(floor.fullMs)}: ${floor.fullRatio}x`,
+      `${secs(floor.fullMs)}: ${floor.fullRatio}x`,
       `<= ${TARGETS.fullVsFloor}x`,
       mark(met.fullVsFloor),
     ],
-    [`One requirement (--only ${ONE}, median of ${RUNS})`, s(floor.oneRunMs), '', ''],
+    [`One requirement (--only ${ONE}, median of ${RUNS})`, secs(floor.oneRunMs), '', ''],
     [
       `  / the floor: its ${floor.oneRequests} requests replayed`,
-      `${s(floor.oneMs)}: ${floor.oneRatio}x`,
+      `${secs(floor.oneMs)}: ${floor.oneRatio}x`,
       `<= ${TARGETS.oneVsFloor}x`,
       mark(met.oneVsFloor),
     ],
@@ -149,10 +147,10 @@ export function benchRows(m: Measured, f: Figures, met: ReturnType<typeof metOf>
   const { requests, bound } = lowerBound(m);
   return [
     ...runRows(f, met),
-    [`Run with ${LATENCY_MS} ms per answer (median of ${LATENCY_RUNS})`, s(f.latency.medianWallMs), '', ''],
+    [`Run with ${LATENCY_MS} ms per answer (median of ${LATENCY_RUNS})`, secs(f.latency.medianWallMs), '', ''],
     [
       '  lower bound',
-      `${s(bound)} = max(${m.chain} x ${LATENCY_MS} ms, ${requests} x ${LATENCY_MS} ms / ${m.concurrency})`,
+      `${secs(bound)} = max(${m.chain} x ${LATENCY_MS} ms, ${requests} x ${LATENCY_MS} ms / ${m.concurrency})`,
       '',
       '',
     ],

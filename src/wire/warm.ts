@@ -32,7 +32,7 @@ interface Waiting {
 
 /** Counts of the connections a client opened, for the run's report. */
 export interface Opened {
-  /** Every new connection to the target (or its proxy). */
+  /** Every new connection to the target (counted only when the client reaches it directly). */
   count: number;
   /** Of them, opened ahead of a request that may create and closed unused. */
   unused: number;
