@@ -177,7 +177,9 @@ function reportSchemaForTypes(): JSONSchema {
   ((run.properties.deployment as Node & { items: Node }).items as Node).title = 'DeploymentFinding';
   const requirement = s.$defs.RequirementResult as { properties: Record<string, Node & { items?: Node }> };
   (requirement.properties.baseline as Node).title = 'BaselineMark';
-  (requirement.properties.checks?.items as Node).title = 'CheckResult';
+  const check = requirement.properties.checks?.items as Node & { properties: Record<string, Node & { items: Node }> };
+  check.title = 'CheckResult';
+  (check.properties.cases?.items as Node).title = 'PropertyCase';
   return s as JSONSchema;
 }
 

@@ -9,7 +9,7 @@ import { checkProperty, WIDE_RUNS_IN_FLIGHT, runsWithin } from '../../src/checks
 import { createReferenceHandler } from '../../src/reference-server/handler.js';
 import { serve } from '../../src/reference-server/http.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execute, Violation, type Outcome } from '../../src/checks/requirement.js';
+import { execute, Violation, type CheckOutcome, type Outcome } from '../../src/checks/requirement.js';
 import { POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, RunContext } from '../../src/checks/context.js';
 import { checks } from '../../tests/catalogue.js';
 import { CREATE_WEIGHTS } from '../../tests/properties/shared.js';
@@ -164,6 +164,55 @@ describe('replay', () => {
     expect([...again.outcomes.values()].map((o) => o.message)).toEqual(
       [...first.outcomes.values()].map((o) => o.message),
     );
+  });
+
+  // `replay` sends a failed property's recorded case alone: the shrunk input by fast-check's path,
+  // an example by its index; a property of the check with no recorded case sends nothing.
+  test('a failed property records its case, and a replay sends that case alone', async () => {
+    const { server, ctx } = await referenceContext({ seed: 5, runs: 30 });
+    const sent: number[] = [];
+    const property = (examples: number[]) => ({
+      name: 'p',
+      check: (c: RunContext) =>
+        checkProperty(c, {
+          label: msg`rp`,
+          arbitrary: fc.integer({ min: 0, max: 1000 }),
+          examples,
+          predicate: async (n: number) => {
+            sent.push(n);
+            if (n > 500) throw new Violation(msg`value ${n} broke the rule`, [], [{}]);
+          },
+        }),
+    });
+    const again = async (cases: CheckOutcome['cases'], examples: number[] = []) => {
+      const replaying = new RunContext({ ...ctx.config, replaying: new Map([['p', cases ?? []]]) });
+      try {
+        return await execute(property(examples), replaying);
+      } finally {
+        await replaying.close();
+      }
+    };
+    try {
+      const shrunk = await execute(property([]), ctx);
+      expect(shrunk.cases).toEqual([{ label: 'rp', path: expect.stringMatching(/^\d+(:\d+)+$/) }]);
+      sent.length = 0;
+      const replayed = await again(shrunk.cases);
+      expect(sent).toEqual([501]);
+      expect(replayed.message).toMatch(/value 501 broke the rule[^]*the report's, path/);
+
+      const example = await execute(property([3, 700]), ctx);
+      expect(example.cases).toEqual([{ label: 'rp', example: 1 }]);
+      sent.length = 0;
+      expect((await again(example.cases, [3, 700])).message).toMatch(/value 700 broke the rule[^]*example 2/);
+      expect(sent).toEqual([700]);
+
+      sent.length = 0;
+      expect((await again([])).outcome).toBe('passed');
+      expect(sent).toEqual([]);
+    } finally {
+      await ctx.close();
+      await server.close();
+    }
   });
 });
 

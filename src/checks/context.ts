@@ -14,6 +14,7 @@ import type { Coverage } from './coverage.js';
 import type { Latency } from './latency.js';
 import type { DeploymentAnswers } from './deployment.js';
 import { RunState, type Sender } from './run-state.js';
+import type { PropertyCase } from '../data/generated/report-types.js';
 import { CreateAllowance, PROPERTY_SHARE, ScopeWrites, type WriteAccount } from './budget.js';
 
 export { CreateAllowance, POPULATION_PLAN, POPULATION_TOTAL, PROPERTY_SHARE, type Population } from './budget.js';
@@ -48,6 +49,7 @@ export class RunContext {
       check,
       writes: new ScopeWrites(this.state.budget.account),
       notes: [],
+      cases: [],
       ...(late ? { late: true as const } : {}),
     });
   }
@@ -60,6 +62,23 @@ export class RunContext {
   /** This check's notes so far. */
   get notes(): readonly string[] {
     return this.sender.notes ?? [];
+  }
+
+  /** A property of this check failed on `found`: recorded in the report, for `replay`. */
+  caseFound(found: PropertyCase): void {
+    this.sender.cases?.push(found);
+  }
+
+  /** This check's failing property cases so far. */
+  get cases(): readonly PropertyCase[] {
+    return this.sender.cases ?? [];
+  }
+
+  /** `replay`: the cases its report recorded for this check's property `label`, else undefined (a run draws its inputs). */
+  replaying(label: string): readonly PropertyCase[] | undefined {
+    const name = this.sender.check?.name;
+    const cases = name === undefined ? undefined : this.config.replaying?.get(name);
+    return cases?.filter((c) => c.label === label);
   }
 
   /** Started once the ordinary checks had ended and the fragile ones had taken what they reserve. */

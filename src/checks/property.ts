@@ -14,6 +14,8 @@ import { quoted } from '../wire/redact.js';
 import { joined, msg, words, type Message } from './message.js';
 import type { CreateAllowance, RunContext } from './context.js';
 import { Creations, trialFor, type Trial } from './trial.js';
+import { replayCases } from './property-replay.js';
+import type { PropertyCase } from '../data/generated/report-types.js';
 
 export type { Trial } from './trial.js';
 
@@ -181,6 +183,8 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
   // A soak round's names differ from the run's; its examples were checked by the run itself.
   const tag = ctx.soakRound ? `${spec.label}~${ctx.soakRound}-` : `${spec.label}`;
   try {
+    const replaying = ctx.replaying(spec.label);
+    if (replaying) return await replayCases(ctx, spec, replaying, { seed, creations, share, tag });
     const examples = ctx.soakRound ? [] : (spec.examples ?? []);
     const inputs = drawInputs(spec, examples, seed, numRuns);
     const ran = await runWindow(inputs, inFlight, async (index) => {
@@ -201,11 +205,16 @@ export async function checkProperty<T>(ctx: RunContext, spec: PropertySpec<T>): 
     if (ran.failures.size === 0) return;
     const first = Math.min(...ran.failures.keys());
     const found = ran.failures.get(first) as Violation;
-    if (first < examples.length) throw exampleFailed(spec, inputs[first] as T, first, examples.length, found);
+    // A soak round's case has a seed of its own, which replay does not take.
+    const record = (found: PropertyCase) => ctx.soakRound === 0 && ctx.caseFound(found);
+    if (first < examples.length) {
+      record({ label: spec.label, example: first });
+      throw exampleFailed(spec, inputs[first] as T, first, examples.length, found);
+    }
     await shrinkAndReport(
       ctx,
       spec,
-      { seed, numRuns, tag, creations, allowance },
+      { seed, numRuns, tag, creations, allowance, record },
       inputs[first] as T,
       first - examples.length,
       found,
@@ -237,6 +246,8 @@ interface Shrinking {
   tag: string;
   creations: Creations;
   allowance: CreateAllowance | undefined;
+  /** Records the case reported, for `replay`. */
+  record: (found: PropertyCase) => void;
 }
 
 /**
@@ -246,7 +257,7 @@ interface Shrinking {
 async function shrinkAndReport<T>(
   ctx: RunContext,
   spec: PropertySpec<T>,
-  { seed, numRuns, tag, creations, allowance }: Shrinking,
+  { seed, numRuns, tag, creations, allowance, record }: Shrinking,
   failed: T,
   drawn: number,
   found: Violation,
@@ -315,6 +326,7 @@ async function shrinkAndReport<T>(
         : msg`not shrunk: it did not fail again when replayed alone (it may depend on what ran beside it)`;
   // fast-check's replay path (indices and colons): the suite's own words, never the wire's.
   const path = replayed ? words(details.counterexamplePath ?? '') : msg`${drawn}`;
+  record({ label: spec.label, path });
   throw new Violation(
     joined(
       [

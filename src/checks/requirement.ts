@@ -8,6 +8,10 @@ import { Blocked, Skip, Violation, type CaseCause, type Outcome } from './outcom
 import type { CheckKind, CheckRef, RunObserver } from './observer.js';
 import { redactMessage, quoted } from '../wire/redact.js';
 import { joined, msg } from './message.js';
+import type { PropertyCase } from '../data/generated/report-types.js';
+
+/** How a check ended, with a failed property's cases (see RunContext.caseFound), which `replay` sends again. */
+export type CheckOutcome = Outcome & { cases?: PropertyCase[] };
 
 // The outcome vocabulary lives below the run context and the assertions; checks get it from here too.
 export {
@@ -130,13 +134,14 @@ export async function execute(
   req: Pick<Check, 'check'> & Partial<Pick<Check, 'requirement' | 'kind' | 'name'>>,
   ctx: RunContext,
   late = false,
-): Promise<Outcome> {
+): Promise<CheckOutcome> {
   const started = performance.now();
-  const done = (o: Omit<Outcome, 'durationMs'>): Outcome => ({
+  const done = (o: Omit<CheckOutcome, 'durationMs'>): CheckOutcome => ({
     ...o,
     ...(o.message === undefined ? {} : { message: redactMessage(o.message) }),
     durationMs: Math.round(performance.now() - started),
   });
+  let own: RunContext | undefined;
   try {
     // A bare context (a unit test's) runs the check as it is.
     const id = req.requirement?.id;
@@ -146,8 +151,9 @@ export async function execute(
       name: req.name ?? 'a check',
     };
     const bare: string[] = [];
-    const own =
-      ctx.forCheck?.(ref, late) ?? ({ note: (text: string) => bare.push(text), notes: bare } as unknown as RunContext);
+    own =
+      ctx.forCheck?.(ref, late) ??
+      ({ note: (text: string) => bare.push(text), notes: bare, cases: [] } as unknown as RunContext);
     await req.check(own);
     const { notes } = own;
     return done({
@@ -170,6 +176,7 @@ export async function execute(
         message: err.message,
         evidence: err.evidence,
         ...(causes.some((c) => Object.keys(c).length > 0) ? { causes } : {}),
+        ...(own?.cases.length ? { cases: [...own.cases] } : {}),
       });
     }
     if (err instanceof TransportError) {

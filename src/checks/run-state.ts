@@ -9,6 +9,7 @@ import { redact } from '../wire/redact.js';
 import type { RunConfig } from '../config/config.js';
 import { exactInteger, type Int64 } from '../wire/json.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
+import type { PropertyCase } from '../data/generated/report-types.js';
 import type { AnswerFrom, CheckRef, RunObserver } from './observer.js';
 import { TargetWatch } from './target-watch.js';
 import { Coverage } from './coverage.js';
@@ -37,6 +38,8 @@ export interface Sender {
   notes?: string[];
   /** Started once the ordinary checks had ended: only the fragile properties still want the write budget. */
   late?: true;
+  /** The failing case of each of the check's properties that failed (see RunContext.caseFound). */
+  cases?: PropertyCase[];
 }
 
 /** Who the HAR names as a request's sender: its check, or none and why. */

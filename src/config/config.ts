@@ -3,6 +3,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { config as loadDotenv } from 'dotenv';
 import { ConfigError, SETTINGS, type Config, type Env, type Setting, type Settings } from './settings.js';
+import type { PropertyCase } from '../data/generated/report-types.js';
 
 export { ConfigError, RETRY_MAX_WAIT_S, SETTINGS, type Config } from './settings.js';
 
@@ -65,6 +66,11 @@ export interface RunConfig extends Omit<Config, 'baseUrl' | 'apiKey' | 'seed' | 
   readonly inProcess?: boolean;
   /** W3C Trace Context trace id of the run (32 hex digits): every check's request carries it in `traceparent`. */
   readonly traceId: string;
+  /**
+   * `replay`: each check's failing property cases as its report recorded them, by check name: its
+   * properties send those alone instead of their inputs (src/checks/property.ts).
+   */
+  readonly replaying?: ReadonlyMap<string, readonly PropertyCase[]>;
 }
 
 export function resolveRunConfig(

@@ -12,6 +12,7 @@ import { CURRENT_REQUIREMENT_SET } from '../data/generated/requirement-ids.js';
 import { exclusionsOf, type Exclusion } from '../data/requirement-sets.js';
 import type {
   DeploymentFinding,
+  PropertyCase,
   RequirementResult,
   Results,
   RunRetries,
@@ -59,7 +60,7 @@ export interface Baseline {
 /** Identifies the format of conformance.json; see schemas/conformance-report.schema.json. */
 export const REPORT_FORMAT = 'petstore-conformance/report';
 /** Semantic version of the format: a new optional field is a minor bump, anything else major. */
-export const REPORT_FORMAT_VERSION = '1.13.0';
+export const REPORT_FORMAT_VERSION = '1.14.0';
 export const INTERFACE = { name: 'Pet Store Service Interface', version: '1.0.0' } as const;
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD'];
 
@@ -81,6 +82,8 @@ export interface CheckInput {
   causes?: readonly CaseCause[];
   /** A skipped check blocked by this requirement's failure (see Outcome.blockedBy, rootsOf). */
   blockedBy?: string;
+  /** A failed property check's failing cases (see CheckOutcome.cases). */
+  cases?: readonly PropertyCase[];
 }
 
 export interface RunInput {
@@ -184,6 +187,7 @@ function requirementResult(checks: readonly CheckInput[]): RequirementResult {
       durationMs: c.durationMs,
       ...(c.message ? { message: c.message } : {}),
       ...(c.note ? { note: c.note } : {}),
+      ...(c.cases ? { cases: [...c.cases] } : {}),
     })),
   };
   const retried = checks.flatMap((c) => (c.retries ? [c.retries] : []));

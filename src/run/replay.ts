@@ -1,12 +1,15 @@
 // Replay: each failed (or undecided) requirement of a report, its failed checks run again with the
-// report's seed, so they send the requests the findings recorded (a create before the get that
-// read it, with the new ids) and are judged by their own assertions: no second copy of any rule.
+// report's seed and clock, so they send the requests the findings recorded (a create before the get
+// that read it, with the new ids) and are judged by their own assertions: no second copy of any
+// rule. A failed property sends only the case its report recorded (CheckResult.cases), not its inputs.
 import type { RunConfig } from '../config/config.js';
 import type { Check } from '../checks/requirement.js';
 import { matches } from '../checks/select.js';
-import type { CheckInput, Results } from '../report/results.js';
+import type { CheckInput, RequirementResult, Results } from '../report/results.js';
 import { oneLine } from '../report/words.js';
 import { ChecksRunner } from './runner.js';
+import { PLACEHOLDER, PREFIX_PLACEHOLDER } from '../wire/redact.js';
+import type { ApiRequest, SentRequest } from '../wire/requests.js';
 
 export type ReplayVerdict = 'FIXED' | 'STILL FAILING' | 'COULD NOT REPLAY';
 
@@ -37,23 +40,107 @@ export async function replayReport(results: Results, catalogue: readonly Check[]
     (config.only.length === 0 || config.only.some((p) => matches(id, p))) && !config.skip.some((p) => matches(id, p));
   const failed = results.requirements.filter((r) => undecided(r.outcome) && kept(r.id));
   const byName = new Map(catalogue.map((c) => [c.name, c]));
-  const wanted = new Map<string, Check[]>();
+  const rerun = new Set<Check>();
   const missing = new Map<string, string>();
+  // A run-wide rule's checks are replaced by ones that send its findings' requests too.
+  const replaced = new Map<Check, Check>();
   for (const r of failed) {
     const names = r.checks.filter((c) => undecided(c.outcome)).map((c) => c.name);
     const found = names.flatMap((n) => byName.get(n) ?? []);
-    if (found.length === 0 || found.length < names.length)
+    if (found.length === 0 || found.length < names.length) {
       missing.set(r.id, `this suite has no check named ${names.find((n) => !byName.has(n)) ?? r.id}`);
-    else wanted.set(r.id, found);
+      continue;
+    }
+    for (const check of found) {
+      if (check.observer) replaced.set(check, withRecorded(check, r, results.target.baseUrl, config.apiKey));
+      rerun.add(replaced.get(check) ?? check);
+    }
   }
-  const rerun = new Set([...wanted.values()].flat());
-  const run = rerun.size === 0 ? undefined : await new ChecksRunner(catalogue, config, {}, (c) => rerun.has(c)).run();
-  const requirements = failed.map((r): ReplayedRequirement => {
-    const why = missing.get(r.id);
-    if (why !== undefined) return { id: r.id, verdict: 'COULD NOT REPLAY', detail: why };
-    return verdictOf(r.id, run?.checks.filter((c) => c.requirement.id === r.id) ?? []);
-  });
-  return { requirements, requests: run?.requests ?? 0 };
+  const replaying = new Map(
+    failed.flatMap((r) => r.checks.flatMap((c) => (c.cases ? [[c.name, c.cases] as const] : []))),
+  );
+  // The report's clock, unless another is asked for: what a check expects of a date depends on it.
+  const now = config.now ?? results.run.clock ?? undefined;
+  const replayConfig: RunConfig = { ...config, now, replaying };
+  const run =
+    rerun.size === 0
+      ? undefined
+      : await new ChecksRunner(
+          catalogue.map((c) => replaced.get(c) ?? c),
+          replayConfig,
+          {},
+          (c) => rerun.has(c),
+        ).run();
+  const replayed = new Map(
+    failed.map((r): [string, ReplayedRequirement] => {
+      const why = missing.get(r.id);
+      if (why !== undefined) return [r.id, { id: r.id, verdict: 'COULD NOT REPLAY', detail: why }];
+      return [r.id, verdictOf(r.id, run?.checks.filter((c) => c.requirement.id === r.id) ?? [])];
+    }),
+  );
+  return { requirements: failed.map((r) => throughCause(r, replayed)), requests: run?.requests ?? 0 };
+}
+
+/**
+ * A failure the report files under another requirement (causedBy: that one's evidence explains it)
+ * stands while its cause still fails, though its own checks pass alone: the cause's answers made it.
+ */
+function throughCause(r: RequirementResult, replayed: ReadonlyMap<string, ReplayedRequirement>): ReplayedRequirement {
+  const own = replayed.get(r.id) as ReplayedRequirement;
+  const cause = r.causedBy === undefined ? undefined : replayed.get(r.causedBy);
+  if (own.verdict !== 'FIXED' || cause?.verdict !== 'STILL FAILING') return own;
+  return {
+    id: r.id,
+    verdict: 'STILL FAILING',
+    detail: `through ${cause.id}, which still fails (the report files this failure under it)`,
+  };
+}
+
+/** Headers the client writes itself; traceparent named a span of the run, not of the replay. */
+const NOT_RESENT = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'traceparent',
+  'transfer-encoding',
+  'authorization',
+]);
+const CUT_BODY = /… \(\d+ chars\)$/;
+
+/** The report's placeholders for the key (src/wire/redact.ts), the key again. */
+const withKey = (text: string, key: string) =>
+  text.replaceAll(PREFIX_PLACEHOLDER, key.slice(0, -1)).replaceAll(PLACEHOLDER, key);
+
+/** A recorded request as the client sends it again, below `base` (the report's base URL); undefined when it cannot be. */
+function resent({ method, url, headers, body }: SentRequest, base: string, key: string): ApiRequest | undefined {
+  if (!url.startsWith(base) || (body !== undefined && CUT_BODY.test(body))) return undefined;
+  const [path = '', search] = withKey(url.slice(base.replace(/\/+$/, '').length), key).split(/\?(.*)/s);
+  const query =
+    search === undefined ? [] : search.split('&').map((p) => p.split(/=(.*)/s).slice(0, 2) as [string, string]);
+  const authorization = headers.authorization;
+  return {
+    method,
+    path,
+    ...(search === undefined ? {} : { query: query.map(([k, v = '']) => [k, v] as const) }),
+    ...(body === undefined ? {} : { body: { raw: withKey(body, key) } }),
+    auth: authorization === undefined ? 'none' : { authorization: withKey(authorization, key) },
+    headers: Object.fromEntries(Object.entries(headers).filter(([k]) => !NOT_RESENT.has(k))),
+  };
+}
+
+/**
+ * A rule over every answer of the run judges answers other checks drew: its replay sends its
+ * findings' requests again, beside its own cases, and its observer judges them as in the run.
+ */
+function withRecorded(check: Check, r: RequirementResult, base: string, key: string): Check {
+  const again = (r.evidence ?? []).flatMap((e) => resent(e.request, base, key) ?? []);
+  return {
+    ...check,
+    check: async (ctx) => {
+      await Promise.all(again.map((req) => ctx.api.send(req)));
+      await check.check(ctx);
+    },
+  };
 }
 
 /** How a requirement's checks ended again, in the replay's words: a proven failure first. */

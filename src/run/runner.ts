@@ -3,7 +3,14 @@
 // reports take it. The command line, runConformance, the kill matrix and vitest's adapter
 // (src/vitest/adapter.ts: one test per check, saying how it ended here) run this.
 import type { RunConfig } from '../config/config.js';
-import { execute, judgeRun, type Check, type Outcome, type RunObserver } from '../checks/requirement.js';
+import {
+  execute,
+  judgeRun,
+  type Check,
+  type CheckOutcome,
+  type Outcome,
+  type RunObserver,
+} from '../checks/requirement.js';
 import { RunContext } from '../checks/context.js';
 import { selectChecks } from '../checks/select.js';
 import { describePacing } from '../wire/pacer.js';
@@ -63,7 +70,7 @@ export interface CheckEvents {
 export const INTERRUPTED = 'not decided: the run was interrupted before this check finished';
 
 /** A check's outcome as the reports take it. */
-export function checkInput(check: Check, outcome: Outcome, retries?: Retries): CheckInput {
+export function checkInput(check: Check, outcome: CheckOutcome, retries?: Retries): CheckInput {
   const { check: _check, ...requirement } = check.requirement;
   return {
     requirement,
@@ -77,6 +84,7 @@ export function checkInput(check: Check, outcome: Outcome, retries?: Retries): C
     ...(retries ? { retries } : {}),
     ...('causes' in outcome && outcome.causes ? { causes: outcome.causes } : {}),
     ...(outcome.blockedBy ? { blockedBy: outcome.blockedBy } : {}),
+    ...(outcome.cases ? { cases: outcome.cases } : {}),
   };
 }
 
@@ -141,13 +149,13 @@ export class ChecksRunner {
     return this.snapshot();
   }
 
-  private begin(check: Check): Promise<Outcome> {
+  private begin(check: Check): Promise<CheckOutcome> {
     this.startedAt.set(check, performance.now());
     this.events.started?.(check);
     return execute(check, this.ctx, this.late);
   }
 
-  private async end(check: Check, outcome: Promise<Outcome>): Promise<void> {
+  private async end(check: Check, outcome: Promise<CheckOutcome>): Promise<void> {
     const { ctx } = this;
     const settled = await outcome;
     // Once interrupted, a check's requests were aborted under it: it decided nothing.

@@ -104,7 +104,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation). 1.13.0 added an exchange's expected, and a requirement's notScored.excluded (excluded after an accepted challenge), addedIn then being optional.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation). 1.13.0 added an exchange's expected, and a requirement's notScored.excluded (excluded after an accepted challenge), addedIn then being optional. 1.14.0 added a failed property check's cases (what replay sends).
    */
   formatVersion: string;
   /**
@@ -641,6 +641,26 @@ export interface CheckResult {
    * Since 1.2.0: a passed check's cases not run.
    */
   note?: string;
+  /**
+   * Since 1.14.0. Only on a failed property check: the failing case of each property it ran, so that `replay` sends that case alone (with the report's seed), not the property's every input.
+   *
+   * @minItems 1
+   */
+  cases?: PropertyCase[];
+}
+export interface PropertyCase {
+  /**
+   * The property's label: with the run's seed, its fast-check seed.
+   */
+  label: string;
+  /**
+   * The index of the failing example (an input checked on every seed).
+   */
+  example?: number;
+  /**
+   * fast-check's path to the failing input (its run, then its shrinks): what fc.check({ seed, path }) draws again.
+   */
+  path?: string;
 }
 
 /**
