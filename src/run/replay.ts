@@ -97,14 +97,7 @@ function throughCause(r: RequirementResult, replayed: ReadonlyMap<string, Replay
 }
 
 /** Headers the client writes itself; traceparent named a span of the run, not of the replay. */
-const NOT_RESENT = new Set([
-  'host',
-  'content-length',
-  'connection',
-  'traceparent',
-  'transfer-encoding',
-  'authorization',
-]);
+const NOT_RESENT = new Set(['host', 'content-length', 'connection', 'traceparent', 'transfer-encoding']);
 const CUT_BODY = /… \(\d+ chars\)$/;
 
 /** The report's placeholders for the key (src/wire/redact.ts), the key again. */
@@ -114,17 +107,18 @@ const withKey = (text: string, key: string) =>
 /** A recorded request as the client sends it again, below `base` (the report's base URL); undefined when it cannot be. */
 function resent({ method, url, headers, body }: SentRequest, base: string, key: string): ApiRequest | undefined {
   if (!url.startsWith(base) || (body !== undefined && CUT_BODY.test(body))) return undefined;
-  const [path = '', search] = withKey(url.slice(base.replace(/\/+$/, '').length), key).split(/\?(.*)/s);
-  const query =
-    search === undefined ? [] : search.split('&').map((p) => p.split(/=(.*)/s).slice(0, 2) as [string, string]);
-  const authorization = headers.authorization;
+  const { authorization, ...rest } = headers;
   return {
     method,
-    path,
-    ...(search === undefined ? {} : { query: query.map(([k, v = '']) => [k, v] as const) }),
+    // The path and query as they went on the wire: the client encodes only `query`'s pairs.
+    path: withKey(url.slice(base.replace(/\/+$/, '').length), key),
     ...(body === undefined ? {} : { body: { raw: withKey(body, key) } }),
     auth: authorization === undefined ? 'none' : { authorization: withKey(authorization, key) },
-    headers: Object.fromEntries(Object.entries(headers).filter(([k]) => !NOT_RESENT.has(k))),
+    headers: {
+      // A body sent without a Content-Type goes again without one (the client's default is JSON).
+      ...(body === undefined ? {} : { 'content-type': '' }),
+      ...Object.fromEntries(Object.entries(rest).filter(([k]) => !NOT_RESENT.has(k))),
+    },
   };
 }
 
