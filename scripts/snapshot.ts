@@ -44,16 +44,23 @@ function setupOf(name: string): ServerSetup {
 
 /** Times, durations, ports, the commit and digests as placeholders. */
 export function normalise(text: string): string {
-  return text
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
-    .replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/g, '<time>')
-    .replace(/[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT/g, '<http-date>')
-    .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
-    .replace(/\b[0-9a-f]{64}\b/g, '<sha256>')
-    .replace(/\b[0-9a-f]{40}\b|\b[0-9a-f]{12}\b/g, '<commit>')
-    .replace(/("durationMs"|"ms"|"time"|"elapsedMs"|"wait"|"bytes"|"files"):\s*\d+(\.\d+)?/g, '$1: <n>')
-    .replace(/time="\d+(\.\d+)?"/g, 'time="<n>"')
-    .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<duration>');
+  return (
+    text
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+      .replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/g, '<time>')
+      .replace(/[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT/g, '<http-date>')
+      .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
+      .replace(/\b[0-9a-f]{64}\b/g, '<sha256>')
+      // A run's trace id is random (RunConfig.traceId).
+      .replace(/\b[0-9a-f]{32}\b/g, '<trace>')
+      .replace(/\b[0-9a-f]{40}\b|\b[0-9a-f]{12}\b/g, '<commit>')
+      .replace(
+        /("durationMs"|"ms"|"time"|"elapsedMs"|"wait"|"bytes"|"files"|"medianMs"|"p95Ms"):\s*\d+(\.\d+)?/g,
+        '$1: <n>',
+      )
+      .replace(/time="\d+(\.\d+)?"/g, 'time="<n>"')
+      .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<duration>')
+  );
 }
 
 async function snap(run: Snap, dir: string): Promise<number | null> {
