@@ -130,6 +130,17 @@ export interface ChecksOutcome {
   network?: RunNetwork;
 }
 
+/** What finish builds the tree from: the checks' outcome (bar the checks) and the run around it. */
+type Finishing = Omit<ChecksOutcome, 'checks'> & {
+  errors: string[];
+  runConfig?: RunConfig | undefined;
+  startedAt: Date;
+  interrupted: boolean;
+  print: boolean;
+  diagnosis?: string;
+  server?: RunServer | undefined;
+};
+
 /** Writes every report file of a run from its checks' outcomes, and prints the terminal summary. */
 export class ConformanceReporter {
   /** The tree of the last run, for callers (the CLI) that want the verdict. */
@@ -212,52 +223,23 @@ export class ConformanceReporter {
   }
 
   /** Builds the results tree, writes every report file and (when `print`) the terminal summary. */
-  private finish(
-    checks: readonly CheckInput[],
-    {
-      created,
-      errors,
-      runTag,
-      requests,
-      retries,
-      runConfig,
-      startedAt,
-      interrupted,
-      print,
-      diagnosis,
-      server,
-      targetLost,
-      targetPoisoned,
-      deployment,
-      targetServer,
-      coverage,
-      soak,
-      network,
-    }: {
-      created: string[];
-      errors: string[];
-      runTag: string | null;
-      requests: number | null;
-      retries: RunRetries | null;
-      runConfig?: RunConfig | undefined;
-      startedAt: Date;
-      interrupted: boolean;
-      print: boolean;
-      diagnosis?: string;
-      server?: RunServer | undefined;
-      targetLost?: TargetLost | null | undefined;
-      targetPoisoned?: TargetPoisoned | null | undefined;
-      deployment?: DeploymentFinding[] | undefined;
-      targetServer?: string | undefined;
-      coverage?: RunCoverage | undefined;
-      soak?: RunSoak | undefined;
-      network?: RunNetwork | undefined;
-    },
-  ): Results {
+  private finish(checks: readonly CheckInput[], finishing: Finishing): Results {
     const finishedAt = new Date();
-    if (runConfig?.apiKey) registerSecret(runConfig.apiKey);
-    const pkg = packageInfo();
+    if (finishing.runConfig?.apiKey) registerSecret(finishing.runConfig.apiKey);
     const commit = suiteCommit(packageRootPath);
+    const results = buildResults(checks, this.runInput(finishing, commit.commit, finishedAt));
+    this.results = results;
+    if (this.options.write === false) return results;
+    const view = reportView(results);
+    this.writeFiles(results, finishing.created, view, commit);
+    if (finishing.print) this.printSummary(view);
+    return results;
+  }
+
+  /** The run around the checks, as the results tree records it. */
+  private runInput(f: Finishing, commit: string | null, finishedAt: Date): RunInput {
+    const { runConfig } = f;
+    let { errors } = f;
     // The CLI validated it before the run (exit 2 when bad); read again here, as it stands now.
     let baseline: Baseline | null = null;
     if (this.config.baseline) {
@@ -269,15 +251,15 @@ export class ConformanceReporter {
         errors = [...errors, err instanceof Error ? err.message : String(err)];
       }
     }
-    const run: RunInput = {
-      suite: { ...pkg, commit: commit.commit, ...suiteScore() },
+    return {
+      suite: { ...packageInfo(), commit, ...suiteScore() },
       target: {
         baseUrl: redact(runConfig?.baseUrl ?? this.config.baseUrl ?? '(bundled reference server, not started)'),
         embedded: runConfig?.embedded ?? this.config.baseUrl === undefined,
         ...(this.config.label ? { label: redact(this.config.label) } : {}),
-        ...(targetServer ? { server: redact(targetServer) } : {}),
+        ...(f.targetServer ? { server: redact(f.targetServer) } : {}),
       },
-      startedAt,
+      startedAt: f.startedAt,
       finishedAt,
       seed: runConfig?.seed ?? this.config.seed ?? null,
       node: process.version,
@@ -286,33 +268,37 @@ export class ConformanceReporter {
       clock: runConfig?.now ?? null,
       only: this.config.only,
       skip: this.config.skip,
-      interrupted,
+      interrupted: f.interrupted,
       errors: errors.map(redact),
-      createdPets: created,
-      runTag,
-      requests,
-      retries,
-      diagnosis: diagnosis ?? null,
+      createdPets: f.created,
+      runTag: f.runTag,
+      requests: f.requests,
+      retries: f.retries,
+      diagnosis: f.diagnosis ?? null,
       baseline: baseline && this.config.baselineStrict ? { ...baseline, strict: true } : baseline,
       requirementSet: this.config.requirementSet,
-      server: server ?? null,
-      targetLost: targetLost ?? null,
-      targetPoisoned: targetPoisoned ?? null,
-      deployment: deployment ?? [],
-      ...(coverage ? { coverage } : {}),
-      ...(soak ? { soak } : {}),
-      ...(network ? { network } : {}),
+      server: f.server ?? null,
+      targetLost: f.targetLost ?? null,
+      targetPoisoned: f.targetPoisoned ?? null,
+      deployment: f.deployment ?? [],
+      ...(f.coverage ? { coverage: f.coverage } : {}),
+      ...(f.soak ? { soak: f.soak } : {}),
+      ...(f.network ? { network: f.network } : {}),
     };
-    const results = buildResults(checks, run);
-    this.results = results;
-    if (this.options.write === false) return results;
+  }
 
+  /** Every report file and the manifest over them (and the HAR the checks streamed), each written whole. */
+  private writeFiles(
+    results: Results,
+    created: readonly string[],
+    view: ReportView,
+    commit: ReturnType<typeof suiteCommit>,
+  ): void {
     const dir = resolve(this.config.reportDir);
     mkdirSync(dir, { recursive: true });
     // The HAR was streamed by the checks' worker, which closed it when they ended; its path as seen from the reports.
     const har = this.config.har ? resolve(this.config.har) : undefined;
     const harFile = har && relative(dir, har).split(sep).join('/');
-    const view = reportView(results);
     const files = renderReports(results, created, { view, ...(harFile ? { har: harFile } : {}) });
     for (const { file, content } of files) writeAtomic(join(dir, file), content);
     const digested = har && harFile && existsSync(har) ? [{ file: harFile, ...digestFile(har) }] : [];
@@ -320,8 +306,10 @@ export class ConformanceReporter {
     writeAtomic(join(dir, MANIFEST_FILE), manifest);
     if (this.options.stepSummary)
       appendFileSync(this.options.stepSummary, `${files.find((f) => f.file === 'conformance.md')?.content ?? ''}\n`);
-    if (!print) return results;
+  }
 
+  private printSummary(view: ReportView): void {
+    const dir = resolve(this.config.reportDir);
     const shownDir = relative(process.cwd(), dir) || '.';
     const text = renderTerminal(view, {
       paint: this.options.color ? COLORS : PLAIN,
@@ -329,6 +317,5 @@ export class ConformanceReporter {
       reportDir: shownDir.startsWith('..') ? dir : shownDir,
     });
     process.stdout.write(`${text}\n`);
-    return results;
   }
 }
