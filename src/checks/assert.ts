@@ -9,6 +9,7 @@ import { quoted, type QuotedText } from '../wire/redact.js';
 import { Violation } from './outcomes.js';
 import { joined, msg, words, type Message } from './message.js';
 import { validate, type SchemaName } from '../data/schemas.js';
+import { jsonShape } from '../data/json-shape.js';
 import type { Pet } from '../data/generated/schema-types.js';
 
 export function describeRequest(res: ApiResponse): QuotedText {
@@ -71,7 +72,8 @@ export function expectStatus(res: ApiResponse, expected: number | readonly numbe
 export const isClientError = (res: ApiResponse): boolean => res.status >= 400 && res.status < 500;
 
 export function expectNotServerError(res: ApiResponse): void {
-  if (res.status >= 500) fail(res, msg`no 5xx: the server must answer malformed input without failing`);
+  if (res.status >= 500)
+    fail(res, msg`no 5xx: the server must answer malformed input without failing`, undefined, { statusBelow: 500 });
 }
 
 export function isJsonMediaType(contentType: string | undefined): boolean {
@@ -80,7 +82,9 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 
 export function expectJsonContentType(res: ApiResponse): void {
   if (!isJsonMediaType(res.headers['content-type'])) {
-    fail(res, msg`Content-Type application/json`, msg`Content-Type ${quoted(res.headers['content-type'] ?? '(none)')}`);
+    fail(res, msg`Content-Type application/json`, msg`Content-Type ${quoted(res.headers['content-type'] ?? '(none)')}`, {
+      contentType: 'application/json',
+    });
   }
 }
 
@@ -95,7 +99,10 @@ export function expectHeader(
   accept: (value: string) => boolean = () => true,
 ): string {
   const value = res.headers[name.toLowerCase()];
-  if (value === undefined) fail(res, msg`a ${name} header: ${expected}`, msg`${res.status} without ${name}`);
+  if (value === undefined)
+    fail(res, msg`a ${name} header: ${expected}`, msg`${res.status} without ${name}`, {
+      headers: { [name.toLowerCase()]: true },
+    });
   if (!accept(value)) fail(res, msg`${name}: ${expected}`, msg`${res.status} with ${name}: ${quoted(value)}`);
   return value;
 }
@@ -104,24 +111,29 @@ export function expectHeader(
 export function expectNoHeader(res: ApiResponse, name: Message, why: Message): void {
   const value = res.headers[name.toLowerCase()];
   if (value !== undefined)
-    fail(res, msg`no ${name} header (${why})`, msg`${res.status} with ${name}: ${quoted(value)}`);
+    fail(res, msg`no ${name} header (${why})`, msg`${res.status} with ${name}: ${quoted(value)}`, {
+      headers: { [name.toLowerCase()]: false },
+    });
 }
 
 /** Parses and schema-checks the JSON body; a failure is the check's own rule's (tests/rules/ name others'). */
 export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): unknown {
   const name = words(schema); // a schema's name: the suite's own (schemas/)
+  // A body cut at the suite's limit is not judged by its shape: an exported test would read it whole.
   if (res.truncated)
     fail(res, msg`a ${name} body`, msg`a body larger than the suite reads (${res.text.length} bytes read)`);
+  const shaped = { body: jsonShape(schema) };
   if (res.jsonError !== undefined)
     fail(
       res,
       msg`a JSON ${name} body`,
       msg`a body that is not JSON (${quoted(res.jsonError)}): ${quoted(excerpt(res.text, 120))}`,
+      shaped,
     );
   const result = validate(schema, res.json);
-  // The validator's words point into the answer (its paths): a quote of it.
+  // The validator's words point into the answer (its paths): a quote of it. An exported test checks its shape only.
   if (!result.valid)
-    fail(res, msg`a valid ${name}`, msg`${show(res.json, 200)}, where ${quoted(result.problems.join('; '))}`);
+    fail(res, msg`a valid ${name}`, msg`${show(res.json, 200)}, where ${quoted(result.problems.join('; '))}`, shaped);
   return res.json;
 }
 

@@ -1,6 +1,7 @@
 // What a failure shows: the exchange that revealed it and a one-line reproduction.
 import type { ApiResponse, SentRequest } from './requests.js';
 import { detach } from './json.js';
+import type { JsonShape } from '../data/json-shape.js';
 import { PLACEHOLDER, PREFIX_PLACEHOLDER, redact } from './redact.js';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -30,8 +31,24 @@ export function curlCommand(req: SentRequest): string {
 export interface Expectation {
   /** The statuses it allowed. */
   status?: number[];
+  /** A status below this one (500: no server error). */
+  statusBelow?: number;
   /** Fields of the JSON body, each equal to this value (the fields the rule is about, as sent). */
   fields?: Record<string, string | number | boolean | null>;
+  /** Content-Type application/json (parameters allowed). */
+  contentType?: 'application/json';
+  /** A JSON body of this shape: the schema's types, required members and enums (src/data/json-shape.ts). */
+  body?: JsonShape;
+  /** An Error body whose code is a non-empty string. */
+  errorCode?: true;
+  /** An Error body whose status member is the HTTP status. */
+  errorStatus?: true;
+  /** A JSON array of at most this many items. */
+  maxItems?: number;
+  /** Response headers by lower-case name: present (true) or absent (false). */
+  headers?: Record<string, boolean>;
+  /** Judged only when the answer is an error (4xx or 5xx): the rule is about every error answer. */
+  ifError?: true;
 }
 
 export interface Exchange {

@@ -57,7 +57,9 @@ export function expectListOf(
   expectStatus(res, 200, what);
   const pets = listToJudge(res);
   if (pets.length > max)
-    because(countRules, () => fail(res, msg`at most ${petsCount(max)} (${what})`, msg`${petsCount(pets.length)}`));
+    because(countRules, () =>
+      fail(res, msg`at most ${petsCount(max)} (${what})`, msg`${petsCount(pets.length)}`, { maxItems: max }),
+    );
   return pets;
 }
 
@@ -77,10 +79,13 @@ export function expectErrorBody(res: ApiResponse): ErrorBody {
     rule(onlyStatus ? 'errors.status-field' : 'errors.body'),
     () => expectBody(res, 'Error') as ErrorBody,
   );
-  if (body.code.length === 0) because(rule('errors.body'), () => fail(res, msg`a non-empty Error code`, msg`code ""`));
+  if (body.code.length === 0)
+    because(rule('errors.body'), () => fail(res, msg`a non-empty Error code`, msg`code ""`, { errorCode: true }));
   if (body.status !== res.status)
     because(rule('errors.status-field'), () =>
-      fail(res, msg`Error.status equal to the HTTP status ${res.status}`, msg`status ${show(body.status)}`),
+      fail(res, msg`Error.status equal to the HTTP status ${res.status}`, msg`status ${show(body.status)}`, {
+        errorStatus: true,
+      }),
     );
   return body;
 }
