@@ -15,8 +15,14 @@ function check(expected, res, text, got) {
   }
   for (const [name, present] of Object.entries(expected.headers ?? {}))
     assert.equal(res.headers.has(name), present, 'expected ' + (present ? 'a ' : 'no ') + name + ' header; ' + got);
-  const { fields, body, errorCode, errorStatus, maxItems } = expected;
-  if (!fields && !body && !errorCode && !errorStatus && maxItems === undefined) return;
+  const { fields, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds } = expected;
+  // What a list answer holds is asked of a success only (a 4xx may be as good an answer).
+  const listed = res.status >= 200 && res.status < 300;
+  if (distinctIds && listed) {
+    const ids = idsIn(text);
+    assert.equal(new Set(ids).size, ids.length, 'expected no id twice in one list; ' + got);
+  }
+  if (!fields && !body && !errorCode && !errorStatus && !(listed && (maxItems !== undefined || itemsWith))) return;
   let json;
   try {
     json = JSON.parse(text);
@@ -26,8 +32,12 @@ function check(expected, res, text, got) {
   if (body) checkShape(json, body, 'the body', got);
   if (errorCode) assert.ok(typeof json?.code === 'string' && json.code !== '', 'expected a non-empty Error code; ' + got);
   if (errorStatus) assert.equal(json?.status, res.status, 'expected Error.status equal to the HTTP status; ' + got);
-  if (maxItems !== undefined)
+  if (listed && maxItems !== undefined)
     assert.ok(Array.isArray(json) && json.length <= maxItems, 'expected a list of at most ' + maxItems + '; ' + got);
+  for (const [field, value] of listed ? Object.entries(itemsWith ?? {}) : []) {
+    const other = Array.isArray(json) ? json.find((item) => item?.[field] !== value) : json;
+    assert.equal(other, undefined, 'expected only items with ' + field + ' ' + JSON.stringify(value) + '; ' + got);
+  }
   for (const [field, value] of Object.entries(fields ?? {}))
     assert.deepEqual(json?.[field], value, 'expected ' + field + ' ' + JSON.stringify(value) + '; ' + got);
 }

@@ -43,8 +43,12 @@ export interface Expectation {
   errorCode?: true;
   /** An Error body whose status member is the HTTP status. */
   errorStatus?: true;
-  /** A JSON array of at most this many items. */
+  /** Of a 2xx answer: a JSON array of at most this many items. */
   maxItems?: number;
+  /** Of a 2xx answer: a JSON array whose every item has these fields equal to these values (a filter sent). */
+  itemsWith?: Record<string, string>;
+  /** Of a 2xx answer: no id written twice in the body (compared as digits: ids beyond 2^53 too). */
+  distinctIds?: true;
   /** Response headers by lower-case name: present (true) or absent (false). */
   headers?: Record<string, boolean>;
   /** Judged only when the answer is an error (4xx or 5xx): the rule is about every error answer. */

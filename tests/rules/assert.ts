@@ -71,6 +71,16 @@ export function expectListOf(
  * says; a status member that is not the HTTP status, integer or not, errors.status-field's.
  */
 export function expectErrorBody(res: ApiResponse): ErrorBody {
+  try {
+    return judgeErrorBody(res);
+  } catch (err) {
+    // Asked of an error answer only: a replay the server answers otherwise is not judged by it.
+    if (err instanceof Violation) for (const e of err.evidence) if (e.expected) e.expected.ifError = true;
+    throw err;
+  }
+}
+
+function judgeErrorBody(res: ApiResponse): ErrorBody {
   const { json, onlyStatus } = errorAnswerRoot(res);
   // The caller's statement says "with an Error body" too: its own violation, grouped under the rule.
   const rule = (id: RequirementId): CaseCause => ({ rules: [id], mine: true });
