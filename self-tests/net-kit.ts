@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { fileURLToPath } from 'node:url';
-import { createReferenceHandler, type Handler, type ReferenceOptions, type ServerRequest } from '../src/reference-server/handler.js';
+import {
+  createReferenceHandler,
+  type Handler,
+  type ReferenceOptions,
+  type ServerRequest,
+} from '../src/reference-server/handler.js';
 import { serve, type RunningServer } from '../src/reference-server/http.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));

@@ -82,9 +82,14 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 
 export function expectJsonContentType(res: ApiResponse): void {
   if (!isJsonMediaType(res.headers['content-type'])) {
-    fail(res, msg`Content-Type application/json`, msg`Content-Type ${quoted(res.headers['content-type'] ?? '(none)')}`, {
-      contentType: 'application/json',
-    });
+    fail(
+      res,
+      msg`Content-Type application/json`,
+      msg`Content-Type ${quoted(res.headers['content-type'] ?? '(none)')}`,
+      {
+        contentType: 'application/json',
+      },
+    );
   }
 }
 

@@ -2,14 +2,9 @@
 // src/report/exported-test.ts): JSON types, required members and enums, derived from the schema
 // files, never re-typed. Weaker than the schema (formats are left out): a correct answer passes it.
 import { schemaFiles, SCHEMA_NAMES, type SchemaName } from './schemas.js';
+import type { JsonShape } from './generated/report-types.js';
 
-export interface JsonShape {
-  type?: string;
-  required?: string[];
-  properties?: Record<string, JsonShape>;
-  items?: JsonShape;
-  enum?: string[];
-}
+export type { JsonShape };
 
 type Schema = Record<string, unknown>;
 
@@ -41,7 +36,7 @@ function ownShape(schema: Schema): JsonShape {
   if (typeof schema.$ref === 'string') return shapeOf(resolved(schema.$ref));
   const properties = schema.properties as Record<string, Schema> | undefined;
   return {
-    ...(typeof schema.type === 'string' ? { type: schema.type } : {}),
+    ...(typeof schema.type === 'string' ? { type: schema.type as JsonShape['type'] } : {}),
     ...(Array.isArray(schema.enum) ? { enum: schema.enum as string[] } : {}),
     ...(Array.isArray(schema.required) ? { required: schema.required as string[] } : {}),
     ...(properties

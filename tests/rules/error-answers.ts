@@ -31,7 +31,10 @@ const bodyOf = (res: ApiResponse): Record<string, unknown> | undefined =>
     : undefined;
 
 /** Each rule: what it expects of an error answer, and what was wrong with one (undefined: nothing). */
-const RULES: Record<ErrorRule, { expected: Message; judge: (res: ApiResponse) => Message | undefined; as: Expectation }> = {
+const RULES: Record<
+  ErrorRule,
+  { expected: Message; judge: (res: ApiResponse) => Message | undefined; as: Expectation }
+> = {
   'errors.body': {
     expected: msg`a JSON Error body (code a non-empty string, message a string, status an integer)`,
     as: { body: jsonShape('Error'), errorCode: true, ifError: true },

@@ -74,9 +74,14 @@ export function expectRejectedOrBounded(res: ApiResponse, max: number, what: Mes
     return;
   }
   if (res.status !== 200)
-    fail(res, msg`a 4xx (400 preferred) with an Error body, or 200 with at most ${petsCount(max)} (${what})`, undefined, {
-      status: REJECTED_OR_LISTED,
-    });
+    fail(
+      res,
+      msg`a 4xx (400 preferred) with an Error body, or 200 with at most ${petsCount(max)} (${what})`,
+      undefined,
+      {
+        status: REJECTED_OR_LISTED,
+      },
+    );
   const pets = listToJudge(res);
   // A 4xx is as good an answer to the same request (status and maxItems together say so).
   if (pets.length > max)
