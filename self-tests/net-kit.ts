@@ -139,13 +139,15 @@ export async function referenceServer({
   wrap = (h) => h,
   delayMs = 0,
   options = {},
+  apiKey = `self-test-${randomBytes(9).toString('hex')}`,
 }: {
   wrap?: (inner: Handler, apiKey: string) => Handler;
   delayMs?: number;
   /** For the handler underneath (a fault's clock or first id). */
   options?: Partial<ReferenceOptions>;
+  /** The key it accepts (default: one of its own); servers sharing one let a single process test them all. */
+  apiKey?: string;
 } = {}): Promise<TestServer> {
-  const apiKey = `self-test-${randomBytes(9).toString('hex')}`;
   const inner = wrap(createReferenceHandler({ ...options, apiKey }), apiKey);
   const traffic: Traffic = { methods: {}, statuses: {}, posted: [], created: [], inFlight: 0, maxInFlight: 0 };
   const counted: Handler = async (req: ServerRequest) => {

@@ -136,9 +136,16 @@ export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): un
       shaped,
     );
   const result = validate(schema, res.json);
-  // The validator's words point into the answer (its paths): a quote of it. An exported test checks its shape only.
+  // The validator's words point into the answer (its paths): a quote of it. An exported test checks the shape
+  // only, which says nothing of a format (int64 digits beyond 2^53 need more than JSON.parse): none then.
+  const formatOnly = result.problems.every((p) => p.includes(' must match format '));
   if (!result.valid)
-    fail(res, msg`a valid ${name}`, msg`${show(res.json, 200)}, where ${quoted(result.problems.join('; '))}`, shaped);
+    fail(
+      res,
+      msg`a valid ${name}`,
+      msg`${show(res.json, 200)}, where ${quoted(result.problems.join('; '))}`,
+      formatOnly ? undefined : shaped,
+    );
   return res.json;
 }
 

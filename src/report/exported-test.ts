@@ -27,6 +27,12 @@ const NOT_SENT = new Set(['host', 'content-length', 'connection', 'traceparent',
 const CUT_BODY = /… \(\d+ chars\)$/;
 const idsIn = (text: string) => [...text.matchAll(/"id"\s*:\s*(-?\d+)/g)].map((m) => m[1] as string);
 
+/** Whether an answer must be a success on an id no earlier recorded answer gave: state a replay cannot rebuild. */
+function readsUnheldState(path: string, expected: Expectation | undefined, given: ReadonlySet<string>): boolean {
+  const onlySuccess = expected?.status?.every((s) => s >= 200 && s < 300) ?? false;
+  return onlySuccess && path.split(/[/?]/).some((segment) => /^-?\d+$/.test(segment) && !given.has(segment));
+}
+
 /** The test file of one failed requirement, or why it has none. */
 export function exportedTest(results: Results, r: RequirementResult, runner: TestRunner): ExportedTest {
   const base = results.target.baseUrl.replace(/\/+$/, '');
@@ -34,14 +40,21 @@ export function exportedTest(results: Results, r: RequirementResult, runner: Tes
   if (!evidence.some((e) => e.expected))
     return { skipped: 'its findings record no expectation a single answer shows, as data (see Exchange.expected)' };
   const sent: Sent[] = [];
+  const given = new Set<string>();
   for (const e of evidence) {
     if (!e.request.url.startsWith(base)) return { skipped: `a request went elsewhere than ${base}: ${e.request.url}` };
     if (e.request.body !== undefined && CUT_BODY.test(e.request.body))
       return { skipped: 'a request body was cut in the report (too large to export)' };
+    const path = e.request.url.slice(base.length);
+    if (readsUnheldState(path, e.expected, given))
+      return {
+        skipped: `${e.request.method} ${path} must succeed on a pet created by requests the report does not hold`,
+      };
+    for (const id of idsIn(e.response?.body ?? '')) given.add(id);
     const headers = Object.fromEntries(Object.entries(e.request.headers).filter(([k]) => !NOT_SENT.has(k)));
     sent.push({
       method: e.request.method,
-      path: e.request.url.slice(base.length),
+      path,
       headers,
       ...(e.request.body === undefined ? {} : { body: e.request.body }),
       ids: idsIn(e.response?.body ?? ''),
