@@ -1,7 +1,7 @@
 // What a failure shows: the exchange that revealed it and a one-line reproduction.
 import type { ApiResponse, SentRequest } from './requests.js';
 import { detach } from './json.js';
-import type { JsonShape } from '../data/json-shape.js';
+import type { JsonShape } from '../data/generated/report-types.js';
 import { PLACEHOLDER, PREFIX_PLACEHOLDER, redact } from './redact.js';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
