@@ -2,7 +2,7 @@
 // src/report/exported-test.ts): JSON types, required members and enums, derived from the schema
 // files, never re-typed. Weaker than the schema (formats are left out): a correct answer passes it.
 import { schemaFiles, SCHEMA_NAMES, type SchemaName } from './schemas.js';
-import type { JsonShape } from './generated/report-types.js';
+import type { JsonShape } from '../wire/evidence.js';
 
 export type { JsonShape };
 

@@ -1,7 +1,6 @@
 // What a failure shows: the exchange that revealed it and a one-line reproduction.
 import type { ApiResponse, SentRequest } from './requests.js';
 import { detach } from './json.js';
-import type { JsonShape } from '../data/generated/report-types.js';
 import { PLACEHOLDER, PREFIX_PLACEHOLDER, redact } from './redact.js';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -25,6 +24,15 @@ export function curlCommand(req: SentRequest): string {
     parts.push('--data-binary', shellQuote(req.body));
   }
   return parts.join(' ');
+}
+
+/** What a test with no validator checks of a schema: as the report's #/$defs/jsonShape (src/data/json-shape.ts derives it). */
+export interface JsonShape {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';
+  required?: string[];
+  properties?: Record<string, JsonShape>;
+  items?: JsonShape;
+  enum?: string[];
 }
 
 /** What the assertion that failed expected of the answer, as data: what an exported test asserts (`export`). */
