@@ -95,20 +95,26 @@ export function expectJsonContentType(res: ApiResponse): void {
 
 /**
  * A response header that must be present and satisfy `accept`; returns its value.
- * `expected` says in plain words what the value should be, for the failure message.
+ * `expected` says in plain words what the value should be, for the failure message; `form`, a
+ * pattern every accepted value matches, is what an exported test asserts of a value that fails it.
  */
 export function expectHeader(
   res: ApiResponse,
   name: Message,
   expected: Message,
   accept: (value: string) => boolean = () => true,
+  form?: RegExp,
 ): string {
   const value = res.headers[name.toLowerCase()];
   if (value === undefined)
     fail(res, msg`a ${name} header: ${expected}`, msg`${res.status} without ${name}`, {
       headers: { [name.toLowerCase()]: true },
     });
-  if (!accept(value)) fail(res, msg`${name}: ${expected}`, msg`${res.status} with ${name}: ${quoted(value)}`);
+  if (!accept(value)) {
+    const unlike =
+      form && !form.test(value.trim()) ? { headerMatches: { [name.toLowerCase()]: form.source } } : undefined;
+    fail(res, msg`${name}: ${expected}`, msg`${res.status} with ${name}: ${quoted(value)}`, unlike);
+  }
   return value;
 }
 

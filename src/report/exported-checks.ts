@@ -15,6 +15,10 @@ function check(expected, res, text, got) {
   }
   for (const [name, present] of Object.entries(expected.headers ?? {}))
     assert.equal(res.headers.has(name), present, 'expected ' + (present ? 'a ' : 'no ') + name + ' header; ' + got);
+  for (const [name, pattern] of Object.entries(expected.headerMatches ?? {})) {
+    const value = (res.headers.get(name) ?? '(none)').trim();
+    assert.match(value, new RegExp(pattern), 'expected ' + name + ' matching ' + pattern + ', not ' + value + '; ' + got);
+  }
   const { fields, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds } = expected;
   // What a list answer holds is asked of a success only (a 4xx may be as good an answer).
   const listed = res.status >= 200 && res.status < 300;

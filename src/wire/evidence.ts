@@ -59,6 +59,8 @@ export interface Expectation {
   distinctIds?: true;
   /** Response headers by lower-case name: present (true) or absent (false). */
   headers?: Record<string, boolean>;
+  /** Response headers by lower-case name, each present with a value (trimmed) matching this regular expression. */
+  headerMatches?: Record<string, string>;
   /** Judged only when the answer is an error (4xx or 5xx): the rule is about every error answer. */
   ifError?: true;
 }
