@@ -18,10 +18,8 @@ const NO_DATA = 'its findings record no expectation a single answer shows, as da
 const CUT = 'a request body was cut in the report (too large to export)';
 /** Faults whose finding is no property of one answer, or whose requests the report does not hold whole. */
 const NOT_EXPORTED: Record<string, string> = {
-  // A challenge's parameters, a Sunset's day, a Link target: judged by parsers, in a form a pattern allows.
-  'basic-challenge': NO_DATA,
+  // A challenge without an error attribute, a Sunset's day, a Link target: judged by parsers, in a form a pattern allows.
   'invalid-token-without-token': NO_DATA,
-  'wrong-token-without-error': NO_DATA,
   'sunset-day-month-swapped': NO_DATA,
   'sunset-before-deprecation': NO_DATA,
   'link-to-docs-only': NO_DATA,
