@@ -4,7 +4,9 @@
 import type { RequirementResult, Results } from './results.js';
 import { oneLine } from './words.js';
 import { EXPECTATION_CHECKS } from './exported-checks.js';
-import type { Expectation } from '../wire/evidence.js';
+import type { Exchange, Expectation } from '../wire/evidence.js';
+import { stringifyJson } from '../wire/json.js';
+import { PLACEHOLDER } from '../wire/redact.js';
 
 export type TestRunner = 'node' | 'vitest';
 export const TEST_RUNNERS: readonly TestRunner[] = ['node', 'vitest'];
@@ -27,11 +29,22 @@ const NOT_SENT = new Set(['host', 'content-length', 'connection', 'traceparent',
 const CUT_BODY = /… \(\d+ chars\)$/;
 const idsIn = (text: string) => [...text.matchAll(/"id"\s*:\s*(-?\d+)/g)].map((m) => m[1] as string);
 
-/** Whether an answer must be a success on an id no earlier recorded answer gave: state a replay cannot rebuild. */
-function readsUnheldState(path: string, expected: Expectation | undefined, given: ReadonlySet<string>): boolean {
-  const onlySuccess = expected?.status?.every((s) => s >= 200 && s < 300) ?? false;
-  return onlySuccess && path.split(/[/?]/).some((segment) => /^-?\d+$/.test(segment) && !given.has(segment));
+/**
+ * Whether the exchange reads a pet no earlier recorded answer gave, where it must be a success (its
+ * statuses), or its body or headers are those of the success it was: state from requests the report
+ * does not hold. (Content-Type, no 5xx, an error's body hold of any answer.)
+ */
+function readsUnheldPet({ expected: x, response }: Exchange, path: string, given: ReadonlySet<string>): boolean {
+  const success = (s: number) => s >= 200 && s < 300;
+  const ofSuccess = x?.status
+    ? x.status.every(success)
+    : success(response?.status ?? 0) && (x?.body ?? x?.fields ?? x?.headers ?? x?.headerMatches) !== undefined;
+  return ofSuccess && path.split(/[/?]/).some((segment) => /^-?\d+$/.test(segment) && !given.has(segment));
 }
+
+/** The pet created for a read of one the findings did not create (any NewPet: the rule is about reading it). */
+const FIXTURE_PET = stringifyJson({ name: 'a pet for an exported test', categoryId: 1 });
+const FIXTURE_HEADERS = { authorization: `Bearer ${PLACEHOLDER}`, 'content-type': 'application/json' };
 
 /** The test file of one failed requirement, or why it has none. */
 export function exportedTest(results: Results, r: RequirementResult, runner: TestRunner): ExportedTest {
@@ -46,10 +59,12 @@ export function exportedTest(results: Results, r: RequirementResult, runner: Tes
     if (e.request.body !== undefined && CUT_BODY.test(e.request.body))
       return { skipped: 'a request body was cut in the report (too large to export)' };
     const path = e.request.url.slice(base.length);
-    if (readsUnheldState(path, e.expected, given))
-      return {
-        skipped: `${e.request.method} ${path} must succeed on a pet created by requests the report does not hold`,
-      };
+    // A pet the findings read but did not create is created first: the id its answer gives takes the place of the run's.
+    if (readsUnheldPet(e, path, given))
+      for (const id of path.split(/[/?]/).filter((segment) => /^-?\d+$/.test(segment) && !given.has(segment))) {
+        sent.push({ method: 'POST', path: '/pets', headers: FIXTURE_HEADERS, body: FIXTURE_PET, ids: [id] });
+        given.add(id);
+      }
     for (const id of idsIn(e.response?.body ?? '')) given.add(id);
     const headers = Object.fromEntries(Object.entries(e.request.headers).filter(([k]) => !NOT_SENT.has(k)));
     sent.push({
