@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { fileURLToPath } from 'node:url';
-import { createReferenceHandler, type Handler, type ServerRequest } from '../src/reference-server/handler.js';
+import {
+  createReferenceHandler,
+  type Handler,
+  type ReferenceOptions,
+  type ServerRequest,
+} from '../src/reference-server/handler.js';
 import { serve, type RunningServer } from '../src/reference-server/http.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -133,9 +138,17 @@ export interface TestServer extends RunningServer {
 export async function referenceServer({
   wrap = (h) => h,
   delayMs = 0,
-}: { wrap?: (inner: Handler, apiKey: string) => Handler; delayMs?: number } = {}): Promise<TestServer> {
-  const apiKey = `self-test-${randomBytes(9).toString('hex')}`;
-  const inner = wrap(createReferenceHandler({ apiKey }), apiKey);
+  options = {},
+  apiKey = `self-test-${randomBytes(9).toString('hex')}`,
+}: {
+  wrap?: (inner: Handler, apiKey: string) => Handler;
+  delayMs?: number;
+  /** For the handler underneath (a fault's clock or first id). */
+  options?: Partial<ReferenceOptions>;
+  /** The key it accepts (default: one of its own); servers sharing one let a single process test them all. */
+  apiKey?: string;
+} = {}): Promise<TestServer> {
+  const inner = wrap(createReferenceHandler({ ...options, apiKey }), apiKey);
   const traffic: Traffic = { methods: {}, statuses: {}, posted: [], created: [], inFlight: 0, maxInFlight: 0 };
   const counted: Handler = async (req: ServerRequest) => {
     traffic.methods[req.method] = (traffic.methods[req.method] ?? 0) + 1;

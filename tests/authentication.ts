@@ -68,6 +68,11 @@ function onEveryOperation<T>(
   );
 }
 
+/** What every value with a Bearer challenge holds (a scheme is case-insensitive): the form an exported test checks. */
+const HAS_BEARER = /[Bb][Ee][Aa][Rr][Ee][Rr]/;
+/** What every challenge saying error="invalid_token" holds (a parameter's name is case-insensitive, its value exact). */
+const HAS_INVALID_TOKEN = /[Ee][Rr][Rr][Oo][Rr]\s*=\s*"?invalid_token/;
+
 /** The Bearer challenge of a WWW-Authenticate value, if any. */
 const bearerChallenge = (value: string): Challenge | undefined =>
   parseChallenges(value).find((c) => c.scheme.toLowerCase() === 'bearer');
@@ -80,6 +85,7 @@ function expectBearerChallenge(res: ApiResponse, c: Credentials): Challenge {
     msg`WWW-Authenticate`,
     msg`a challenge with the Bearer scheme (RFC 6750 §3)`,
     (v) => bearerChallenge(v) !== undefined,
+    HAS_BEARER,
   );
   return bearerChallenge(value) as Challenge;
 }
@@ -263,6 +269,7 @@ export const authentication: Requirement[] = [
             msg`WWW-Authenticate`,
             msg`a Bearer challenge with error="invalid_token", since a wrong token was sent (RFC 6750 §3.1)`,
             () => error === 'invalid_token',
+            HAS_INVALID_TOKEN,
           );
         } else {
           expectHeader(

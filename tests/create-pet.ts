@@ -1,6 +1,6 @@
 // Interface section "Endpoints › Add an animal" (createPet).
 import { expectNotServerError, fail } from '../src/checks/assert.js';
-import { expectCreatedId, expectErrorBody } from './rules/assert.js';
+import { expectCreatedId, expectErrorBody, sentAtOnce } from './rules/assert.js';
 import { createdRules } from './rules/blame.js';
 import type { ApiResponse } from '../src/wire/requests.js';
 import type { NewPet, PetStatus } from '../src/data/generated/schema-types.js';
@@ -264,7 +264,7 @@ export const createPet: Requirement[] = [
       };
       const created: { id: string; res: ApiResponse }[] = [];
       for (let i = 0; i < 3; i++) created.push(await create('in turn'));
-      created.push(...(await Promise.all(Array.from({ length: 5 }, () => create('at once')))));
+      created.push(...(await sentAtOnce(() => Promise.all(Array.from({ length: 5 }, () => create('at once'))))));
       const seen = new Map<string, ApiResponse>();
       for (const { id, res } of created) {
         const earlier = seen.get(id);

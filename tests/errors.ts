@@ -246,7 +246,7 @@ function errorBodyWhenError(ctx: RunContext, cases: readonly Described[]): Promi
       expectErrorBody(res);
     } catch (err) {
       if (!(err instanceof Violation)) throw err;
-      throw new Violation(msg`${c.what}: ${err.message}`, [exchangeOf(res)], err.causes);
+      throw new Violation(msg`${c.what}: ${err.message}`, [exchangeOf(res, err.evidence[0]?.expected)], err.causes);
     }
   });
 }

@@ -4,7 +4,7 @@
 import { expectHeader, expectNoHeader, expectPet, expectStatus, fail } from '../src/checks/assert.js';
 import { expectError } from './rules/assert.js';
 import type { ApiResponse } from '../src/wire/requests.js';
-import { parseImfFixdate, parseLinks, parseSfDate } from '../src/wire/headers.js';
+import { IMF_FIXDATE, parseImfFixdate, parseLinks, parseSfDate, SF_DATE } from '../src/wire/headers.js';
 import { exactInteger, INT64_MAX, INT64_MIN, show } from '../src/wire/json.js';
 import type { Requirement } from '../src/checks/requirement.js';
 import { because, eachCase, Skip, Violation } from '../src/checks/requirement.js';
@@ -191,6 +191,7 @@ export const getPet: Requirement[] = [
         msg`Deprecation`,
         msg`a date in RFC 9745 form, @<unix-seconds> (the draft form "true" is obsolete)`,
         (v) => parseSfDate(v) !== undefined,
+        SF_DATE,
       );
     },
   },
@@ -208,6 +209,7 @@ export const getPet: Requirement[] = [
         msg`Sunset`,
         msg`an HTTP date in IMF-fixdate form, e.g. "Thu, 05 Dec 2030 00:00:00 GMT" (RFC 9110 §5.6.7)`,
         (v) => parseImfFixdate(v) !== undefined,
+        IMF_FIXDATE,
       );
       const sunset = parseImfFixdate(value) as Date;
       // 5 December in any time zone: from its start at UTC+14 to its end at UTC-12.

@@ -2,7 +2,7 @@
 import { expectStatus, fail, isClientError } from '../src/checks/assert.js';
 import { expectError, expectErrorBody, expectListOf, expectPetList } from './rules/assert.js';
 import type { PetStatus } from '../src/data/generated/schema-types.js';
-import { expectAllOfStatus, expectDistinctIds } from './rules/list-answers.js';
+import { expectAllOfStatus, expectDistinctIds, REJECTED_OR_LISTED } from './rules/list-answers.js';
 import { eachCase, type Requirement } from '../src/checks/requirement.js';
 import { statusExactProperty, statusUnknownProperty, statusWithLimitProperty } from './properties/list-pets.js';
 import { POPULATION_PLAN } from '../src/checks/context.js';
@@ -135,6 +135,8 @@ export const listPets: Requirement[] = [
           fail(
             res,
             msg`a 4xx (400 preferred) with an Error body, or 200 with valid Pets (${what} is not in the enumeration)`,
+            undefined,
+            { status: REJECTED_OR_LISTED },
           );
       });
     },

@@ -9,6 +9,7 @@ import { quoted, type QuotedText } from '../wire/redact.js';
 import { Violation } from './outcomes.js';
 import { joined, msg, words, type Message } from './message.js';
 import { validate, type SchemaName } from '../data/schemas.js';
+import { jsonShape } from '../data/json-shape.js';
 import type { Pet } from '../data/generated/schema-types.js';
 
 export function describeRequest(res: ApiResponse): QuotedText {
@@ -71,7 +72,8 @@ export function expectStatus(res: ApiResponse, expected: number | readonly numbe
 export const isClientError = (res: ApiResponse): boolean => res.status >= 400 && res.status < 500;
 
 export function expectNotServerError(res: ApiResponse): void {
-  if (res.status >= 500) fail(res, msg`no 5xx: the server must answer malformed input without failing`);
+  if (res.status >= 500)
+    fail(res, msg`no 5xx: the server must answer malformed input without failing`, undefined, { statusBelow: 500 });
 }
 
 export function isJsonMediaType(contentType: string | undefined): boolean {
@@ -80,23 +82,39 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 
 export function expectJsonContentType(res: ApiResponse): void {
   if (!isJsonMediaType(res.headers['content-type'])) {
-    fail(res, msg`Content-Type application/json`, msg`Content-Type ${quoted(res.headers['content-type'] ?? '(none)')}`);
+    fail(
+      res,
+      msg`Content-Type application/json`,
+      msg`Content-Type ${quoted(res.headers['content-type'] ?? '(none)')}`,
+      {
+        contentType: 'application/json',
+      },
+    );
   }
 }
 
 /**
  * A response header that must be present and satisfy `accept`; returns its value.
- * `expected` says in plain words what the value should be, for the failure message.
+ * `expected` says in plain words what the value should be, for the failure message; `form`, a
+ * pattern every accepted value matches, is what an exported test asserts of a value that fails it.
  */
 export function expectHeader(
   res: ApiResponse,
   name: Message,
   expected: Message,
   accept: (value: string) => boolean = () => true,
+  form?: RegExp,
 ): string {
   const value = res.headers[name.toLowerCase()];
-  if (value === undefined) fail(res, msg`a ${name} header: ${expected}`, msg`${res.status} without ${name}`);
-  if (!accept(value)) fail(res, msg`${name}: ${expected}`, msg`${res.status} with ${name}: ${quoted(value)}`);
+  if (value === undefined)
+    fail(res, msg`a ${name} header: ${expected}`, msg`${res.status} without ${name}`, {
+      headers: { [name.toLowerCase()]: true },
+    });
+  if (!accept(value)) {
+    const unlike =
+      form && !form.test(value.trim()) ? { headerMatches: { [name.toLowerCase()]: form.source } } : undefined;
+    fail(res, msg`${name}: ${expected}`, msg`${res.status} with ${name}: ${quoted(value)}`, unlike);
+  }
   return value;
 }
 
@@ -104,24 +122,36 @@ export function expectHeader(
 export function expectNoHeader(res: ApiResponse, name: Message, why: Message): void {
   const value = res.headers[name.toLowerCase()];
   if (value !== undefined)
-    fail(res, msg`no ${name} header (${why})`, msg`${res.status} with ${name}: ${quoted(value)}`);
+    fail(res, msg`no ${name} header (${why})`, msg`${res.status} with ${name}: ${quoted(value)}`, {
+      headers: { [name.toLowerCase()]: false },
+    });
 }
 
 /** Parses and schema-checks the JSON body; a failure is the check's own rule's (tests/rules/ name others'). */
 export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): unknown {
   const name = words(schema); // a schema's name: the suite's own (schemas/)
+  // A body cut at the suite's limit is not judged by its shape: an exported test would read it whole.
   if (res.truncated)
     fail(res, msg`a ${name} body`, msg`a body larger than the suite reads (${res.text.length} bytes read)`);
+  const shaped = { body: jsonShape(schema) };
   if (res.jsonError !== undefined)
     fail(
       res,
       msg`a JSON ${name} body`,
       msg`a body that is not JSON (${quoted(res.jsonError)}): ${quoted(excerpt(res.text, 120))}`,
+      shaped,
     );
   const result = validate(schema, res.json);
-  // The validator's words point into the answer (its paths): a quote of it.
+  // The validator's words point into the answer (its paths): a quote of it. An exported test checks the shape
+  // only, which says nothing of a format (int64 digits beyond 2^53 need more than JSON.parse): none then.
+  const formatOnly = result.problems.every((p) => p.includes(' must match format '));
   if (!result.valid)
-    fail(res, msg`a valid ${name}`, msg`${show(res.json, 200)}, where ${quoted(result.problems.join('; '))}`);
+    fail(
+      res,
+      msg`a valid ${name}`,
+      msg`${show(res.json, 200)}, where ${quoted(result.problems.join('; '))}`,
+      formatOnly ? undefined : shaped,
+    );
   return res.json;
 }
 

@@ -26,12 +26,43 @@ export function curlCommand(req: SentRequest): string {
   return parts.join(' ');
 }
 
+/** What a test with no validator checks of a schema: as the report's #/$defs/jsonShape (src/data/json-shape.ts derives it). */
+export interface JsonShape {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';
+  required?: string[];
+  properties?: Record<string, JsonShape>;
+  items?: JsonShape;
+  enum?: string[];
+}
+
 /** What the assertion that failed expected of the answer, as data: what an exported test asserts (`export`). */
 export interface Expectation {
   /** The statuses it allowed. */
   status?: number[];
+  /** A status below this one (500: no server error). */
+  statusBelow?: number;
   /** Fields of the JSON body, each equal to this value (the fields the rule is about, as sent). */
   fields?: Record<string, string | number | boolean | null>;
+  /** Content-Type application/json (parameters allowed). */
+  contentType?: 'application/json';
+  /** A JSON body of this shape: the schema's types, required members and enums (src/data/json-shape.ts). */
+  body?: JsonShape;
+  /** An Error body whose code is a non-empty string. */
+  errorCode?: true;
+  /** An Error body whose status member is the HTTP status. */
+  errorStatus?: true;
+  /** Of a 2xx answer: a JSON array of at most this many items. */
+  maxItems?: number;
+  /** Of a 2xx answer: a JSON array whose every item has these fields equal to these values (a filter sent). */
+  itemsWith?: Record<string, string>;
+  /** Of a 2xx answer: no id written twice in the body (compared as digits: ids beyond 2^53 too). */
+  distinctIds?: true;
+  /** Response headers by lower-case name: present (true) or absent (false). */
+  headers?: Record<string, boolean>;
+  /** Response headers by lower-case name, each present with a value (trimmed) matching this regular expression. */
+  headerMatches?: Record<string, string>;
+  /** Judged only when the answer is an error (4xx or 5xx): the rule is about every error answer. */
+  ifError?: true;
 }
 
 export interface Exchange {

@@ -80,8 +80,11 @@ const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form senders must generate; undefined otherwise. */
+/** The form of an IMF-fixdate; parseImfFixdate also checks the date exists and its day name. */
+export const IMF_FIXDATE = /^(\w{3}), (\d{2}) (\w{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+
 export function parseImfFixdate(value: string): Date | undefined {
-  const m = /^(\w{3}), (\d{2}) (\w{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/.exec(value.trim());
+  const m = IMF_FIXDATE.exec(value.trim());
   if (!m) return undefined;
   const [, day, dd, mon, yyyy, hh, mi, ss] = m as unknown as string[];
   const month = MONTHS.indexOf(mon as string);
@@ -98,8 +101,11 @@ export function parseImfFixdate(value: string): Date | undefined {
 }
 
 /** A Structured Field Date (`@1735689600`, RFC 9651 §3.3.7), as a Date; undefined otherwise. */
+/** A Structured Field Date (RFC 9651 §3.3.7): @ and the seconds since the epoch. */
+export const SF_DATE = /^@(-?\d{1,15})$/;
+
 export function parseSfDate(value: string): Date | undefined {
-  const m = /^@(-?\d{1,15})$/.exec(value.trim());
+  const m = SF_DATE.exec(value.trim());
   return m ? new Date(Number(m[1]) * 1000) : undefined;
 }
 

@@ -7,7 +7,8 @@ import { isObject } from './blame.js';
 import { isJsonMediaType } from '../../src/checks/assert.js';
 import type { ApiResponse } from '../../src/wire/requests.js';
 import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
-import { exchangeOf, type Exchange } from '../../src/wire/evidence.js';
+import { exchangeOf, type Exchange, type Expectation } from '../../src/wire/evidence.js';
+import { jsonShape } from '../../src/data/json-shape.js';
 import { detach, exactInteger, show } from '../../src/wire/json.js';
 import { Violation, type CaseCause } from '../../src/checks/outcomes.js';
 import { joined, msg, words, type Message } from '../../src/checks/message.js';
@@ -30,9 +31,13 @@ const bodyOf = (res: ApiResponse): Record<string, unknown> | undefined =>
     : undefined;
 
 /** Each rule: what it expects of an error answer, and what was wrong with one (undefined: nothing). */
-const RULES: Record<ErrorRule, { expected: Message; judge: (res: ApiResponse) => Message | undefined }> = {
+const RULES: Record<
+  ErrorRule,
+  { expected: Message; judge: (res: ApiResponse) => Message | undefined; as: Expectation }
+> = {
   'errors.body': {
     expected: msg`a JSON Error body (code a non-empty string, message a string, status an integer)`,
+    as: { body: jsonShape('Error'), errorCode: true, ifError: true },
     judge: (res) => {
       if (res.truncated) return msg`a body larger than the suite reads (${res.text.length} bytes read)`;
       if (res.jsonError !== undefined)
@@ -45,6 +50,7 @@ const RULES: Record<ErrorRule, { expected: Message; judge: (res: ApiResponse) =>
   },
   'errors.status-field': {
     expected: msg`an Error body whose status is the HTTP status`,
+    as: { errorStatus: true, ifError: true },
     judge: (res) => {
       const status = bodyOf(res)?.status;
       return exactInteger(status) === String(res.status) ? undefined : msg`status ${show(status)} in the body`;
@@ -52,6 +58,7 @@ const RULES: Record<ErrorRule, { expected: Message; judge: (res: ApiResponse) =>
   },
   'errors.content-type': {
     expected: msg`Content-Type application/json`,
+    as: { contentType: 'application/json', ifError: true },
     judge: (res) =>
       isJsonMediaType(res.headers['content-type'])
         ? undefined
@@ -180,7 +187,7 @@ export class ErrorAnswers implements RunObserver {
       group.examples.push({
         // A sender is a check's name (or the run): the suite's own words.
         what: msg`${quoted(`${res.request.method} ${url.pathname}${url.search}`)} (sent by ${words(sentBy)})`,
-        exchange: exchangeOf(res),
+        exchange: exchangeOf(res, RULES[this.rule].as),
       });
     }
     group.senders.set(sentBy, from.check?.id);

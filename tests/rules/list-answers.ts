@@ -58,10 +58,14 @@ export function expectDistinctIds(res: ApiResponse, pets: readonly Pet[]): void 
         res,
         msg`no id twice in one list (an id identifies one pet)`,
         msg`id ${quoted(id)}${roundedIdHint(id)} at items ${first + 1} and ${i + 1} of ${pets.length}: ${show(pets[first])} and ${show(pet)}`,
+        { distinctIds: true },
       );
     at.set(id, i);
   });
 }
+
+/** The statuses where the interface leaves the answer open: any 4xx, or a 200 list. */
+export const REJECTED_OR_LISTED = [200, ...Array.from({ length: 100 }, (_, i) => 400 + i)];
 
 /** Where the interface leaves the answer open: a 4xx Error (400 preferred), or a 200 list of at most `max` valid Pets. */
 export function expectRejectedOrBounded(res: ApiResponse, max: number, what: Message): void {
@@ -70,16 +74,30 @@ export function expectRejectedOrBounded(res: ApiResponse, max: number, what: Mes
     return;
   }
   if (res.status !== 200)
-    fail(res, msg`a 4xx (400 preferred) with an Error body, or 200 with at most ${petsCount(max)} (${what})`);
+    fail(
+      res,
+      msg`a 4xx (400 preferred) with an Error body, or 200 with at most ${petsCount(max)} (${what})`,
+      undefined,
+      {
+        status: REJECTED_OR_LISTED,
+      },
+    );
   const pets = listToJudge(res);
-  if (pets.length > max) fail(res, msg`at most ${petsCount(max)} (${what})`, msg`${petsCount(pets.length)}`);
+  // A 4xx is as good an answer to the same request (status and maxItems together say so).
+  if (pets.length > max)
+    fail(res, msg`at most ${petsCount(max)} (${what})`, msg`${petsCount(pets.length)}`, {
+      status: REJECTED_OR_LISTED,
+      maxItems: max,
+    });
 }
 
 /** Throws a Violation when an item's status is not the one the list was filtered by (a value sent: quoted). */
 export function expectAllOfStatus(res: ApiResponse, pets: readonly Pet[], status: string): void {
   const other = pets.find((p) => p.status !== status);
   if (other)
-    fail(res, msg`only pets with status "${quoted(status)}"`, msg`${show(other)} among ${petsCount(pets.length)}`);
+    fail(res, msg`only pets with status "${quoted(status)}"`, msg`${show(other)} among ${petsCount(pets.length)}`, {
+      itemsWith: { status },
+    });
 }
 
 /** Each list answer's broken rules, judged once however many list rules observe it. */

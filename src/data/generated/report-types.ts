@@ -104,7 +104,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation). 1.13.0 added an exchange's expected, and a requirement's notScored.excluded (excluded after an accepted challenge), addedIn then being optional. 1.14.0 added a failed property check's cases (what replay sends).
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation). 1.13.0 added an exchange's expected, and a requirement's notScored.excluded (excluded after an accepted challenge), addedIn then being optional. 1.14.0 added more kinds of an exchange's expected (statusBelow, contentType, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds, headers, headerMatches, ifError), and a failed property check's cases (what replay sends).
    */
   formatVersion: string;
   /**
@@ -599,7 +599,7 @@ export interface ReportExchange {
    */
   reproduce: string;
   /**
-   * Since 1.13.0. What the assertion that failed expected of the answer, as data (what `export` writes a test of), when it is one of: the statuses allowed, fields of the JSON body equal to the values sent.
+   * Since 1.13.0. What the assertion that failed expected of the answer, as data (what `export` writes a test of), when it is one of: the statuses allowed, fields of the JSON body equal to the values sent; since 1.14.0 also the kinds below. Each holds of every answer a correct server may give.
    */
   expected?: {
     /**
@@ -609,11 +609,70 @@ export interface ReportExchange {
     fields?: {
       [k: string]: string | number | boolean | null;
     };
+    /**
+     * Since 1.14.0. A status below this one (500: no server error).
+     */
+    statusBelow?: number;
+    /**
+     * Since 1.14.0. Content-Type application/json, parameters allowed.
+     */
+    contentType?: "application/json";
+    body?: JsonShape;
+    /**
+     * Since 1.14.0. An Error body whose code is a non-empty string.
+     */
+    errorCode?: true;
+    /**
+     * Since 1.14.0. An Error body whose status member is the HTTP status.
+     */
+    errorStatus?: true;
+    /**
+     * Since 1.14.0. Of a 2xx answer: a JSON array of at most this many items.
+     */
+    maxItems?: number;
+    /**
+     * Since 1.14.0. Of a 2xx answer: a JSON array whose every item has these members equal to these values (a filter sent).
+     */
+    itemsWith?: {
+      [k: string]: string;
+    };
+    /**
+     * Since 1.14.0. Of a 2xx answer: no id written twice in the body, compared as digits.
+     */
+    distinctIds?: true;
+    /**
+     * Since 1.14.0. Response headers by lower-case name: present (true) or absent (false).
+     */
+    headers?: {
+      [k: string]: boolean;
+    };
+    /**
+     * Since 1.14.0. Response headers by lower-case name, each present with a value (trimmed) matching this regular expression (JavaScript syntax).
+     */
+    headerMatches?: {
+      [k: string]: string;
+    };
+    /**
+     * Since 1.14.0. The others are judged only when the answer is an error (4xx or 5xx): the rule is about every error answer.
+     */
+    ifError?: true;
   };
   /**
    * Since 1.4.0. Present when the run wrote a HAR (--har, PETSTORE_HAR; manifest.json names the file): the index in its log.entries of the send this exchange shows (the last, when the request was retried or resent).
    */
   harEntry?: number;
+}
+/**
+ * Since 1.14.0. The part of a JSON Schema a test with no validator checks (derived from schemas/): a JSON type (integer: a number with no fraction), required members, the shapes of members and items, allowed values.
+ */
+export interface JsonShape {
+  type?: "object" | "array" | "string" | "integer" | "number" | "boolean" | "null";
+  required?: string[];
+  properties?: {
+    [k: string]: JsonShape;
+  };
+  items?: JsonShape;
+  enum?: string[];
 }
 /**
  * Since 1.3.0. Present when an entry of run.baseline covers the requirement and it ran. known: it failed or could not be decided, as the baseline expects (outcome keeps what happened; no regression). fixed: it passed; the entry should be removed from the baseline.
