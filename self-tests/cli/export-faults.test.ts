@@ -51,7 +51,7 @@ const NOT_EXPORTED: Record<string, string> = {
   'read-back-through-double': NO_DATA,
 };
 
-/** Generous: the whole file took some 10 s on 2 busy cores; a hung server must not hang the suite. */
+/** A hang guard, far above the file's time beside two busy loops: a hung server must not hang the suite. */
 const GUARD_MS = 300_000;
 const apiKey = `self-test-${randomBytes(9).toString('hex')}`;
 const servers: TestServer[] = [];

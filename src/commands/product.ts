@@ -4,10 +4,7 @@
 // reviewer's bot reads one grammar.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import * as ajvFormats from 'ajv-formats';
-import { readSchemaFile } from '../data/schemas.js';
-import { firstError } from '../report/baseline.js';
+import { firstError, publishedValidator } from '../report/baseline.js';
 
 export const PRODUCT_SCHEMA = 'product.schema.json';
 
@@ -19,9 +16,6 @@ export interface Product {
   contact: string;
   run: string;
 }
-
-const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
-let validate: ReturnType<Ajv2020['compile']> | undefined;
 
 /** The product file read and checked: the product, or what is wrong with it in one line. */
 export function readProduct(path: string): Product | string {
@@ -38,11 +32,7 @@ export function readProduct(path: string): Product | string {
   } catch {
     return `${path}: not ${yaml ? 'YAML' : 'JSON'} (the product file is JSON, or YAML named .yaml; see schemas/${PRODUCT_SCHEMA})`;
   }
-  if (!validate) {
-    const ajv = new Ajv2020({ allErrors: false, strict: false });
-    addFormats(ajv);
-    validate = ajv.compile(readSchemaFile(PRODUCT_SCHEMA));
-  }
+  const validate = publishedValidator(PRODUCT_SCHEMA);
   if (!validate(data)) return `${path}: does not match schemas/${PRODUCT_SCHEMA}: ${firstError(validate.errors)}`;
   return data as Product;
 }

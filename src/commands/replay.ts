@@ -21,11 +21,7 @@ export async function replayCommand(args: readonly string[], env: NodeJS.Process
   registerSecret(config.apiKey);
   const baseUrl = SETTINGS.baseUrl.parse(values['base-url'] ?? results.target.baseUrl, '--base-url');
   const only = values.only === undefined ? config.only : SETTINGS.only.parse(values.only);
-  const seed = results.run.seed ?? config.seed;
-  const run = resolveRunConfig(
-    { ...config, only, ...(seed === undefined ? {} : { seed }) },
-    { baseUrl, apiKey: config.apiKey, embedded: false },
-  );
+  const run = resolveRunConfig({ ...config, only }, { baseUrl, apiKey: config.apiKey, embedded: false });
   const replay = await replayReport(results, checks, run);
   // The messages were redacted where the checks ended; the suite's own words never are.
   for (const line of replayLines(replay, redact(baseUrl))) console.log(line);

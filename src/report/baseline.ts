@@ -20,19 +20,27 @@ export class BaselineError extends Error {
   override name = 'BaselineError';
 }
 
-let validators: { baseline: ReturnType<Ajv2020['compile']>; report: ReturnType<Ajv2020['compile']> } | undefined;
-/** The published schemas, compiled on first use (a run without --baseline never pays for them). */
-export function schemaValidators() {
-  if (!validators) {
-    const ajv = new Ajv2020({ allErrors: false, strict: false });
-    addFormats(ajv);
-    validators = {
-      baseline: ajv.compile(readSchemaFile('baseline.schema.json')),
-      report: ajv.compile(readSchemaFile('conformance-report.schema.json')),
-    };
+let ajv: Ajv2020 | undefined;
+const published = new Map<string, ReturnType<Ajv2020['compile']>>();
+/** A published schema file (schemas/), compiled on first use (a run without --baseline never pays for it). */
+export function publishedValidator(file: string): ReturnType<Ajv2020['compile']> {
+  let validate = published.get(file);
+  if (!validate) {
+    if (!ajv) {
+      ajv = new Ajv2020({ allErrors: false, strict: false });
+      addFormats(ajv);
+    }
+    validate = ajv.compile(readSchemaFile(file));
+    published.set(file, validate);
   }
-  return validators;
+  return validate;
 }
+
+/** The baseline's and the report's published schemas. */
+export const schemaValidators = () => ({
+  baseline: publishedValidator('baseline.schema.json'),
+  report: publishedValidator('conformance-report.schema.json'),
+});
 
 /** The first schema error in one line, e.g. "/known/0/until must match format "date"". */
 export function firstError(errors: ErrorObject[] | null | undefined): string {

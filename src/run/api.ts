@@ -139,8 +139,7 @@ export async function replay(
     const baseUrl = inProcess
       ? `${inProcess.origin}${(options.basePath ?? '/v1').replace(/\/+$/, '')}`
       : String(target);
-    const seed = results.run.seed ?? undefined;
-    const config = configOf({ ...options, target: baseUrl, ...(seed === undefined ? {} : { seed }) }, baseUrl);
+    const config = configOf({ ...options, target: baseUrl }, baseUrl);
     const run = resolveRunConfig(config, { baseUrl, apiKey: options.apiKey, embedded: false, inProcess: !!inProcess });
     return await replayReport(results, checks, run);
   } finally {

@@ -32,7 +32,7 @@ export const NOT_A_VERDICT = 'a FIXED replay is not a verdict: the whole run dec
 const undecided = (o: string) => o === 'failed' || o === 'error';
 
 /**
- * Replays `results` against `config`'s target (its seed should be the report's), the requirements
+ * Replays `results` against `config`'s target, with the report's seed, the requirements
  * --only and --skip keep: every check of theirs that failed or could not decide is run again.
  */
 export async function replayReport(results: Results, catalogue: readonly Check[], config: RunConfig): Promise<Replay> {
@@ -59,9 +59,10 @@ export async function replayReport(results: Results, catalogue: readonly Check[]
   const replaying = new Map(
     failed.flatMap((r) => r.checks.flatMap((c) => (c.cases ? [[c.name, c.cases] as const] : []))),
   );
-  // The report's clock, unless another is asked for: what a check expects of a date depends on it.
+  // The report's seed (its inputs, its pets' names) and clock, unless another clock is asked for:
+  // what a check expects of a date depends on it.
   const now = config.now ?? results.run.clock ?? undefined;
-  const replayConfig: RunConfig = { ...config, now, replaying };
+  const replayConfig: RunConfig = { ...config, seed: results.run.seed ?? config.seed, now, replaying };
   const run =
     rerun.size === 0
       ? undefined
