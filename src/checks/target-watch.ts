@@ -94,12 +94,16 @@ export class TargetWatch {
    * first sent.
    */
   poisoned(broke: (sent: SentRequest, by: string) => boolean = () => false): TargetPoisoned | undefined {
+    // Only an operation with LOST_AFTER 5xx answers can have turned (none, on most runs: no search then).
+    const ops = (['listPets', 'getPet', 'createPet'] as const)
+      .map((op) => ({ op, mine: this.answers.filter((l) => l.op === op) }))
+      .filter(({ mine }) => mine.filter((l) => l.status >= 500).length >= LOST_AFTER);
+    if (ops.length === 0) return undefined;
     const cause = new Map(this.accepted.map((a) => [a, broke(a.sent, a.by)]));
     const rank = (a: (typeof this.accepted)[number]) => (cause.get(a) ? 0 : a.valid ? 2 : 1);
     const candidates = [...this.accepted].sort((a, b) => rank(a) - rank(b) || a.at.sent - b.at.sent);
     for (const a of candidates)
-      for (const op of ['listPets', 'getPet', 'createPet'] as const) {
-        const mine = this.answers.filter((l) => l.op === op);
+      for (const { op, mine } of ops) {
         // The accepted write is a success of createPet itself.
         const before = op === 'createPet' || mine.some((l) => l.at.answered < a.at.sent && l.status < 300);
         const after = mine.filter((l) => l.at.sent > a.at.answered).sort((x, y) => x.at.sent - y.at.sent);

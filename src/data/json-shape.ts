@@ -45,7 +45,14 @@ function ownShape(schema: Schema): JsonShape {
   };
 }
 
-/** The shape of a schema's answers; PetList: an array of Pets. */
+const shapes = new Map<SchemaName | 'PetList', JsonShape>();
+
+/** The shape of a schema's answers; PetList: an array of Pets. Derived once per name: every answer asks. */
 export function jsonShape(name: SchemaName | 'PetList'): JsonShape {
-  return name === 'PetList' ? { type: 'array', items: shapeOf(schemaFiles.Pet) } : shapeOf(schemaFiles[name]);
+  let shape = shapes.get(name);
+  if (!shape) {
+    shape = name === 'PetList' ? { type: 'array', items: shapeOf(schemaFiles.Pet) } : shapeOf(schemaFiles[name]);
+    shapes.set(name, shape);
+  }
+  return shape;
 }

@@ -179,7 +179,7 @@ function restoreAt(value: unknown, restored: readonly Restored[]): unknown {
  */
 function parseFast(text: string): unknown {
   const known = vouched.get(text);
-  if (known) return restoreAt(JSON.parse(known.marked), known.restored);
+  if (known) return numbersOnly(restoreAt(JSON.parse(known.marked), known.restored), known.restored);
   // JSON.stringify writes integers from 1e21 up as `1e+21`: exact only when read from the digits.
   if (text.includes('e+') && /\de\+/.test(text)) return NOT_FAST;
   const long = /\d{16}/.test(text);
@@ -198,7 +198,21 @@ function parseFast(text: string): unknown {
   const restored: Restored[] = [];
   if (long) value = restoreMarked(value, restored);
   vouch(text, { marked, restored });
+  return numbersOnly(value, restored);
+}
+
+/** Parsed objects and arrays known to hold no bigint: a validator takes them as they are (see holdsNoBigInt). */
+const withoutBigInt = new WeakSet<object>();
+
+function numbersOnly(value: unknown, restored: readonly Restored[]): unknown {
+  if (value !== null && typeof value === 'object' && !restored.some((r) => typeof r.value === 'bigint'))
+    withoutBigInt.add(value);
   return value;
+}
+
+/** True for a value parseJson made that holds no bigint anywhere (found at the parse, not by walking it). */
+export function holdsNoBigInt(value: object): boolean {
+  return withoutBigInt.has(value);
 }
 
 /**
