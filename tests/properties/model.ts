@@ -15,7 +15,7 @@ import type { RunContext } from '../../src/checks/context.js';
 import { blockIfTwin, samePet, UNKNOWN_ID_RANGE } from '../pets.js';
 import { echoRules, readBackRules, shortListRules } from '../rules/blame.js';
 import { expectSuccess, getPetStage } from '../operations.js';
-import { CREATE_WEIGHTS, plainNewPet, taggedBody } from './shared.js';
+import { afterOtherWrites, CREATE_WEIGHTS, plainNewPet, taggedBody } from './shared.js';
 import { quoted } from '../../src/wire/redact.js';
 import { msg, petsCount } from '../../src/checks/message.js';
 
@@ -91,7 +91,7 @@ class GetPet implements PetCommand {
   async run(m: Model, { ctx }: Real): Promise<void> {
     const pet = m.pets[this.index] as Pet;
     const res = await ctx.api.getPet(pet.id);
-    expectSuccess({ name: 'getPet', success: 200 }, res, msg`a pet this sequence created`);
+    afterOtherWrites(() => expectSuccess({ name: 'getPet', success: 200 }, res, msg`a pet this sequence created`));
     const got = expectPet(res);
     blockIfTwin(ctx, pet, got);
     const diff = samePet(pet, got);

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { newPet, type Body } from '../../src/data/generators.js';
 import type { NewPet } from '../../src/data/generated/schema-types.js';
 import type { Trial } from '../../src/checks/property.js';
+import { Violation } from '../../src/checks/outcomes.js';
 
 /**
  * Each creating property's weight of the properties' share of PETSTORE_MAX_CREATES (PROPERTY_SHARE
@@ -41,4 +42,18 @@ export function taggedBody(body: Body, trial: Trial): { body: Body; name?: strin
     return { body };
   const name = trial.tagged(json.name);
   return { body: { json: { ...json, name } }, name };
+}
+
+/**
+ * A read of a pet created earlier expects it found only as long as no other write lost it: a
+ * refused create, in this sequence or in a check running beside it, may be what did. Its one
+ * exchange does not show that, so its finding records no expectation for `export` to send alone.
+ */
+export function afterOtherWrites(check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    if (err instanceof Violation) for (const x of err.evidence) delete x.expected;
+    throw err;
+  }
 }
