@@ -67,8 +67,8 @@ export interface KeepAliveServer extends InfraServer {
 }
 
 /**
- * An HTTP/1.1 server that never says `Connection: close` nor gives a `Keep-Alive` hint, yet
- * closes connections on its own:
+ * An HTTP/1.1 server that never says `Connection: close` nor (unless `promises`) gives a
+ * `Keep-Alive` hint, yet closes connections on its own:
  * - `afterEach`: right after every answer (tinyproxy);
  * - `idleMs`: once a connection sat idle that long (nginx `keepalive_timeout`).
  * The close reaches the client `finLagMs` later (as over a network), and a request arriving
@@ -79,6 +79,7 @@ export async function keepAliveServer(
   close: ({ afterEach: true } | { idleMs: number }) & {
     finLagMs?: number;
     /** Say `Connection: keep-alive`, as nginx does. */ saysKeepAlive?: boolean;
+    /** A `Keep-Alive` header on every answer (e.g. `timeout=5`), as Node and Apache send. */ promises?: string;
   },
 ): Promise<KeepAliveServer> {
   const sockets = new Set<Socket>();
@@ -125,6 +126,7 @@ export async function keepAliveServer(
         `content-length: ${out.length}`,
       ];
       if (close.saysKeepAlive) lines.push('connection: keep-alive');
+      if (close.promises) lines.push(`keep-alive: ${close.promises}`);
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
       socket.write(out);
       busy = false;

@@ -1,11 +1,13 @@
 // How the client is set up: its options, how a request goes on the wire, and its connections (keep-alive ones for GET and HEAD,
-// one of its own for every request that may create), direct or through the environment's proxy.
+// for every request that may create one of its own or one kept inside the server's promise: own-connections.ts), direct or through
+// the environment's proxy.
 import { Readable } from 'node:stream';
-import { Agent, Client, Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { proxyEnv } from '../config/config.js';
 import { earlyAnswerConnector, envProxy, namesProxy, type EnvProxy } from './transport.js';
 import { stringifyJson } from './json.js';
 import { PLACEHOLDER, redact } from './redact.js';
+import { OwnConnections } from './own-connections.js';
 import { WarmConnections, type Opened } from './warm.js';
 import type { ApiRequest, ApiResponse, SentRequest, Retries, SendRecord } from './requests.js';
 
@@ -178,81 +180,12 @@ export function connectionsFor(
     connect(opts, callback);
   };
   const warm = new WarmConnections(connect, options.concurrency * 2, opened);
-  return { pooled: new Agent({ ...agent, connect: counted }), fresh: new OwnConnections(warm), proxy, opened };
-}
-
-/** What ends a connection of OwnConnections: one error, made once (see its dispatch). */
-const ANSWERED = new Error('closed by the client once its answer was read');
-
-/**
- * A connection of its own for every request, which we close once its answer is read. undici's
- * `pipelining: 0` does the same by asking the server to close (Connection: close), and costs more
- * than twice as much processor time per request (2.4 times on loopback, measured),
- * and every POST of a run goes this way.
- */
-class OwnConnections extends Dispatcher {
-  /** Each connection still open, and its close, which ends once its answer is read. */
-  private readonly open = new Map<Client, Promise<void>>();
-
-  constructor(private readonly warm: WarmConnections) {
-    super();
-  }
-
-  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const client = new Client(opts.origin ?? '', { connect: this.warm.connector });
-    let ended!: () => void;
-    const answered = new Promise<void>((resolve) => (ended = resolve));
-    // Ends once the answer is read (or the request failed): the connection carries nothing else.
-    // Destroyed with one error made once: close() makes a new one per connection, and the socket
-    // reads its stack trace (some 3% of a run's processor time).
-    const closed = answered
-      .then(() => client.destroy(ANSWERED))
-      .then(
-        () => void this.open.delete(client),
-        () => void this.open.delete(client),
-      );
-    this.open.set(client, closed);
-    return client.dispatch(opts, {
-      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
-      onRequestUpgrade: (controller, status, headers, socket) =>
-        handler.onRequestUpgrade?.(controller, status, headers, socket),
-      onResponseStart: (controller, status, headers, message) =>
-        handler.onResponseStart?.(controller, status, headers, message),
-      onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
-      onResponseEnd: (controller, trailers) => {
-        handler.onResponseEnd?.(controller, trailers);
-        ended();
-      },
-      onResponseError: (controller, err) => {
-        handler.onResponseError?.(controller, err);
-        ended();
-      },
-    });
-  }
-
-  override close(): Promise<void>;
-  override close(callback: () => void): void;
-  override close(callback?: () => void): Promise<void> | void {
-    this.warm.close();
-    const done = Promise.all(this.open.values()).then(() => undefined);
-    if (!callback) return done;
-    void done.then(callback);
-  }
-
-  override destroy(): Promise<void>;
-  override destroy(err: Error | null): Promise<void>;
-  override destroy(callback: () => void): void;
-  override destroy(err: Error | null, callback: () => void): void;
-  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
-    const err = typeof a === 'function' ? null : (a ?? null);
-    const callback = typeof a === 'function' ? a : b;
-    this.warm.close();
-    const done = Promise.all([...this.open.keys()].map((c) => c.destroy(err).catch(() => undefined))).then(
-      () => undefined,
-    );
-    if (!callback) return done;
-    void done.then(callback);
-  }
+  return {
+    pooled: new Agent({ ...agent, connect: counted }),
+    fresh: new OwnConnections(warm, { ...KEEP_ALIVE, pipelining: 1 }),
+    proxy,
+    opened,
+  };
 }
 
 /** Bodies longer than this go to undici a piece of this size at a time (see inPieces). */

@@ -3,7 +3,8 @@
 // realities: HTTP_PROXY / HTTPS_PROXY / NO_PROXY are honoured, HTTPS trusts the system CAs plus NODE_EXTRA_CA_CERTS, redirects are never followed
 // (a 3xx is an answer like any other), and only 429 or 503 with Retry-After is retried, a bounded number of times, after pausing every request (see
 // Pacer). A GET that meets a reused connection the other side had closed is sent again once on a fresh one; a request that may create is never sent
-// twice, goes on a connection of its own (opened ahead: warm.ts), and takes its creation from the write budget first (ClientOptions.takeCreation).
+// twice, goes on a connection of its own or one the server just promised to keep (own-connections.ts; opened ahead: warm.ts), and takes its
+// creation from the write budget first (ClientOptions.takeCreation).
 // An answer sent before the body is all written is read (see earlyAnswerConnector).
 import type { Dispatcher } from 'undici';
 import {
@@ -55,8 +56,8 @@ export class Client<S = unknown> implements Api {
   readonly baseUrl: string;
   /** Keep-alive connections, for GET and HEAD. */
   private readonly dispatcher: Dispatcher;
-  /** A connection of its own per request, opened ahead (WarmConnections): for a GET sent again, and every request that may create. */
-  // A POST is never sent twice (RFC 9112 §9.3.1), nor on a reused connection, which a server may close at any moment: a first request meets no such close.
+  /** For a GET sent again, a new connection; for a request that may create, a new one or one still fresh inside the server's Keep-Alive promise. */
+  // A POST is never sent twice (RFC 9112 §9.3.1), nor on a connection the server may be closing (see OwnConnections).
   private readonly fresh: Dispatcher;
   private readonly pool: Pool;
   private readonly pacer: Pacer;
@@ -211,7 +212,7 @@ export class Client<S = unknown> implements Api {
       res = await this.exchange(idempotent ? this.dispatcher : this.fresh, method, url, headers, body, sent);
     } catch (err) {
       const failure = err as ExchangeFailure;
-      // A request that may create had a connection of its own: never stale, never sent twice.
+      // A request that may create is never sent twice: its connection was new, or kept inside the server's promise.
       if (!failure.stale || !idempotent) throw this.transportError(failure, sent);
       const first = describeTransportError(failure.cause, this.options.timeoutMs);
       try {

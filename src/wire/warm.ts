@@ -1,5 +1,5 @@
 // Connections opened ahead of need for the requests that go first on a connection of their own
-// (every request that may create: see OwnConnections in client-setup.ts). On a network far away
+// (a request that may create and finds no kept one: see OwnConnections in own-connections.ts). On a network far away
 // each new connection pays its handshakes (TCP, then TLS) before its first byte; opened ahead,
 // while other requests are in flight, a POST finds one ready and pays only its own round trip.
 // A connection waits at most WARM_MS after its handshakes and carries nothing before its request,

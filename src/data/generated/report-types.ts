@@ -266,7 +266,7 @@ export interface RunRecord {
      */
     connections: {
       /**
-       * Every new connection, kept-alive ones and one per request that may create.
+       * Every new connection: kept-alive ones, and one for each request that may create and found no connection kept inside the server's Keep-Alive promise.
        */
       opened: number;
       /**
