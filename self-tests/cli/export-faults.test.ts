@@ -15,20 +15,14 @@ import { HARNESS_SEED } from '../harness/harness.js';
 import { cleanEnv, referenceServer, root, tempDir, type TestServer } from '../net-kit.js';
 
 const NO_DATA = 'its findings record no expectation a single answer shows, as data (see Exchange.expected)';
-const CUT = 'a request body was cut in the report (too large to export)';
-/** Faults whose finding is no property of one answer, or whose requests the report does not hold whole. */
+/** Faults whose finding is no property of the answers to requests sent one after another. */
 const NOT_EXPORTED: Record<string, string> = {
   // A challenge without an error attribute, a Sunset's day, a Link target: judged by parsers, in a form a pattern allows.
   'invalid-token-without-token': NO_DATA,
   'sunset-day-month-swapped': NO_DATA,
   'sunset-before-deprecation': NO_DATA,
   'link-to-docs-only': NO_DATA,
-  // Bodies of several KiB or MiB, cut in the report.
-  'html-413-large-body': CUT,
-  'crash-on-deep-json': CUT,
-  'long-names-truncated': CUT,
-  'long-name-crashes': CUT,
-  // State over many requests: a full store, what a rejected write left, ids given before, reads after writes.
+  // State over many requests: a full store, what a rejected write left, ids given before.
   'limit-one-short': NO_DATA,
   'default-ten': NO_DATA,
   'filter-after-limit': NO_DATA,
@@ -36,19 +30,9 @@ const NOT_EXPORTED: Record<string, string> = {
   'ids-collide': NO_DATA,
   'ids-through-double': NO_DATA,
   'lists-lag-two-seconds': NO_DATA,
-  'get-changes-name': NO_DATA,
-  'long-names-read-back-truncated': NO_DATA,
-  'read-back-normalised-nfc': NO_DATA,
   'rejected-create-rolls-back-previous': NO_DATA,
   // Sent at once: a replay one request at a time is no such case.
   'fail-under-load': NO_DATA,
-  // A value compared with what was sent: an id the client chose, digits beyond 2^53.
-  'client-id-honoured': NO_DATA,
-  'client-id-through-double-then-duplicate': NO_DATA,
-  'client-id-int32': NO_DATA,
-  'negative-category-through-double': NO_DATA,
-  'category-stored-as-double': NO_DATA,
-  'read-back-through-double': NO_DATA,
 };
 
 /** A hang guard, far above the file's time beside two busy loops: a hung server must not hang the suite. */

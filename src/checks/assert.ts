@@ -40,13 +40,15 @@ function describeResponse(res: ApiResponse): Message {
 /**
  * Throws a Violation about this exchange; but an answer the client attributed to infrastructure
  * (a gateway's 502/503/504 that is not JSON) is not the service's: the check could not decide.
- * `expectation`: what was expected as data, for a test exported from the report.
+ * `expectation`: what was expected as data, for a test exported from the report; `earlier`: the
+ * answer whose exchange it compares this one with (a create before its read-back), recorded first.
  */
 export function fail(
   res: ApiResponse,
   expected: Message,
   got = describeResponse(res),
   expectation?: Expectation,
+  earlier?: ApiResponse,
 ): never {
   if (res.infrastructure)
     throw new TransportError(
@@ -58,6 +60,7 @@ export function fail(
   // What the network said of the first send: a quote, as in any TransportError's message.
   const resent = res.resent ? msg` (${quoted(res.resent)})` : msg``;
   throw new Violation(msg`${describeRequest(res)}: expected ${expected}; got ${got}${resent}`, [
+    ...(earlier ? [exchangeOf(earlier)] : []),
     exchangeOf(res, expectation),
   ]);
 }

@@ -4,7 +4,7 @@
 import type { RequirementResult, Results } from './results.js';
 import { oneLine } from './words.js';
 import { EXPECTATION_CHECKS } from './exported-checks.js';
-import type { Exchange, Expectation } from '../wire/evidence.js';
+import type { BodyMember, Exchange, Expectation } from '../wire/evidence.js';
 import { stringifyJson } from '../wire/json.js';
 import { PLACEHOLDER } from '../wire/redact.js';
 
@@ -19,6 +19,8 @@ interface Sent {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** A body the report cut, whole: Brotli in base64 (RecordedRequest). */
+  bodyBrotli?: string;
   /** The id digits the run's answer held, for the new ids a later request uses. */
   ids: string[];
   expected?: Expectation;
@@ -46,6 +48,20 @@ function readsUnheldPet({ expected: x, response }: Exchange, path: string, given
 const FIXTURE_PET = stringifyJson({ name: 'a pet for an exported test', categoryId: 1 });
 const FIXTURE_HEADERS = { authorization: `Bearer ${PLACEHOLDER}`, 'content-type': 'application/json' };
 
+/** The members compared with another exchange's body, counted back among the exchanges sent; undefined if one is not held. */
+function counted(expected: Expectation, back: (n: number) => number): Expectation | undefined {
+  const recount = (members: Record<string, BodyMember> | undefined) =>
+    members && Object.fromEntries(Object.entries(members).map(([k, m]) => [k, { ...m, back: back(m.back) }]));
+  const { sameAs, notKept } = expected;
+  const out = {
+    ...expected,
+    ...(sameAs ? { sameAs: recount(sameAs) } : {}),
+    ...(notKept ? { notKept: recount(notKept) } : {}),
+  };
+  const all = [...Object.values(out.sameAs ?? {}), ...Object.values(out.notKept ?? {})];
+  return all.every((m) => Number.isInteger(m.back) && m.back >= 0) ? out : undefined;
+}
+
 /** The test file of one failed requirement, or why it has none. */
 export function exportedTest(results: Results, r: RequirementResult, runner: TestRunner): ExportedTest {
   const base = results.target.baseUrl.replace(/\/+$/, '');
@@ -54,10 +70,13 @@ export function exportedTest(results: Results, r: RequirementResult, runner: Tes
     return { skipped: 'its findings record no expectation a single answer shows, as data (see Exchange.expected)' };
   const sent: Sent[] = [];
   const given = new Set<string>();
-  for (const e of evidence) {
+  /** Where each exchange of the evidence is among those sent (fixture creates come between). */
+  const at: number[] = [];
+  for (const [i, e] of evidence.entries()) {
     if (!e.request.url.startsWith(base)) return { skipped: `a request went elsewhere than ${base}: ${e.request.url}` };
-    if (e.request.body !== undefined && CUT_BODY.test(e.request.body))
-      return { skipped: 'a request body was cut in the report (too large to export)' };
+    const { body, bodyBrotli } = e.request;
+    if (body !== undefined && CUT_BODY.test(body) && bodyBrotli === undefined)
+      return { skipped: 'a request body was cut in the report, and was too varied to be kept whole compressed' };
     const path = e.request.url.slice(base.length);
     // A pet the findings read but did not create is created first: the id its answer gives takes the place of the run's.
     if (readsUnheldPet(e, path, given))
@@ -67,13 +86,17 @@ export function exportedTest(results: Results, r: RequirementResult, runner: Tes
       }
     for (const id of idsIn(e.response?.body ?? '')) given.add(id);
     const headers = Object.fromEntries(Object.entries(e.request.headers).filter(([k]) => !NOT_SENT.has(k)));
+    at.push(sent.length);
+    const expected = e.expected && counted(e.expected, (back) => sent.length - (at[i - back] ?? NaN));
+    if (expected === undefined && e.expected)
+      return { skipped: 'an exchange it compares an answer with is not in the report' };
     sent.push({
       method: e.request.method,
       path,
       headers,
-      ...(e.request.body === undefined ? {} : { body: e.request.body }),
+      ...(bodyBrotli !== undefined ? { bodyBrotli } : body === undefined ? {} : { body }),
       ids: idsIn(e.response?.body ?? ''),
-      ...(e.expected ? { expected: e.expected } : {}),
+      ...(expected ? { expected } : {}),
     });
   }
   const asserted = sent.filter((s) => s.expected).length;
@@ -104,6 +127,7 @@ function testFile(
 // Run: PETSTORE_API_KEY=... PETSTORE_BASE_URL=${base} ${run}
 import { test } from '${runner === 'node' ? 'node:test' : 'vitest'}';
 import assert from 'node:assert/strict';
+import { brotliDecompressSync } from 'node:zlib';
 
 const { env } = process;
 const BASE_URL = (env.PETSTORE_BASE_URL || ${JSON.stringify(base)}).replace(/\\/+$/, '');
@@ -119,17 +143,22 @@ const idsIn = (text) => [...text.matchAll(/"id"\\s*:\\s*(-?\\d+)/g)].map((m) => 
 test(${JSON.stringify(title)}, async () => {
   // A path segment that was an id a recorded answer gave is the id this server gives now.
   const ids = new Map();
+  /** What each exchange sent and got, for an answer compared with an earlier body. */
+  const history = [];
   for (const x of exchanges) {
     const path = x.path.split('/').map((s) => ids.get(s) ?? s).join('/');
     const headers = Object.fromEntries(Object.entries(x.headers).map(([k, v]) => [k, withKey(v)]));
-    const body = x.body === undefined ? undefined : withKey(x.body);
+    // A body the report holds compressed (too large to write out) is sent exactly as the run sent it.
+    const raw = x.bodyBrotli ? brotliDecompressSync(Buffer.from(x.bodyBrotli, 'base64')).toString('utf8') : x.body;
+    const body = raw === undefined ? undefined : withKey(raw);
     const res = await fetch(BASE_URL + path, { method: x.method, headers, body, redirect: 'manual' });
     // Read as sent: a byte order mark is kept (res.text() would drop it), so a body JSON.parse refuses fails here too.
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer());
     const now = idsIn(text);
     if (x.ids.length === 1 && now.length === 1) ids.set(x.ids[0], now[0]);
     const got = \`\${x.method} \${path}: got \${res.status} with \${text.slice(0, 300)}\`;
-    if (x.expected) check(x.expected, res, text, got);
+    history.push({ request: body, response: text });
+    if (x.expected) check(x.expected, res, text, got, history);
   }
 });
 
