@@ -74,6 +74,15 @@ export interface Expectation {
    * there (as it is, rounded to a double, cut to 53 or 32 bits, as a signed 32-bit integer, in a string).
    */
   notKept?: Record<string, BodyMember>;
+  /** Of a 2xx answer: members of the JSON body unequal to the same member of that body, compared as sameAs compares. */
+  differsFrom?: Record<string, BodyMember>;
+  /** Of a 2xx answer that is provably complete (fewer items than the query's limit, no id twice): an item with the id of that body. */
+  listsIdOf?: BodyMember;
+  /**
+   * Of a 2xx answer: a JSON array of exactly this many items (of the status filtered by, if any); the
+   * check knew the store held as many pets the query selects (an exported test creates those a list does not show).
+   */
+  exactItems?: number;
 }
 
 /** A JSON body of the finding: of the exchange `back` exchanges before this one (0: this one), what was sent or answered. */

@@ -104,7 +104,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation). 1.13.0 added an exchange's expected, and a requirement's notScored.excluded (excluded after an accepted challenge), addedIn then being optional. 1.14.0 added more kinds of an exchange's expected (statusBelow, contentType, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds, headers, headerMatches, ifError), and a failed property check's cases (what replay sends). 1.15.0 added the kinds sameAs and notKept of an exchange's expected (values compared with what an earlier request sent or answer gave), and a cut request body in full as bodyBrotli.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation). 1.13.0 added an exchange's expected, and a requirement's notScored.excluded (excluded after an accepted challenge), addedIn then being optional. 1.14.0 added more kinds of an exchange's expected (statusBelow, contentType, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds, headers, headerMatches, ifError), and a failed property check's cases (what replay sends). 1.15.0 added the kinds sameAs, notKept, differsFrom, listsIdOf and exactItems of an exchange's expected (values compared with what an earlier request sent or answer gave, a list of a store known to hold enough pets), and a cut request body in full as bodyBrotli.
    */
   formatVersion: string;
   /**
@@ -675,6 +675,17 @@ export interface ReportExchange {
     notKept?: {
       [k: string]: BodyMember;
     };
+    /**
+     * Since 1.15.0. Of a 2xx answer: members of the JSON body unequal to the same member of that body, compared as sameAs compares (the id another create was given).
+     */
+    differsFrom?: {
+      [k: string]: BodyMember;
+    };
+    listsIdOf?: BodyMember;
+    /**
+     * Since 1.15.0. Of a 2xx answer: a JSON array of exactly this many items (counting those of the status the query filters by, when it does). The check knew the store held at least that many pets the query selects: an exported test first creates the pets a list of the same query with limit 100 does not show, as pets are never removed.
+     */
+    exactItems?: number;
   };
   /**
    * Since 1.4.0. Present when the run wrote a HAR (--har, PETSTORE_HAR; manifest.json names the file): the index in its log.entries of the send this exchange shows (the last, when the request was retried or resent).
