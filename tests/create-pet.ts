@@ -285,6 +285,8 @@ export const createPet: Requirement[] = [
             res,
             msg`an id no other pet has (${created.length} created: 3 in turn, then 5 at once)`,
             msg`id ${quoted(id)}${roundedIdHint(id)}, already given to ${show(earlier.json)}`,
+            { differsFrom: { id: { back: 1, of: 'response' } } },
+            earlier,
           );
         seen.set(id, res);
       }

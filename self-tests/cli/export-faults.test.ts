@@ -23,13 +23,8 @@ const NOT_EXPORTED: Record<string, string> = {
   'sunset-before-deprecation': NO_DATA,
   'link-to-docs-only': NO_DATA,
   // State over many requests: a full store, what a rejected write left, ids given before.
-  'limit-one-short': NO_DATA,
-  'default-ten': NO_DATA,
-  'filter-after-limit': NO_DATA,
   'stores-before-validating': NO_DATA,
-  'ids-collide': NO_DATA,
   'ids-through-double': NO_DATA,
-  'lists-lag-two-seconds': NO_DATA,
   'rejected-create-rolls-back-previous': NO_DATA,
   // Sent at once: a replay one request at a time is no such case.
   'fail-under-load': NO_DATA,

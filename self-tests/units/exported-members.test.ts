@@ -1,26 +1,29 @@
 // What an exported test asserts of a value compared with another body of its case
 // (src/report/exported-checks.ts, run here as the text it is): sameAs compares an integer digit
 // for digit whatever its spelling, a string code point for code point, never a string with a
-// number; notKept refuses every form a number type keeps the client's id in, and nothing else.
+// number; notKept refuses every form a number type keeps the client's id in, and nothing else;
+// the kinds about lists count what a store known to hold enough pets must show.
 import assert from 'node:assert/strict';
 import { expect, test } from 'vitest';
 import { EXPECTATION_CHECKS } from '../../src/report/exported-checks.js';
 import type { Expectation } from '../../src/wire/evidence.js';
 
 interface Sent {
+  path?: string;
   request?: string;
   response: string;
 }
 type Check = (expected: Expectation, res: Response, text: string, got: string, history: Sent[]) => void;
 const { check } = new Function('assert', `${EXPECTATION_CHECKS}\nreturn { check };`)(assert) as { check: Check };
 
-/** A thunk judging `answer` (with this status) as the exchange after `earlier`, or of the request `sent`. */
-const judged = (expected: Expectation, answer: string, { sent = '', earlier = [] as Sent[], status = 200 } = {}) => {
-  return () =>
-    check(expected, new Response(answer, { status }), answer, 'got it', [
-      ...earlier,
-      { request: sent, response: answer },
-    ]);
+/** A thunk judging `answer` (with this status) to a request to `path`, after `earlier`, or of the request `sent`. */
+const judged = (
+  expected: Expectation,
+  answer: string,
+  { sent = '', earlier = [] as Sent[], status = 200, path = '/pets' } = {},
+) => {
+  const history = [...earlier, { path, request: sent, response: answer }];
+  return () => check(expected, new Response(answer, { status }), answer, 'got it', history);
 };
 const echoes = (name: string): Expectation => ({ sameAs: { [name]: { back: 0, of: 'request' } } });
 /** A create with categoryId `sent`, answered with categoryId `answered` (number literals). */
@@ -78,4 +81,31 @@ test("notKept: the client's id as sent, rounded to a double, cut to 53 or 32 bit
   expect(judged(notKept, `{"id":"${id}"}`, { sent })).toThrow(/a form of/);
   expect(judged(notKept, '{"id":5}', { sent })).not.toThrow();
   expect(judged(notKept, `{"id":${id}}`, { sent, status: 400 })).not.toThrow();
+});
+
+test('differsFrom: an id given before, however spelt, fails; another passes', () => {
+  const earlier = [{ response: '{"id":9007199254740993,"name":"x"}' }];
+  const differs: Expectation = { differsFrom: { id: { back: 1, of: 'response' } } };
+  expect(judged(differs, '{"id":9007199254740993}', { earlier })).toThrow(/other than 9007199254740993/);
+  expect(judged(differs, '{"id":9.007199254740993e15}', { earlier })).toThrow(/other than/);
+  expect(judged(differs, '{"id":9007199254740992}', { earlier })).not.toThrow();
+});
+
+test("exactItems counts the items of the query's status; listsIdOf judges only a list provably complete", () => {
+  const pets = (...statuses: string[]) => JSON.stringify(statuses.map((status, id) => ({ id, status })));
+  const path = '/pets?status=sold&limit=2';
+  expect(judged({ exactItems: 2 }, pets('sold', 'sold'), { path })).not.toThrow();
+  expect(judged({ exactItems: 2 }, pets('sold', 'sold', 'pending'), { path })).not.toThrow();
+  expect(judged({ exactItems: 2 }, pets('sold', 'pending'), { path })).toThrow(/exactly 2 items with status sold/);
+  expect(judged({ exactItems: 2 }, pets('sold'), { path: '/pets?limit=2' })).toThrow(/exactly 2 items/);
+  expect(judged({ exactItems: 2 }, '{"code":"x"}', { path, status: 400 })).not.toThrow();
+  const lists: Expectation = { listsIdOf: { back: 1, of: 'response' } };
+  const earlier = [{ response: '{"id":7,"name":"x","categoryId":1}' }];
+  const list = (...ids: number[]) => JSON.stringify(ids.map((id) => ({ id })));
+  expect(judged(lists, list(1, 7), { earlier, path: '/pets?limit=100' })).not.toThrow();
+  expect(judged(lists, list(1, 2), { earlier, path: '/pets?limit=100' })).toThrow(/the pet of id 7/);
+  expect(judged(lists, list(1, 2), { earlier, path: '/pets?limit=2' })).not.toThrow();
+  expect(judged(lists, list(1, 1), { earlier, path: '/pets?limit=100' })).not.toThrow();
+  expect(judged(lists, list(...Array.from({ length: 19 }, (_, i) => 100 + i)), { earlier })).toThrow(/complete/);
+  expect(judged(lists, list(...Array.from({ length: 20 }, (_, i) => 100 + i)), { earlier })).not.toThrow();
 });

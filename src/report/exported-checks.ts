@@ -19,10 +19,11 @@ function check(expected, res, text, got, history) {
     const value = (res.headers.get(name) ?? '(none)').trim();
     assert.match(value, new RegExp(pattern), 'expected ' + name + ' matching ' + pattern + ', not ' + value + '; ' + got);
   }
-  const { fields, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds, sameAs, notKept } = expected;
+  const { fields, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds } = expected;
   // What a list answer holds is asked of a success only (a 4xx may be as good an answer).
   const listed = res.status >= 200 && res.status < 300;
-  if ((sameAs || notKept) && listed) checkMembers(expected, exactJson(text, got), history, got);
+  const { sameAs, notKept, differsFrom, listsIdOf, exactItems } = expected;
+  if ((sameAs || notKept || differsFrom || listsIdOf || exactItems) && listed) checkMembers(expected, exactJson(text, got), history, got);
   if (distinctIds && listed) {
     const ids = idsIn(text);
     assert.equal(new Set(ids).size, ids.length, 'expected no id twice in one list; ' + got);
@@ -47,8 +48,8 @@ function check(expected, res, text, got, history) {
     assert.deepEqual(json?.[field], value, 'expected ' + field + ' ' + JSON.stringify(value) + '; ' + got);
 }
 
-/** Members compared with an earlier body of the case (history: what each exchange sent and got, this one last). */
-function checkMembers({ sameAs = {}, notKept = {} }, json, history, got) {
+/** Members compared with an earlier body of the case (history: where each exchange went, what it sent and got, this one last). */
+function checkMembers({ sameAs = {}, notKept = {}, differsFrom = {}, listsIdOf, exactItems }, json, history, got) {
   const at = ({ back, of }) => {
     const x = history[history.length - 1 - back];
     return exactJson(of === 'request' ? x.request : x.response, got);
@@ -58,6 +59,24 @@ function checkMembers({ sameAs = {}, notKept = {} }, json, history, got) {
     const value = json?.["'" + name];
     const expected = at(where)?.["'" + name];
     assert.deepEqual(value, expected, 'expected ' + name + ' ' + shown(expected) + ', not ' + shown(value) + '; ' + got);
+  }
+  for (const [name, where] of Object.entries(differsFrom)) {
+    const other = at(where)?.["'" + name];
+    assert.notDeepEqual(json?.["'" + name], other, 'expected ' + name + ' other than ' + shown(other) + ', given before; ' + got);
+  }
+  const query = new URL(history[history.length - 1].path, 'http://x').searchParams;
+  const items = Array.isArray(json) ? json : undefined;
+  if (exactItems !== undefined) {
+    const status = query.get('status');
+    const counted = items?.filter((item) => status === null || item?.["'status"] === "'" + status).length;
+    const what = exactItems + ' items' + (status === null ? '' : ' with status ' + status);
+    assert.equal(counted, exactItems, 'expected exactly ' + what + ', as the store holds at least ' + what + '; ' + got);
+  }
+  // A list provably complete (fewer items than its limit, none twice) holds a pet created before it.
+  const ids = (items ?? []).map((item) => item?.["'id"]);
+  if (listsIdOf && items && items.length < Number(query.get('limit') ?? 20) && new Set(ids).size === ids.length) {
+    const id = at(listsIdOf)?.["'id"];
+    assert.ok(ids.includes(id), 'expected the pet of id ' + shown(id) + ' in a list of ' + items.length + ' (complete); ' + got);
   }
   // An integer read exactly: a number, or digits in a string.
   const integer = (v) => (typeof v === 'string' && /^.-?\d+$/.test(v) ? BigInt(v.slice(1)) : undefined);

@@ -151,16 +151,39 @@ test(${JSON.stringify(title)}, async () => {
     // A body the report holds compressed (too large to write out) is sent exactly as the run sent it.
     const raw = x.bodyBrotli ? brotliDecompressSync(Buffer.from(x.bodyBrotli, 'base64')).toString('utf8') : x.body;
     const body = raw === undefined ? undefined : withKey(raw);
+    if (x.expected?.exactItems) await holdAtLeast(x.expected.exactItems, path);
     const res = await fetch(BASE_URL + path, { method: x.method, headers, body, redirect: 'manual' });
     // Read as sent: a byte order mark is kept (res.text() would drop it), so a body JSON.parse refuses fails here too.
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer());
     const now = idsIn(text);
     if (x.ids.length === 1 && now.length === 1) ids.set(x.ids[0], now[0]);
     const got = \`\${x.method} \${path}: got \${res.status} with \${text.slice(0, 300)}\`;
-    history.push({ request: body, response: text });
+    history.push({ path, request: body, response: text });
     if (x.expected) check(x.expected, res, text, got, history);
   }
 });
+
+/**
+ * Before a list that must hold exactly n pets: a store whose pets the query selects number at least n.
+ * Those a list of the same query with limit 100 does not show are created; pets are never removed.
+ */
+async function holdAtLeast(n, path) {
+  const url = new URL(BASE_URL + path);
+  url.searchParams.set('limit', '100');
+  const auth = { authorization: 'Bearer ' + KEY };
+  const text = await (await fetch(url, { headers: auth })).text();
+  let shown = 0;
+  try {
+    const json = JSON.parse(text);
+    if (Array.isArray(json)) shown = json.length;
+  } catch {
+    // No list to count: all n are created.
+  }
+  const status = url.searchParams.get('status');
+  const pet = JSON.stringify({ name: 'a pet for an exported test', categoryId: 1, ...(status ? { status } : {}) });
+  const create = { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: pet };
+  for (let i = shown; i < n; i++) await fetch(BASE_URL + '/pets', create);
+}
 
 ${EXPECTATION_CHECKS}`;
 }
