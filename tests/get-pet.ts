@@ -223,6 +223,8 @@ export const getPet: Requirement[] = [
         msg`Sunset`,
         msg`a time on ${GETPET_REMOVAL.day}, the scheduled removal`,
         () => sunset >= GETPET_REMOVAL.starts && sunset < GETPET_REMOVAL.ends,
+        undefined,
+        "Sunset's day, a time on 5 December in some time zone, which takes a date parser: a pattern of the dates would be stricter than the check",
       );
       const deprecation = parseSfDate(res.headers.deprecation ?? '');
       if (deprecation && sunset < deprecation) {
@@ -230,6 +232,10 @@ export const getPet: Requirement[] = [
           res,
           msg`a Sunset not earlier than the Deprecation date (RFC 9745)`,
           msg`Sunset: ${show(value)} before Deprecation: ${show(res.headers.deprecation)}`,
+          {
+            notStated:
+              'Sunset before Deprecation: two dates compared, a rule of two headers that no pattern of one states',
+          },
         );
       }
     },
@@ -248,6 +254,8 @@ export const getPet: Requirement[] = [
         // The path under the configured base URL: a quote, as the base URL is.
         msg`a link to the replacement, the /pets collection (e.g. <${quoted(ctx.listPath)}>; rel="successor-version")`,
         (v) => parseLinks(v).some((link) => isCollection(ctx, link.target, res.request.url)),
+        undefined,
+        "a Link's target, resolved against the request's URL under the base URL a test is given: no pattern states it as the check does",
       );
     },
   },

@@ -97,6 +97,11 @@ export interface RecordedRequest extends SentRequest {
   bodyBrotli?: string;
 }
 
+/** Why an assertion records no Expectation: what a test sending the requests again one after another could not state soundly. */
+export interface NotStated {
+  notStated: string;
+}
+
 export interface Exchange {
   request: RecordedRequest;
   response?: { status: number; headers: Record<string, string>; body: string };
@@ -104,6 +109,7 @@ export interface Exchange {
   /** With --har: the index in the HAR's log.entries of the send this exchange shows. */
   harEntry?: number;
   expected?: Expectation;
+  notStated?: string;
 }
 
 const MAX_BODY_IN_EVIDENCE = 2000;
@@ -118,7 +124,7 @@ const redactExpectation = ({ fields, ...rest }: Expectation): Expectation => ({
     : {}),
 });
 
-export function exchangeOf(res: ApiResponse, expected?: Expectation): Exchange {
+export function exchangeOf(res: ApiResponse, expected?: Expectation | NotStated): Exchange {
   const text =
     res.text.length > MAX_BODY_IN_EVIDENCE
       ? `${detach(res.text.slice(0, MAX_BODY_IN_EVIDENCE))}… (${res.text.length} chars)`
@@ -128,6 +134,7 @@ export function exchangeOf(res: ApiResponse, expected?: Expectation): Exchange {
     headers: redactHeaders(res.headers),
     body: redact(text),
   });
+  if (expected && 'notStated' in expected) return { ...exchange, ...expected };
   return expected ? { ...exchange, expected: redactExpectation(expected) } : exchange;
 }
 

@@ -154,6 +154,10 @@ class ListPets implements PetCommand {
             res,
             msg`every matching pet, as the list is complete (${items.length} < limit ${limit}), including ${show(missing)}`,
             msg`${petsCount(items.length)} without it`,
+            {
+              notStated:
+                "a pet of the model's, created by earlier commands of its sequence, which the finding does not record",
+            },
           ),
         );
     }
