@@ -1,7 +1,10 @@
 // `export` across the harness: for every fault, the exported test of the requirement it breaks
 // fails against the fault and passes against the reference server, run with node alone in a
-// folder outside the repository. All files run in one process per side (see RUNNER); the faults
-// not exported are named below with the reason `export` gives, so none is skipped silently.
+// folder outside the repository. All files of one clock run in one node process per side; the
+// faults not exported (8 of 135) are named below with the reason `export` gives, so none is
+// skipped silently: what only a parser decides, what was sent at once, state the report does not
+// hold. Values compared with what was sent, reads after writes, bodies the report cut (held whole,
+// compressed) and lists of a store the test fills first are exported.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -14,20 +17,19 @@ import { faults } from '../harness/faults/index.js';
 import { HARNESS_SEED } from '../harness/harness.js';
 import { cleanEnv, referenceServer, root, tempDir, type TestServer } from '../net-kit.js';
 
-const NO_DATA = 'its findings record no expectation a single answer shows, as data (see Exchange.expected)';
-/** Faults whose finding is no property of the answers to requests sent one after another. */
+/** Faults whose finding no test sending its requests again one after another states soundly, and part of why (`export` says it). */
 const NOT_EXPORTED: Record<string, string> = {
-  // A challenge without an error attribute, a Sunset's day, a Link target: judged by parsers, in a form a pattern allows.
-  'invalid-token-without-token': NO_DATA,
-  'sunset-day-month-swapped': NO_DATA,
-  'sunset-before-deprecation': NO_DATA,
-  'link-to-docs-only': NO_DATA,
-  // State over many requests: a full store, what a rejected write left, ids given before.
-  'stores-before-validating': NO_DATA,
-  'ids-through-double': NO_DATA,
-  'rejected-create-rolls-back-previous': NO_DATA,
-  // Sent at once: a replay one request at a time is no such case.
-  'fail-under-load': NO_DATA,
+  // What only a parser of a header decides, in a value of the form a pattern allows.
+  'invalid-token-without-token': "the Bearer challenge's error attribute, which takes a parser",
+  'sunset-day-month-swapped': "Sunset's day, a time on 5 December in some time zone, which takes a date parser",
+  'sunset-before-deprecation': 'Sunset before Deprecation: two dates compared',
+  'link-to-docs-only': "a Link's target, resolved against the request's URL",
+  // Sent at once: sent again one at a time, no such case.
+  'fail-under-load': 'answers to requests sent at once',
+  'ids-through-double': 'ids of pets created at once',
+  // State the report does not hold, or that a store keeps after a fix.
+  'rejected-create-rolls-back-previous': "a pet of the model's, created by earlier commands of its sequence",
+  'stores-before-validating': "a rejected body's pet found in a complete list by its name",
 };
 
 /** A hang guard, far above the file's time beside two busy loops: a hung server must not hang the suite. */
@@ -91,7 +93,10 @@ async function runAll(names: readonly string[], runner: string, baseUrl?: string
 
 test('every fault but those named is exported, outside the repository', () => {
   expect(out.startsWith(root)).toBe(false);
-  expect(notExported).toEqual(NOT_EXPORTED);
+  const said = Object.fromEntries(
+    Object.entries(NOT_EXPORTED).map(([name, why]) => [name, expect.stringContaining(why)]),
+  );
+  expect(notExported).toEqual(said);
   expect([...exported.values()].flat().length + Object.keys(NOT_EXPORTED).length).toBe(faults.length);
 });
 

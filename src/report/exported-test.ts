@@ -67,7 +67,11 @@ export function exportedTest(results: Results, r: RequirementResult, runner: Tes
   const base = results.target.baseUrl.replace(/\/+$/, '');
   const evidence = r.evidence ?? [];
   if (!evidence.some((e) => e.expected))
-    return { skipped: 'its findings record no expectation a single answer shows, as data (see Exchange.expected)' };
+    return {
+      skipped:
+        evidence.find((e) => e.notStated)?.notStated ??
+        'its findings record no expectation of the answers, as data (see Exchange.expected)',
+    };
   const sent: Sent[] = [];
   const given = new Set<string>();
   /** Where each exchange of the evidence is among those sent (fixture creates come between). */
