@@ -78,6 +78,10 @@ export interface Expectation {
   differsFrom?: Record<string, BodyMember>;
   /** Of a 2xx answer that is provably complete (fewer items than the query's limit, no id twice): an item with the id of that body. */
   listsIdOf?: BodyMember;
+  /** Of a 2xx answer that is a complete list: no item named as that body is (a rejected body's pet). */
+  lacksNameOf?: BodyMember;
+  /** The run's tag in the names it sent, which an exported test writes afresh in its bodies (a store keeps earlier runs' pets). */
+  renamed?: string;
   /**
    * Of a 2xx answer: a JSON array of exactly this many items (of the status filtered by, if any); the
    * check knew the store held as many pets the query selects (an exported test creates those a list does not show).
