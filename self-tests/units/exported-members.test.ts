@@ -109,3 +109,13 @@ test("exactItems counts the items of the query's status; listsIdOf judges only a
   expect(judged(lists, list(...Array.from({ length: 19 }, (_, i) => 100 + i)), { earlier })).toThrow(/complete/);
   expect(judged(lists, list(...Array.from({ length: 20 }, (_, i) => 100 + i)), { earlier })).not.toThrow();
 });
+
+test('lacksNameOf: a complete list holding a pet named as the rejected body fails; one full to its limit says nothing', () => {
+  const lacks: Expectation = { lacksNameOf: { back: 1, of: 'request' } };
+  const earlier = [{ request: '{"name":"pcs-x1 rejected 1","categoryId":"5"}', response: '{"code":"invalid_body"}' }];
+  const named = (...names: string[]) => JSON.stringify(names.map((name, id) => ({ id, name })));
+  const path = '/pets?limit=2';
+  expect(judged(lacks, named('pcs-x1 rejected 1'), { earlier, path })).toThrow(/no pet named "pcs-x1 rejected 1"/);
+  expect(judged(lacks, named('pcs-x1 rejected 10'), { earlier, path })).not.toThrow();
+  expect(judged(lacks, named('a', 'pcs-x1 rejected 1'), { earlier, path })).not.toThrow();
+});

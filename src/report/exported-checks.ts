@@ -22,8 +22,9 @@ function check(expected, res, text, got, history) {
   const { fields, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds } = expected;
   // What a list answer holds is asked of a success only (a 4xx may be as good an answer).
   const listed = res.status >= 200 && res.status < 300;
-  const { sameAs, notKept, differsFrom, listsIdOf, exactItems } = expected;
-  if ((sameAs || notKept || differsFrom || listsIdOf || exactItems) && listed) checkMembers(expected, exactJson(text, got), history, got);
+  const { sameAs, notKept, differsFrom, listsIdOf, lacksNameOf, exactItems } = expected;
+  const members = sameAs || notKept || differsFrom || listsIdOf || lacksNameOf || exactItems;
+  if (members && listed) checkMembers(expected, exactJson(text, got), history, got);
   if (distinctIds && listed) {
     const ids = idsIn(text);
     assert.equal(new Set(ids).size, ids.length, 'expected no id twice in one list; ' + got);
@@ -49,7 +50,7 @@ function check(expected, res, text, got, history) {
 }
 
 /** Members compared with an earlier body of the case (history: where each exchange went, what it sent and got, this one last). */
-function checkMembers({ sameAs = {}, notKept = {}, differsFrom = {}, listsIdOf, exactItems }, json, history, got) {
+function checkMembers({ sameAs = {}, notKept = {}, differsFrom = {}, listsIdOf, lacksNameOf, exactItems }, json, history, got) {
   const at = ({ back, of }) => {
     const x = history[history.length - 1 - back];
     return exactJson(of === 'request' ? x.request : x.response, got);
@@ -72,9 +73,13 @@ function checkMembers({ sameAs = {}, notKept = {}, differsFrom = {}, listsIdOf, 
     const what = exactItems + ' items' + (status === null ? '' : ' with status ' + status);
     assert.equal(counted, exactItems, 'expected exactly ' + what + ', as the store holds at least ' + what + '; ' + got);
   }
-  // A list provably complete (fewer items than its limit, none twice) holds a pet created before it.
+  // A list provably complete (fewer items than its limit, none twice) holds a pet created before it, and none a rejected body described.
   const ids = (items ?? []).map((item) => item?.["'id"]);
-  if (listsIdOf && items && items.length < Number(query.get('limit') ?? 20) && new Set(ids).size === ids.length) {
+  const complete = items && items.length < Number(query.get('limit') ?? 20);
+  const name = lacksNameOf && at(lacksNameOf)?.["'name"];
+  if (complete && name !== undefined)
+    assert.ok(!items.some((item) => item?.["'name"] === name), 'expected no pet named ' + shown(name) + ' (a rejected body) in a complete list; ' + got);
+  if (listsIdOf && complete && new Set(ids).size === ids.length) {
     const id = at(listsIdOf)?.["'id"];
     assert.ok(ids.includes(id), 'expected the pet of id ' + shown(id) + ' in a list of ' + items.length + ' (complete); ' + got);
   }

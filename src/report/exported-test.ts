@@ -149,12 +149,15 @@ test(${JSON.stringify(title)}, async () => {
   const ids = new Map();
   /** What each exchange sent and got, for an answer compared with an earlier body. */
   const history = [];
+  // The run's tag in names, written afresh: a store keeps the pets of earlier runs (and of this test's).
+  const renamed = exchanges.find((x) => x.expected?.renamed)?.expected.renamed;
+  const fresh = Array.from(renamed ?? '', () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 36)]).join('');
   for (const x of exchanges) {
     const path = x.path.split('/').map((s) => ids.get(s) ?? s).join('/');
     const headers = Object.fromEntries(Object.entries(x.headers).map(([k, v]) => [k, withKey(v)]));
     // A body the report holds compressed (too large to write out) is sent exactly as the run sent it.
     const raw = x.bodyBrotli ? brotliDecompressSync(Buffer.from(x.bodyBrotli, 'base64')).toString('utf8') : x.body;
-    const body = raw === undefined ? undefined : withKey(raw);
+    const body = raw === undefined ? undefined : withKey(renamed ? raw.replaceAll(renamed, fresh) : raw);
     if (x.expected?.exactItems) await holdAtLeast(x.expected.exactItems, path);
     const res = await fetch(BASE_URL + path, { method: x.method, headers, body, redirect: 'manual' });
     // Read as sent: a byte order mark is kept (res.text() would drop it), so a body JSON.parse refuses fails here too.
