@@ -7,9 +7,11 @@
 // compressed), lists of a store the test fills first and what rejected bodies left are exported.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import * as ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { runConformance } from '../../src/run/api.js';
 import { exportedTest } from '../../src/report/exported-test.js';
@@ -30,6 +32,13 @@ const NOT_EXPORTED: Record<string, string> = {
   // State the report does not hold.
   'rejected-create-rolls-back-previous': "a pet of the model's, created by earlier commands of its sequence",
 };
+
+const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats(ajv);
+const validateReport = ajv.compile(
+  JSON.parse(readFileSync(join(root, 'schemas/conformance-report.schema.json'), 'utf8')) as object,
+);
 
 /** A hang guard, far above the file's time beside two busy loops: a hung server must not hang the suite. */
 const GUARD_MS = 300_000;
@@ -57,6 +66,9 @@ beforeAll(async () => {
       seed: HARNESS_SEED,
       ...(now ? { now: new Date(now) } : {}),
     });
+    // What export reads is the published report: every fault's, its new kinds included, takes the schema.
+    if (!validateReport(JSON.parse(JSON.stringify(results))))
+      throw new Error(`${fault.name}: ${JSON.stringify(validateReport.errors)}`);
     const r = results.requirements.find((x) => x.id === fault.breaks);
     if (r?.outcome !== 'failed') throw new Error(`${fault.name}: ${fault.breaks} did not fail (${r?.outcome})`);
     const test = exportedTest(results, r, 'node');
