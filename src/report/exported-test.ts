@@ -48,17 +48,27 @@ function readsUnheldPet({ expected: x, response }: Exchange, path: string, given
 const FIXTURE_PET = stringifyJson({ name: 'a pet for an exported test', categoryId: 1 });
 const FIXTURE_HEADERS = { authorization: `Bearer ${PLACEHOLDER}`, 'content-type': 'application/json' };
 
-/** The members compared with another exchange's body, counted back among the exchanges sent; undefined if one is not held. */
+/** The kinds of Expectation naming other exchanges' bodies by members, and by one body. */
+const BY_MEMBER = ['sameAs', 'notKept', 'differsFrom'] as const;
+const BY_BODY = ['listsIdOf', 'lacksNameOf'] as const;
+
+/** The bodies compared with, counted back among the exchanges sent; undefined if one is not held. */
 function counted(expected: Expectation, back: (n: number) => number): Expectation | undefined {
-  const recount = (members: Record<string, BodyMember> | undefined) =>
-    members && Object.fromEntries(Object.entries(members).map(([k, m]) => [k, { ...m, back: back(m.back) }]));
-  const { sameAs, notKept } = expected;
-  const out = {
-    ...expected,
-    ...(sameAs ? { sameAs: recount(sameAs) } : {}),
-    ...(notKept ? { notKept: recount(notKept) } : {}),
+  const out: Expectation = { ...expected };
+  const all: BodyMember[] = [];
+  const recount = (m: BodyMember) => {
+    const moved = { ...m, back: back(m.back) };
+    all.push(moved);
+    return moved;
   };
-  const all = [...Object.values(out.sameAs ?? {}), ...Object.values(out.notKept ?? {})];
+  for (const kind of BY_MEMBER) {
+    const members = expected[kind];
+    if (members) out[kind] = Object.fromEntries(Object.entries(members).map(([k, m]) => [k, recount(m)]));
+  }
+  for (const kind of BY_BODY) {
+    const body = expected[kind];
+    if (body) out[kind] = recount(body);
+  }
   return all.every((m) => Number.isInteger(m.back) && m.back >= 0) ? out : undefined;
 }
 
