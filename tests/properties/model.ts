@@ -156,7 +156,8 @@ class ListPets implements PetCommand {
             msg`${petsCount(items.length)} without it`,
             {
               notStated:
-                "a pet of the model's, created by earlier commands of its sequence, which the finding does not record",
+                "a pet of the model's missing after the commands of its sequence and of others run beside it, " +
+                'which the finding does not record (its own sent again alone need not show it)',
             },
           ),
         );
