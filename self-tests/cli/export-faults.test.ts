@@ -19,7 +19,7 @@ import { faults } from '../harness/faults/index.js';
 import { HARNESS_SEED } from '../harness/harness.js';
 import { cleanEnv, referenceServer, root, tempDir, type TestServer } from '../net-kit.js';
 
-/** Faults whose finding no test sending its requests again one after another states soundly, and part of why (`export` says it). */
+/** Faults whose finding no test sending its requests again, one after another, both states soundly and shows again; part of why. */
 const NOT_EXPORTED: Record<string, string> = {
   // What only a parser of a header decides, in a value of the form a pattern allows.
   'invalid-token-without-token': "the Bearer challenge's error attribute, which takes a parser",
