@@ -134,6 +134,11 @@ const INVALID_REQUESTS: readonly InvalidRequest[] = [
   },
 ];
 
+/** Why an exported test asserts nothing of a challenge's error attribute. */
+const CHALLENGE_PARSED =
+  "the Bearer challenge's error attribute, which takes a parser of the header (quoted strings, other schemes' " +
+  'challenges, names in any case): no pattern states it as the check does';
+
 export const authentication: Requirement[] = [
   {
     id: 'auth.missing-key',
@@ -270,6 +275,7 @@ export const authentication: Requirement[] = [
             msg`a Bearer challenge with error="invalid_token", since a wrong token was sent (RFC 6750 §3.1)`,
             () => error === 'invalid_token',
             HAS_INVALID_TOKEN,
+            CHALLENGE_PARSED,
           );
         } else {
           expectHeader(
@@ -277,6 +283,8 @@ export const authentication: Requirement[] = [
             msg`WWW-Authenticate`,
             msg`a Bearer challenge without an error attribute, since no credentials were sent (RFC 6750 §3.1)`,
             () => error === undefined,
+            undefined,
+            CHALLENGE_PARSED,
           );
         }
       }),

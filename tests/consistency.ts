@@ -26,8 +26,15 @@ async function listed(ctx: RunContext, query: [string, string][]): Promise<{ res
   return { res, pets: listToJudge(res) };
 }
 
-/** When the list is complete (fewer items than `limit`), it holds `pet` unchanged; returns whether it was complete. */
-function expectListedIfComplete(ctx: RunContext, res: ApiResponse, pets: Pet[], limit: number, pet: Pet): boolean {
+/**
+ * When the list is complete (fewer items than `limit`), it holds `pet`, created with the answer
+ * `created`, unchanged; returns whether it was complete.
+ */
+function expectListedIfComplete(
+  ctx: RunContext,
+  { res, pets, limit }: { res: ApiResponse; pets: Pet[]; limit: number },
+  { pet, res: created }: { pet: Pet; res: ApiResponse },
+): boolean {
   // A list that repeats a pet is listPets.distinct-ids' violation, and proves no list complete.
   if (pets.length >= limit || repeatsAnId(pets)) return false;
   const item = pets.find((p) => exactInteger(p.id) === exactInteger(pet.id));
@@ -37,6 +44,8 @@ function expectListedIfComplete(ctx: RunContext, res: ApiResponse, pets: Pet[], 
         res,
         msg`the pet just created, ${show(pet)}: the list is complete (${pets.length} < limit ${limit})`,
         msg`${petsCount(pets.length)} without it`,
+        { listsIdOf: { back: 1, of: 'response' } },
+        created,
       ),
     );
   blockIfTwin(ctx, pet, item);
@@ -78,7 +87,7 @@ export const consistency: Requirement[] = [
           msg`store too large to prove a list complete: every status already fills a list of ${MAX_LIMIT}`,
         );
       }
-      const { pet } = await createFixture(ctx, ctx.newPet({ status }));
+      const fixture = await createFixture(ctx, ctx.newPet({ status }));
       const lists = await Promise.all([
         listed(ctx, [
           ['status', status],
@@ -87,7 +96,7 @@ export const consistency: Requirement[] = [
         listed(ctx, [['status', status]]).then((l) => ({ ...l, limit: LIMIT.default })),
         listed(ctx, [['limit', String(MAX_LIMIT)]]).then((l) => ({ ...l, limit: MAX_LIMIT })),
       ]);
-      const complete = lists.filter(({ res, pets, limit }) => expectListedIfComplete(ctx, res, pets, limit, pet));
+      const complete = lists.filter((list) => expectListedIfComplete(ctx, list, fixture));
       if (complete.length === 0)
         throw new Skip(
           lists.some(({ pets }) => repeatsAnId(pets))

@@ -1,7 +1,7 @@
 // The bodies "Endpoints › Add an animal" says are answered 400, one table per requirement, and the
 // check each of those requirements runs: 400 with an Error body, and nothing created.
 import { createHash } from 'node:crypto';
-import { describeRequest } from '../src/checks/assert.js';
+import { describeRequest, type Expectation, type NotStated } from '../src/checks/assert.js';
 import { expectError } from './rules/assert.js';
 import type { ApiRequest, ApiResponse } from '../src/wire/requests.js';
 import { exchangeOf } from '../src/wire/evidence.js';
@@ -127,6 +127,25 @@ async function quietStatus(ctx: RunContext): Promise<PetStatus> {
   return STATUSES[sizes.indexOf(Math.min(...sizes))] ?? 'sold';
 }
 
+/**
+ * What a complete list must lack, as data: a pet named as the rejected body (`back` 1: the list
+ * follows it in the evidence), its run tag written afresh by the test; or why that is not stated.
+ */
+function lacksRejectedName(ctx: RunContext, { res, marker }: Rejected): Expectation | NotStated {
+  let sent: unknown;
+  try {
+    sent = (JSON.parse(res.request.body ?? '') as { name?: unknown } | null)?.name;
+  } catch {
+    sent = undefined;
+  }
+  return sent === marker.name && marker.name.includes(ctx.runTag)
+    ? { lacksNameOf: { back: 1, of: 'request' }, renamed: ctx.runTag }
+    : {
+        notStated:
+          "a rejected body without the run's name for its pet, known by its categoryId, which a store keeps from run to run",
+      };
+}
+
 /** A body the service refused, and what it would have created. */
 export interface Rejected {
   res: ApiResponse;
@@ -163,7 +182,7 @@ export async function expectNothingCreated(
     const yet = msg`yet ${describeRequest(list)}, ${complete}, holds the pet it describes: ${show(createdBy(first))}${others}`;
     throw new Violation(
       msg`${describeRequest(first.res)}: expected a rejected body to create nothing; got ${first.res.status}, ${yet}`,
-      [exchangeOf(first.res), exchangeOf(list)],
+      [exchangeOf(first.res), exchangeOf(list, lacksRejectedName(ctx, first))],
     );
   });
 }

@@ -1,5 +1,5 @@
 // Interface section "Endpoints › Add an animal" (createPet).
-import { expectNotServerError, fail } from '../src/checks/assert.js';
+import { expectNotServerError, fail, type Expectation } from '../src/checks/assert.js';
 import { expectCreatedId, expectErrorBody, sentAtOnce } from './rules/assert.js';
 import { createdRules } from './rules/blame.js';
 import type { ApiResponse } from '../src/wire/requests.js';
@@ -30,6 +30,11 @@ import { int64Property, invalidBodyProperty, unicodeProperty } from './propertie
 import { createFixture } from './fixtures.js';
 
 const STATUSES = PET_STATUSES as readonly PetStatus[];
+
+/** What createPet.client-id asks of a 2xx answer, as data: no form of the id the request `back` exchanges before sent. */
+const notKept = (back: number): Expectation => ({ notKept: { id: { back, of: 'request' } } });
+/** What it asks of the create's own answer: no 5xx either (201, or a 4xx with an Error body). */
+const CREATE_ANSWER: Expectation = { statusBelow: 500, ...notKept(0) };
 
 /** Bodies of the catalogue in readings left open (a byte order mark, a repeated key, N.0 for an integer). */
 const OPEN_BODIES = BODY_LENIENCIES.filter((e) => e.requirement === 'createPet.gaps');
@@ -182,7 +187,12 @@ export const createPet: Requirement[] = [
           // The answer's id first: a server that used the client's id may then fail to read it back.
           const kept = keptAs((res.json as { id?: unknown } | null)?.id, sent);
           if (kept)
-            fail(res, msg`a service-assigned id, not the id ${quoted(String(sent))} the client sent (${what})`, kept);
+            fail(
+              res,
+              msg`a service-assigned id, not the id ${quoted(String(sent))} the client sent (${what})`,
+              kept,
+              CREATE_ANSWER,
+            );
           // Any other id is the service's, unless reading it back shows the client's. Without an
           // id there is nothing to judge; whether the rest came back as sent is createPet.minimal's.
           const id = expectCreatedId(res, body, msg`the body besides its id`);
@@ -193,13 +203,15 @@ export const createPet: Requirement[] = [
               read,
               msg`pet ${quoted(id)} as the service assigned it, not the client's id ${quoted(String(sent))}`,
               stored,
+              notKept(1),
+              res,
             );
         } else if (res.status >= 400 && res.status < 500) {
           expectErrorBody(res);
         } else {
           // Another 2xx than 201 is createPet.minimal's rule.
           because(isSuccess(res) ? createdRules(res, body) : [], () =>
-            fail(res, msg`201 with an id the service assigned, or a 4xx with an Error body`),
+            fail(res, msg`201 with an id the service assigned, or a 4xx with an Error body`, undefined, CREATE_ANSWER),
           );
         }
       }),
@@ -273,6 +285,8 @@ export const createPet: Requirement[] = [
             res,
             msg`an id no other pet has (${created.length} created: 3 in turn, then 5 at once)`,
             msg`id ${quoted(id)}${roundedIdHint(id)}, already given to ${show(earlier.json)}`,
+            { differsFrom: { id: { back: 1, of: 'response' } } },
+            earlier,
           );
         seen.set(id, res);
       }

@@ -36,16 +36,21 @@ function requireLive(ctx: RunContext): void {
   if (gone) throw new Skip(gone);
 }
 
+/** The created Pet, as the answer one exchange before its read-back gave it. */
+const CREATED = { back: 1, of: 'response' } as const;
+
 /** A pet this check creates is read back unchanged. */
 async function readBackCreated(ctx: RunContext): Promise<void> {
-  const { pet } = await createFixture(ctx, ctx.newPet({ status: 'pending' }));
+  const { pet, res: created } = await createFixture(ctx, ctx.newPet({ status: 'pending' }));
   const res = await ctx.api.getPet(pet.id);
   // Gone (410) before its day is getPet.removal's rule; another pet of this run, createPet.distinct-ids'.
   because(res.status === 410 ? ['getPet.removal'] : [], () => expectStatus(res, 200));
   const got = expectPet(res);
   blockIfTwin(ctx, pet, got);
   const diff = samePet(pet, got);
-  if (diff) fail(res, msg`the created pet ${show(pet)}`, msg`${show(got)} (${diff})`);
+  // Compared member by member with the created Pet, as samePet does.
+  const sameAs = Object.fromEntries(['id', 'name', 'categoryId', 'status'].map((f) => [f, CREATED]));
+  if (diff) fail(res, msg`the created pet ${show(pet)}`, msg`${show(got)} (${diff})`, { sameAs }, created);
 }
 
 /**
@@ -218,6 +223,8 @@ export const getPet: Requirement[] = [
         msg`Sunset`,
         msg`a time on ${GETPET_REMOVAL.day}, the scheduled removal`,
         () => sunset >= GETPET_REMOVAL.starts && sunset < GETPET_REMOVAL.ends,
+        undefined,
+        "Sunset's day, a time on 5 December in some time zone, which takes a date parser: a pattern of the dates would be stricter than the check",
       );
       const deprecation = parseSfDate(res.headers.deprecation ?? '');
       if (deprecation && sunset < deprecation) {
@@ -225,6 +232,10 @@ export const getPet: Requirement[] = [
           res,
           msg`a Sunset not earlier than the Deprecation date (RFC 9745)`,
           msg`Sunset: ${show(value)} before Deprecation: ${show(res.headers.deprecation)}`,
+          {
+            notStated:
+              'Sunset before Deprecation: two dates compared, a rule of two headers that no pattern of one states',
+          },
         );
       }
     },
@@ -243,6 +254,8 @@ export const getPet: Requirement[] = [
         // The path under the configured base URL: a quote, as the base URL is.
         msg`a link to the replacement, the /pets collection (e.g. <${quoted(ctx.listPath)}>; rel="successor-version")`,
         (v) => parseLinks(v).some((link) => isCollection(ctx, link.target, res.request.url)),
+        undefined,
+        "a Link's target, resolved against the request's URL under the base URL a test is given: no pattern states it as the check does",
       );
     },
   },

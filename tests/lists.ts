@@ -27,11 +27,12 @@ export async function onFullStore(ctx: RunContext, assert: () => Promise<void>):
   if (unproven) throw unproven;
 }
 
-/** A 200 with exactly `n` Pets. */
+/** A 200 with exactly `n` Pets, from a store known to hold at least `n` pets the query selects. */
 export function expectExactly(res: ApiResponse, n: number, what: Message): Pet[] {
   expectStatus(res, 200, what);
   const pets = listToJudge(res);
-  if (pets.length !== n) fail(res, msg`exactly ${petsCount(n)} (${what})`, msg`${petsCount(pets.length)}`);
+  if (pets.length !== n)
+    fail(res, msg`exactly ${petsCount(n)} (${what})`, msg`${petsCount(pets.length)}`, { exactItems: n });
   return pets;
 }
 

@@ -99,14 +99,24 @@ export function blockIfTwin(ctx: Pick<RunContext, 'createdIdOf'>, pet: Pet, got:
 }
 
 /**
- * The fields as data an exported test compares: those that survive JSON.parse as they are (no int64
- * beyond 2^53), when one of them is what the answer changed (else a test of them would pass).
+ * What an exported test compares of a Pet echoing `sent`: the members echoDifference compares, each
+ * as the request `back` exchanges before wrote it (int64 digits beyond 2^53 too).
  */
-function plainFields(sent: Sent, pet: Pet): Expectation | undefined {
-  const plain = (v: unknown) =>
-    typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isSafeInteger(v));
-  const fields = Object.fromEntries(Object.entries(sent).filter(([, v]) => plain(v))) as Sent;
-  return echoDifference(fields, pet) ? { fields: fields as NonNullable<Expectation['fields']> } : undefined;
+function sentMembers(sent: Sent, back: number): NonNullable<Expectation['sameAs']> {
+  const compared = (['name', 'categoryId', 'status'] as const).filter((f) =>
+    f === 'name'
+      ? typeof sent.name === 'string'
+      : f === 'categoryId'
+        ? exactInteger(sent.categoryId) !== undefined
+        : sent[f] !== undefined,
+  );
+  return Object.fromEntries(compared.map((f) => [f, { back, of: 'request' }]));
+}
+
+/** A read-back compared with the created Pet (its id and `fields`), and with what was sent where the check compares that. */
+function readBackMembers(sent: Sent, fields: readonly Field[]): Expectation {
+  const created = Object.fromEntries(['id', ...fields].map((f) => [f, { back: 1, of: 'response' as const }]));
+  return { sameAs: { ...created, ...sentMembers(sent, 1) } };
 }
 
 /** A field of a Pet that a check may be about. */
@@ -137,7 +147,7 @@ export async function expectStoredAsSent(
   const wrong = echoDifference(mine, pet);
   if (wrong)
     because({ rules: echoRules(mine, pet), mine: true }, () =>
-      fail(res, msg`${what}, accepted, echoed exactly`, wrong, plainFields(mine, pet)),
+      fail(res, msg`${what}, accepted, echoed exactly`, wrong, { sameAs: sentMembers(mine, 0) }),
     );
   if (getPetStage(ctx) !== 'live') return pet;
   const back = await ctx.api.getPet(pet.id);
@@ -152,7 +162,13 @@ export async function expectStoredAsSent(
   const diff = echoDifference(mine, got) ?? samePet(pet, got, fields);
   if (diff)
     because({ rules: readBackRules(ctx, pet, got), mine: true }, () =>
-      fail(back, msg`${what}, accepted, read back exactly as created: ${show(pet)}`, msg`${show(got)} (${diff})`),
+      fail(
+        back,
+        msg`${what}, accepted, read back exactly as created: ${show(pet)}`,
+        msg`${show(got)} (${diff})`,
+        readBackMembers(mine, fields),
+        res,
+      ),
     );
   return pet;
 }

@@ -1,12 +1,17 @@
 // `export` across the harness: for every fault, the exported test of the requirement it breaks
 // fails against the fault and passes against the reference server, run with node alone in a
-// folder outside the repository. All files run in one process per side (see RUNNER); the faults
-// not exported are named below with the reason `export` gives, so none is skipped silently.
+// folder outside the repository. All files of one clock run in one node process per side; the
+// faults not exported (7 of 135) are named below with the reason `export` gives, so none is
+// skipped silently: what only a parser decides, what was sent at once, state the report does not
+// hold. Values compared with what was sent, reads after writes, bodies the report cut (held whole,
+// compressed), lists of a store the test fills first and what rejected bodies left are exported.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import * as ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { runConformance } from '../../src/run/api.js';
 import { exportedTest } from '../../src/report/exported-test.js';
@@ -14,42 +19,31 @@ import { faults } from '../harness/faults/index.js';
 import { HARNESS_SEED } from '../harness/harness.js';
 import { cleanEnv, referenceServer, root, tempDir, type TestServer } from '../net-kit.js';
 
-const NO_DATA = 'its findings record no expectation a single answer shows, as data (see Exchange.expected)';
-const CUT = 'a request body was cut in the report (too large to export)';
-/** Faults whose finding is no property of one answer, or whose requests the report does not hold whole. */
+/** Faults whose finding no test sending its requests again, one after another, both states soundly and shows again; part of why. */
 const NOT_EXPORTED: Record<string, string> = {
-  // A challenge without an error attribute, a Sunset's day, a Link target: judged by parsers, in a form a pattern allows.
-  'invalid-token-without-token': NO_DATA,
-  'sunset-day-month-swapped': NO_DATA,
-  'sunset-before-deprecation': NO_DATA,
-  'link-to-docs-only': NO_DATA,
-  // Bodies of several KiB or MiB, cut in the report.
-  'html-413-large-body': CUT,
-  'crash-on-deep-json': CUT,
-  'long-names-truncated': CUT,
-  'long-name-crashes': CUT,
-  // State over many requests: a full store, what a rejected write left, ids given before, reads after writes.
-  'limit-one-short': NO_DATA,
-  'default-ten': NO_DATA,
-  'filter-after-limit': NO_DATA,
-  'stores-before-validating': NO_DATA,
-  'ids-collide': NO_DATA,
-  'ids-through-double': NO_DATA,
-  'lists-lag-two-seconds': NO_DATA,
-  'get-changes-name': NO_DATA,
-  'long-names-read-back-truncated': NO_DATA,
-  'read-back-normalised-nfc': NO_DATA,
-  'rejected-create-rolls-back-previous': NO_DATA,
-  // Sent at once: a replay one request at a time is no such case.
-  'fail-under-load': NO_DATA,
-  // A value compared with what was sent: an id the client chose, digits beyond 2^53.
-  'client-id-honoured': NO_DATA,
-  'client-id-through-double-then-duplicate': NO_DATA,
-  'client-id-int32': NO_DATA,
-  'negative-category-through-double': NO_DATA,
-  'category-stored-as-double': NO_DATA,
-  'read-back-through-double': NO_DATA,
+  // What only a parser of a header decides, in a value of the form a pattern allows.
+  'invalid-token-without-token': "the Bearer challenge's error attribute, which takes a parser",
+  'sunset-day-month-swapped': "Sunset's day, a time on 5 December in some time zone, which takes a date parser",
+  'sunset-before-deprecation': 'Sunset before Deprecation: two dates compared',
+  'link-to-docs-only': "a Link's target, resolved against the request's URL",
+  // Sent at once: sent again one at a time, no such case.
+  'fail-under-load': 'answers to requests sent at once',
+  'ids-through-double': 'ids of pets created at once',
+  // State the report does not hold.
+  // A read or a list missing a pet, as the run's timing has it: one reason for both.
+  'rejected-create-rolls-back-previous': 'a pet created earlier, missing after other writes',
 };
+
+const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats(ajv);
+const validateReport = ajv.compile(
+  JSON.parse(readFileSync(join(root, 'schemas/conformance-report.schema.json'), 'utf8')) as object,
+);
+
+/** Faults whose finding depends on the scheduling, and the tries their exported test gets to show it. */
+const RACY = new Set(faults.filter((f) => f.racy).map((f) => f.name));
+const RACY_TRIES = 4;
 
 /** A hang guard, far above the file's time beside two busy loops: a hung server must not hang the suite. */
 const GUARD_MS = 300_000;
@@ -77,6 +71,9 @@ beforeAll(async () => {
       seed: HARNESS_SEED,
       ...(now ? { now: new Date(now) } : {}),
     });
+    // What export reads is the published report: every fault's, its new kinds included, takes the schema.
+    if (!validateReport(JSON.parse(JSON.stringify(results))))
+      throw new Error(`${fault.name}: ${JSON.stringify(validateReport.errors)}`);
     const r = results.requirements.find((x) => x.id === fault.breaks);
     if (r?.outcome !== 'failed') throw new Error(`${fault.name}: ${fault.breaks} did not fail (${r?.outcome})`);
     const test = exportedTest(results, r, 'node');
@@ -112,7 +109,10 @@ async function runAll(names: readonly string[], runner: string, baseUrl?: string
 
 test('every fault but those named is exported, outside the repository', () => {
   expect(out.startsWith(root)).toBe(false);
-  expect(notExported).toEqual(NOT_EXPORTED);
+  const said = Object.fromEntries(
+    Object.entries(NOT_EXPORTED).map(([name, why]) => [name, expect.stringContaining(why)]),
+  );
+  expect(notExported).toEqual(said);
   expect([...exported.values()].flat().length + Object.keys(NOT_EXPORTED).length).toBe(faults.length);
 });
 
@@ -122,7 +122,13 @@ test(
   async () => {
     for (const [i, [now, names]] of [...exported].entries()) {
       const all = (pass: boolean) => new Map(names.map((name) => [name, pass]));
-      expect(await runAll(names, `all-${i}.mjs`)).toEqual(all(false));
+      const against = await runAll(names, `all-${i}.mjs`);
+      // A racy fault (ids-collide: ids from a 50 ms tick) shows only where its requests meet its
+      // timing, as in a run: a loaded machine may need another try or two.
+      for (const name of names.filter((n) => RACY.has(n)))
+        for (let t = 0; t < RACY_TRIES && against.get(name); t++)
+          against.set(name, (await runAll([name], `${name}.test.mjs`)).get(name) ?? true);
+      expect(against).toEqual(all(false));
       // A rule judged at a time the run was told (getPet's removal) holds of a server at that time.
       const fixed = await referenceServer({ apiKey, ...(now ? { options: { now: () => new Date(now) } } : {}) });
       servers.push(fixed);

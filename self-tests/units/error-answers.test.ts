@@ -2,6 +2,8 @@
 // spoiled answer that only another requirement's case or a property provokes fails them, grouped
 // by shape with the check that sent it. The run-wide rules judge after every other check.
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { brotliDecompressSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { ApiResponse } from '../../src/wire/requests.js';
@@ -22,7 +24,9 @@ import { cleanEnv, root } from '../net-kit.js';
 import { runSetup } from '../harness/harness.js';
 import { variants } from '../harness/variants.js';
 import { msg } from '../../src/checks/message.js';
-import { redactMessage, quoted } from '../../src/wire/redact.js';
+import { forgetSecrets, redactMessage, quoted, registerSecret } from '../../src/wire/redact.js';
+
+const unpacked = (base64 = '') => brotliDecompressSync(Buffer.from(base64, 'base64')).toString('utf8');
 
 const fault = (name: string) => {
   const f = faults.find((x) => x.name === name);
@@ -196,8 +200,22 @@ describe('findings', () => {
       expect(exchange.reproduce).toContain(
         `--data-binary @<(printf '%s' '{"name":"x","categoryId":1}'; head -c ${(5 << 20) - 27} /dev/zero | tr '\\0' ' ')`,
       );
+      // Whole for `export`, compressed to a few KiB.
+      expect(exchange.request.bodyBrotli?.length).toBeLessThan(200);
+      expect(unpacked(exchange.request.bodyBrotli)).toBe(body);
     },
   );
+
+  test('a cut body is held whole only redacted, and only when it compresses to a few KiB', () => {
+    const key = 'key-in-a-large-body';
+    registerSecret(key);
+    const req = { ...answerOf(413, 'text/html', '', '/v1/pets').request, method: 'POST' };
+    const keyed = requestOnly({ ...req, body: `{"name":"${key}"}`.padEnd(1 << 20, ' ') }).request;
+    forgetSecrets();
+    expect(unpacked(keyed.bodyBrotli)).toBe('{"name":"$PETSTORE_API_KEY"}'.padEnd((1 << 20) - key.length + 17, ' '));
+    const varied = requestOnly({ ...req, body: randomBytes(1 << 16).toString('base64') }).request;
+    expect([varied.body?.length, varied.bodyBrotli]).toEqual([200 + ' (87384 chars)'.length + 1, undefined]);
+  });
 });
 
 describe('the run-wide rules judge after every other check', () => {

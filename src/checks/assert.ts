@@ -1,9 +1,9 @@
 // The small vocabulary of assertions checks are written in. Each failure says what was sent,
 // what came back and what the interface expects; the exchange carries the reproduction.
 import { answeredByFront, GATEWAY_FAILING, TransportError, type ApiResponse } from '../wire/requests.js';
-import { exchangeOf, type Expectation } from '../wire/evidence.js';
+import { exchangeOf, type Expectation, type NotStated } from '../wire/evidence.js';
 
-export type { Expectation } from '../wire/evidence.js';
+export type { Expectation, NotStated } from '../wire/evidence.js';
 import { detach, show } from '../wire/json.js';
 import { quoted, type QuotedText } from '../wire/redact.js';
 import { Violation } from './outcomes.js';
@@ -40,13 +40,16 @@ function describeResponse(res: ApiResponse): Message {
 /**
  * Throws a Violation about this exchange; but an answer the client attributed to infrastructure
  * (a gateway's 502/503/504 that is not JSON) is not the service's: the check could not decide.
- * `expectation`: what was expected as data, for a test exported from the report.
+ * `expectation`: what was expected as data, for a test exported from the report (or why none can
+ * be); `earlier`: the answer whose exchange it compares this one with (a create before its
+ * read-back), recorded first.
  */
 export function fail(
   res: ApiResponse,
   expected: Message,
   got = describeResponse(res),
-  expectation?: Expectation,
+  expectation?: Expectation | NotStated,
+  earlier?: ApiResponse,
 ): never {
   if (res.infrastructure)
     throw new TransportError(
@@ -58,6 +61,7 @@ export function fail(
   // What the network said of the first send: a quote, as in any TransportError's message.
   const resent = res.resent ? msg` (${quoted(res.resent)})` : msg``;
   throw new Violation(msg`${describeRequest(res)}: expected ${expected}; got ${got}${resent}`, [
+    ...(earlier ? [exchangeOf(earlier)] : []),
     exchangeOf(res, expectation),
   ]);
 }
@@ -96,7 +100,8 @@ export function expectJsonContentType(res: ApiResponse): void {
 /**
  * A response header that must be present and satisfy `accept`; returns its value.
  * `expected` says in plain words what the value should be, for the failure message; `form`, a
- * pattern every accepted value matches, is what an exported test asserts of a value that fails it.
+ * pattern every accepted value matches, is what an exported test asserts of a value that fails it;
+ * `parsed` says what only a parser of a value decides (why a test asserts nothing of one of the form).
  */
 export function expectHeader(
   res: ApiResponse,
@@ -104,6 +109,7 @@ export function expectHeader(
   expected: Message,
   accept: (value: string) => boolean = () => true,
   form?: RegExp,
+  parsed?: string,
 ): string {
   const value = res.headers[name.toLowerCase()];
   if (value === undefined)
@@ -113,7 +119,8 @@ export function expectHeader(
   if (!accept(value)) {
     const unlike =
       form && !form.test(value.trim()) ? { headerMatches: { [name.toLowerCase()]: form.source } } : undefined;
-    fail(res, msg`${name}: ${expected}`, msg`${res.status} with ${name}: ${quoted(value)}`, unlike);
+    const why = parsed === undefined ? undefined : { notStated: parsed };
+    fail(res, msg`${name}: ${expected}`, msg`${res.status} with ${name}: ${quoted(value)}`, unlike ?? why);
   }
   return value;
 }

@@ -4,7 +4,7 @@
 import type { RequirementResult, Results } from './results.js';
 import { oneLine } from './words.js';
 import { EXPECTATION_CHECKS } from './exported-checks.js';
-import type { Exchange, Expectation } from '../wire/evidence.js';
+import type { BodyMember, Exchange, Expectation } from '../wire/evidence.js';
 import { stringifyJson } from '../wire/json.js';
 import { PLACEHOLDER } from '../wire/redact.js';
 
@@ -19,6 +19,8 @@ interface Sent {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** A body the report cut, whole: Brotli in base64 (RecordedRequest). */
+  bodyBrotli?: string;
   /** The id digits the run's answer held, for the new ids a later request uses. */
   ids: string[];
   expected?: Expectation;
@@ -46,18 +48,49 @@ function readsUnheldPet({ expected: x, response }: Exchange, path: string, given
 const FIXTURE_PET = stringifyJson({ name: 'a pet for an exported test', categoryId: 1 });
 const FIXTURE_HEADERS = { authorization: `Bearer ${PLACEHOLDER}`, 'content-type': 'application/json' };
 
+/** The kinds of Expectation naming other exchanges' bodies by members, and by one body. */
+const BY_MEMBER = ['sameAs', 'notKept', 'differsFrom'] as const;
+const BY_BODY = ['listsIdOf', 'lacksNameOf'] as const;
+
+/** The bodies compared with, counted back among the exchanges sent; undefined if one is not held. */
+function counted(expected: Expectation, back: (n: number) => number): Expectation | undefined {
+  const out: Expectation = { ...expected };
+  const all: BodyMember[] = [];
+  const recount = (m: BodyMember) => {
+    const moved = { ...m, back: back(m.back) };
+    all.push(moved);
+    return moved;
+  };
+  for (const kind of BY_MEMBER) {
+    const members = expected[kind];
+    if (members) out[kind] = Object.fromEntries(Object.entries(members).map(([k, m]) => [k, recount(m)]));
+  }
+  for (const kind of BY_BODY) {
+    const body = expected[kind];
+    if (body) out[kind] = recount(body);
+  }
+  return all.every((m) => Number.isInteger(m.back) && m.back >= 0) ? out : undefined;
+}
+
 /** The test file of one failed requirement, or why it has none. */
 export function exportedTest(results: Results, r: RequirementResult, runner: TestRunner): ExportedTest {
   const base = results.target.baseUrl.replace(/\/+$/, '');
   const evidence = r.evidence ?? [];
   if (!evidence.some((e) => e.expected))
-    return { skipped: 'its findings record no expectation a single answer shows, as data (see Exchange.expected)' };
+    return {
+      skipped:
+        evidence.find((e) => e.notStated)?.notStated ??
+        'its findings record no expectation of the answers, as data (see Exchange.expected)',
+    };
   const sent: Sent[] = [];
   const given = new Set<string>();
-  for (const e of evidence) {
+  /** Where each exchange of the evidence is among those sent (fixture creates come between). */
+  const at: number[] = [];
+  for (const [i, e] of evidence.entries()) {
     if (!e.request.url.startsWith(base)) return { skipped: `a request went elsewhere than ${base}: ${e.request.url}` };
-    if (e.request.body !== undefined && CUT_BODY.test(e.request.body))
-      return { skipped: 'a request body was cut in the report (too large to export)' };
+    const { body, bodyBrotli } = e.request;
+    if (body !== undefined && CUT_BODY.test(body) && bodyBrotli === undefined)
+      return { skipped: 'a request body was cut in the report, and was too varied to be kept whole compressed' };
     const path = e.request.url.slice(base.length);
     // A pet the findings read but did not create is created first: the id its answer gives takes the place of the run's.
     if (readsUnheldPet(e, path, given))
@@ -67,13 +100,17 @@ export function exportedTest(results: Results, r: RequirementResult, runner: Tes
       }
     for (const id of idsIn(e.response?.body ?? '')) given.add(id);
     const headers = Object.fromEntries(Object.entries(e.request.headers).filter(([k]) => !NOT_SENT.has(k)));
+    at.push(sent.length);
+    const expected = e.expected && counted(e.expected, (back) => sent.length - (at[i - back] ?? NaN));
+    if (expected === undefined && e.expected)
+      return { skipped: 'an exchange it compares an answer with is not in the report' };
     sent.push({
       method: e.request.method,
       path,
       headers,
-      ...(e.request.body === undefined ? {} : { body: e.request.body }),
+      ...(bodyBrotli !== undefined ? { bodyBrotli } : body === undefined ? {} : { body }),
       ids: idsIn(e.response?.body ?? ''),
-      ...(e.expected ? { expected: e.expected } : {}),
+      ...(expected ? { expected } : {}),
     });
   }
   const asserted = sent.filter((s) => s.expected).length;
@@ -104,6 +141,7 @@ function testFile(
 // Run: PETSTORE_API_KEY=... PETSTORE_BASE_URL=${base} ${run}
 import { test } from '${runner === 'node' ? 'node:test' : 'vitest'}';
 import assert from 'node:assert/strict';
+import { brotliDecompressSync } from 'node:zlib';
 
 const { env } = process;
 const BASE_URL = (env.PETSTORE_BASE_URL || ${JSON.stringify(base)}).replace(/\\/+$/, '');
@@ -119,19 +157,50 @@ const idsIn = (text) => [...text.matchAll(/"id"\\s*:\\s*(-?\\d+)/g)].map((m) => 
 test(${JSON.stringify(title)}, async () => {
   // A path segment that was an id a recorded answer gave is the id this server gives now.
   const ids = new Map();
+  /** What each exchange sent and got, for an answer compared with an earlier body. */
+  const history = [];
+  // The run's tag in names, written afresh: a store keeps the pets of earlier runs (and of this test's).
+  const renamed = exchanges.find((x) => x.expected?.renamed)?.expected.renamed;
+  const fresh = Array.from(renamed ?? '', () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 36)]).join('');
   for (const x of exchanges) {
     const path = x.path.split('/').map((s) => ids.get(s) ?? s).join('/');
     const headers = Object.fromEntries(Object.entries(x.headers).map(([k, v]) => [k, withKey(v)]));
-    const body = x.body === undefined ? undefined : withKey(x.body);
+    // A body the report holds compressed (too large to write out) is sent exactly as the run sent it.
+    const raw = x.bodyBrotli ? brotliDecompressSync(Buffer.from(x.bodyBrotli, 'base64')).toString('utf8') : x.body;
+    const body = raw === undefined ? undefined : withKey(renamed ? raw.replaceAll(renamed, fresh) : raw);
+    if (x.expected?.exactItems) await holdAtLeast(x.expected.exactItems, path);
     const res = await fetch(BASE_URL + path, { method: x.method, headers, body, redirect: 'manual' });
     // Read as sent: a byte order mark is kept (res.text() would drop it), so a body JSON.parse refuses fails here too.
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer());
     const now = idsIn(text);
     if (x.ids.length === 1 && now.length === 1) ids.set(x.ids[0], now[0]);
     const got = \`\${x.method} \${path}: got \${res.status} with \${text.slice(0, 300)}\`;
-    if (x.expected) check(x.expected, res, text, got);
+    history.push({ path, request: body, response: text });
+    if (x.expected) check(x.expected, res, text, got, history);
   }
 });
+
+/**
+ * Before a list that must hold exactly n pets: a store whose pets the query selects number at least n.
+ * Those a list of the same query with limit 100 does not show are created; pets are never removed.
+ */
+async function holdAtLeast(n, path) {
+  const url = new URL(BASE_URL + path);
+  url.searchParams.set('limit', '100');
+  const auth = { authorization: 'Bearer ' + KEY };
+  const text = await (await fetch(url, { headers: auth })).text();
+  let shown = 0;
+  try {
+    const json = JSON.parse(text);
+    if (Array.isArray(json)) shown = json.length;
+  } catch {
+    // No list to count: all n are created.
+  }
+  const status = url.searchParams.get('status');
+  const pet = JSON.stringify({ name: 'a pet for an exported test', categoryId: 1, ...(status ? { status } : {}) });
+  const create = { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: pet };
+  for (let i = shown; i < n; i++) await fetch(BASE_URL + '/pets', create);
+}
 
 ${EXPECTATION_CHECKS}`;
 }

@@ -1,4 +1,5 @@
 // What a failure shows: the exchange that revealed it and a one-line reproduction.
+import { brotliCompressSync, constants } from 'node:zlib';
 import type { ApiResponse, SentRequest } from './requests.js';
 import { detach } from './json.js';
 import { PLACEHOLDER, PREFIX_PLACEHOLDER, redact } from './redact.js';
@@ -63,15 +64,56 @@ export interface Expectation {
   headerMatches?: Record<string, string>;
   /** Judged only when the answer is an error (4xx or 5xx): the rule is about every error answer. */
   ifError?: true;
+  /**
+   * Of a 2xx answer: members of the JSON body equal to the same member of an earlier JSON body of the
+   * finding, compared as written: an integer digit for digit (whatever its spelling), a string code point for code point.
+   */
+  sameAs?: Record<string, BodyMember>;
+  /**
+   * Of a 2xx answer: members of the JSON body in none of the forms a number type keeps the integer
+   * there (as it is, rounded to a double, cut to 53 or 32 bits, as a signed 32-bit integer, in a string).
+   */
+  notKept?: Record<string, BodyMember>;
+  /** Of a 2xx answer: members of the JSON body unequal to the same member of that body, compared as sameAs compares. */
+  differsFrom?: Record<string, BodyMember>;
+  /** Of a 2xx answer that is provably complete (fewer items than the query's limit, no id twice): an item with the id of that body. */
+  listsIdOf?: BodyMember;
+  /** Of a 2xx answer that is a complete list: no item named as that body is (a rejected body's pet). */
+  lacksNameOf?: BodyMember;
+  /** The run's tag in the names it sent, which an exported test writes afresh in its bodies (a store keeps earlier runs' pets). */
+  renamed?: string;
+  /**
+   * Of a 2xx answer: a JSON array of exactly this many items (of the status filtered by, if any); the
+   * check knew the store held as many pets the query selects (an exported test creates those a list does not show).
+   */
+  exactItems?: number;
+}
+
+/** A JSON body of the finding: of the exchange `back` exchanges before this one (0: this one), what was sent or answered. */
+export interface BodyMember {
+  back: number;
+  of: 'request' | 'response';
+}
+
+/** A request as evidence holds it: a body cut there may be held whole, compressed (see requestOnly). */
+export interface RecordedRequest extends SentRequest {
+  /** The whole body, redacted, as UTF-8 compressed with Brotli, in base64. */
+  bodyBrotli?: string;
+}
+
+/** Why an assertion records no Expectation: what a test sending the requests again one after another could not state soundly. */
+export interface NotStated {
+  notStated: string;
 }
 
 export interface Exchange {
-  request: SentRequest;
+  request: RecordedRequest;
   response?: { status: number; headers: Record<string, string>; body: string };
   reproduce: string;
   /** With --har: the index in the HAR's log.entries of the send this exchange shows. */
   harEntry?: number;
   expected?: Expectation;
+  notStated?: string;
 }
 
 const MAX_BODY_IN_EVIDENCE = 2000;
@@ -86,7 +128,7 @@ const redactExpectation = ({ fields, ...rest }: Expectation): Expectation => ({
     : {}),
 });
 
-export function exchangeOf(res: ApiResponse, expected?: Expectation): Exchange {
+export function exchangeOf(res: ApiResponse, expected?: Expectation | NotStated): Exchange {
   const text =
     res.text.length > MAX_BODY_IN_EVIDENCE
       ? `${detach(res.text.slice(0, MAX_BODY_IN_EVIDENCE))}… (${res.text.length} chars)`
@@ -96,6 +138,7 @@ export function exchangeOf(res: ApiResponse, expected?: Expectation): Exchange {
     headers: redactHeaders(res.headers),
     body: redact(text),
   });
+  if (expected && 'notStated' in expected) return { ...exchange, ...expected };
   return expected ? { ...exchange, expected: redactExpectation(expected) } : exchange;
 }
 
@@ -115,8 +158,9 @@ export function requestOnly(sent: SentRequest, response?: Exchange['response']):
   const body = wire.body;
   const large = body !== undefined && body.length > MAX_REQUEST_BODY;
   const request = redactRequest(large ? { ...wire, body: `${body.slice(0, 200)}… (${body.length} chars)` } : wire);
+  const whole = large ? packed(body) : undefined;
   return {
-    request,
+    request: whole === undefined ? request : { ...request, bodyBrotli: whole },
     ...(response ? { response } : {}),
     reproduce: large ? largeBodyCurl(request, body) : curlCommand(request),
     ...(harEntry === undefined ? {} : { harEntry }),
@@ -125,6 +169,22 @@ export function requestOnly(sent: SentRequest, response?: Exchange['response']):
 
 /** Request bodies longer than this are cut in the evidence: a several-MiB body must never reach the reports. */
 const MAX_REQUEST_BODY = 4096;
+
+/** Compressed in base64, a body cut in the evidence is kept whole up to this length (a large body of repeated characters). */
+const MAX_PACKED_BODY = 4096;
+/** Bodies from which compressing is not tried: too slow to be worth it for the few KiB kept. */
+const MAX_PACKED_FROM = 64 * 1024 * 1024;
+
+/** A cut body whole, redacted first (the key never reaches a report, in no encoding), when it compresses to a few KiB. */
+function packed(body: string): string | undefined {
+  if (body.length > MAX_PACKED_FROM) return undefined;
+  // A middling quality: as small as the best for runs of one character, in milliseconds for 5 MiB.
+  const brotli = brotliCompressSync(Buffer.from(redact(body), 'utf8'), {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 5 },
+  });
+  const text = brotli.toString('base64');
+  return text.length <= MAX_PACKED_BODY ? text : undefined;
+}
 
 /** Characters of padding compared at once (see largeBodyCurl). */
 const PAD_RUN = 4096;

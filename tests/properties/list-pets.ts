@@ -132,7 +132,9 @@ export const limitExactProperty: Property = {
         expectStatus(res, 200);
         const n = expectPetList(res).length;
         if (n !== limit)
-          fail(res, msg`exactly ${petsCount(limit)} (the store holds at least ${total})`, msg`${petsCount(n)}`);
+          fail(res, msg`exactly ${petsCount(limit)} (the store holds at least ${total})`, msg`${petsCount(n)}`, {
+            exactItems: limit,
+          });
       },
     });
   },
@@ -163,6 +165,7 @@ export const statusExactProperty: Property = {
             res,
             msg`exactly ${petsCount(limit)} with status "${quoted(status)}" (the store holds at least ${byStatus[status]})`,
             msg`${n}`,
+            { exactItems: limit },
           );
       },
     });

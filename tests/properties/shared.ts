@@ -47,13 +47,22 @@ export function taggedBody(body: Body, trial: Trial): { body: Body; name?: strin
 /**
  * A read of a pet created earlier expects it found only as long as no other write lost it: a
  * refused create, in this sequence or in a check running beside it, may be what did. Its one
- * exchange does not show that, so its finding records no expectation for `export` to send alone.
+ * exchange does not show that, so its finding states no expectation for `export` to send alone.
  */
+/** Why such a finding states nothing: the same whether a read or a list missed the pet. */
+export const AFTER_OTHER_WRITES =
+  'a pet created earlier, missing after other writes (of its sequence or of checks beside it) the finding does not record';
+
 export function afterOtherWrites(check: () => void): void {
   try {
     check();
   } catch (err) {
-    if (err instanceof Violation) for (const x of err.evidence) delete x.expected;
+    if (err instanceof Violation)
+      for (const x of err.evidence) {
+        delete x.expected;
+        x.notStated =
+          'a pet created earlier, missing after other writes (of its sequence or of checks beside it) the finding does not record';
+      }
     throw err;
   }
 }

@@ -104,7 +104,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation). 1.13.0 added an exchange's expected, and a requirement's notScored.excluded (excluded after an accepted challenge), addedIn then being optional. 1.14.0 added more kinds of an exchange's expected (statusBelow, contentType, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds, headers, headerMatches, ifError), and a failed property check's cases (what replay sends).
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation). 1.13.0 added an exchange's expected, and a requirement's notScored.excluded (excluded after an accepted challenge), addedIn then being optional. 1.14.0 added more kinds of an exchange's expected (statusBelow, contentType, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds, headers, headerMatches, ifError), and a failed property check's cases (what replay sends). 1.15.0 added the kinds sameAs, notKept, differsFrom, listsIdOf, lacksNameOf (with renamed) and exactItems of an exchange's expected (values compared with what an earlier request sent or answer gave, a list of a store known to hold enough pets), an exchange's notStated (why it has none), and a cut request body in full as bodyBrotli.
    */
   formatVersion: string;
   /**
@@ -581,7 +581,14 @@ export interface ReportExchange {
     method: string;
     url: string;
     headers: Record<string, string>;
+    /**
+     * Cut after 200 characters when longer than 4096, its length then written after it: … (N chars).
+     */
     body?: string;
+    /**
+     * Since 1.15.0. With a body cut: the whole body, its key written $PETSTORE_API_KEY like the rest, as UTF-8 compressed with Brotli and written in base64; present when that takes at most 4096 characters (a large body of repeated characters), so that `export` sends it again exactly.
+     */
+    bodyBrotli?: string;
   };
   /**
    * Absent when no response came (the outcome is then error).
@@ -656,7 +663,39 @@ export interface ReportExchange {
      * Since 1.14.0. The others are judged only when the answer is an error (4xx or 5xx): the rule is about every error answer.
      */
     ifError?: true;
+    /**
+     * Since 1.15.0. Of a 2xx answer: members of the JSON body equal to the same member of an earlier JSON body of the finding (a create's answer before its read-back, the request that sent the value), compared as written: an integer digit for digit whatever its spelling (beyond 2^53 too), a string code point for code point.
+     */
+    sameAs?: {
+      [k: string]: BodyMember;
+    };
+    /**
+     * Since 1.15.0. Of a 2xx answer: members of the JSON body that are no form a number type keeps the integer sent in the same member of that body in (as sent, rounded to a double, cut to 53 or 32 bits, as a signed 32-bit integer, as a string of digits): an id the client chose is not honoured.
+     */
+    notKept?: {
+      [k: string]: BodyMember;
+    };
+    /**
+     * Since 1.15.0. Of a 2xx answer: members of the JSON body unequal to the same member of that body, compared as sameAs compares (the id another create was given).
+     */
+    differsFrom?: {
+      [k: string]: BodyMember;
+    };
+    listsIdOf?: BodyMember;
+    lacksNameOf?: BodyMember;
+    /**
+     * Since 1.15.0. The run's tag in the names it sent, which an exported test writes afresh (the same length) in every request body it sends: a store keeps the pets of earlier runs, which must not be taken for this one's.
+     */
+    renamed?: string;
+    /**
+     * Since 1.15.0. Of a 2xx answer: a JSON array of exactly this many items (counting those of the status the query filters by, when it does). The check knew the store held at least that many pets the query selects: an exported test first creates the pets a list of the same query with limit 100 does not show, as pets are never removed.
+     */
+    exactItems?: number;
   };
+  /**
+   * Since 1.15.0. Why the assertion that failed on this answer recorded no expected: what a test sending the finding's requests again one after another could not state soundly (what `export` says of the finding).
+   */
+  notStated?: string;
   /**
    * Since 1.4.0. Present when the run wrote a HAR (--har, PETSTORE_HAR; manifest.json names the file): the index in its log.entries of the send this exchange shows (the last, when the request was retried or resent).
    */
@@ -673,6 +712,13 @@ export interface JsonShape {
   };
   items?: JsonShape;
   enum?: string[];
+}
+/**
+ * Since 1.15.0. A JSON body of the same finding an answer is compared with: of the exchange `back` exchanges before this one in the evidence (0: this one), the request's body or the response's.
+ */
+export interface BodyMember {
+  back: number;
+  of: "request" | "response";
 }
 /**
  * Since 1.3.0. Present when an entry of run.baseline covers the requirement and it ran. known: it failed or could not be decided, as the baseline expects (outcome keeps what happened; no regression). fixed: it passed; the entry should be removed from the baseline.
