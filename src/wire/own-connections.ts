@@ -37,7 +37,7 @@ export function promisedIdleMs(
   return timeout * 1000;
 }
 
-/** What ends a connection: one error, made once (see dispatch). */
+/** What ends a connection: one error, made once (see end). */
 const DONE = new Error('closed by the client: its answer was read, and the connection is not kept');
 
 interface Kept {
