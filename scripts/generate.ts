@@ -1,18 +1,24 @@
 // Derives src/data/generated/schema-types.ts from the Pet schemas and the baseline's, the report types
 // (src/data/generated/report-types.ts) from schemas/conformance-report.schema.json and
 // schemas/har-extension.schema.json, the RequirementId type (src/data/generated/requirement-ids.ts)
-// from the id registry self-tests/catalogue/requirement-ids.json, and .env.example from the settings table
-// in src/config/settings.ts. Run: npm run generate. Self-tests fail when a committed file is stale.
+// from the id registry self-tests/catalogue/requirement-ids.json, the Pet schemas' validators
+// (src/data/generated/validators.ts: ajv's standalone code, so a run compiles nothing at its start),
+// and .env.example from the settings table in src/config/settings.ts. Run: npm run generate.
+// Self-tests fail when a committed file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import standalone from 'ajv/dist/standalone/index.js';
+import { _ } from 'ajv/dist/compile/codegen/index.js';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { envExample } from '../src/config/config.js';
-import { readSchemaFile, SCHEMA_NAMES, schemaDir, schemaFiles } from '../src/data/schemas.js';
+import { readSchemaFile, SCHEMA_NAMES, schemaDir, schemaFiles, type SchemaName } from '../src/data/schemas.js';
 import { areaOf, type Requirement } from '../src/checks/requirement.js';
 import { catalogue } from '../tests/catalogue.js';
 
 export const typesFile = new URL('../src/data/generated/schema-types.ts', import.meta.url);
 export const reportTypesFile = new URL('../src/data/generated/report-types.ts', import.meta.url);
+export const validatorsFile = new URL('../src/data/generated/validators.ts', import.meta.url);
 export const requirementIdsFile = new URL('../src/data/generated/requirement-ids.ts', import.meta.url);
 export const readmeFile = new URL('../README.md', import.meta.url);
 
@@ -183,6 +189,36 @@ function reportSchemaForTypes(): JSONSchema {
   return s as JSONSchema;
 }
 
+/**
+ * The validators of the Pet schemas and of a list of Pets, as ajv compiles them (every error, strict),
+ * written out as code once, here: a run loads them without loading or running ajv's compiler.
+ */
+export function generateValidators(): string {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    code: { source: true, esm: true, formats: _`INT64_FORMATS` },
+  });
+  // int64 as the suite reads JSON numbers (src/wire/json.ts): a safe integer, or a bigint that
+  // validationView (src/data/schemas.ts) made a number judged the same way. The file below says the same.
+  ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
+  for (const name of SCHEMA_NAMES) ajv.addSchema(schemaFiles[name]);
+  ajv.addSchema({ $id: 'PetList', type: 'array', items: { $ref: schemaFiles.Pet.$id as string } });
+  const refs = Object.fromEntries(
+    [...SCHEMA_NAMES, 'PetList'].map((name) => [
+      `validate${name}`,
+      (schemaFiles[name as SchemaName]?.$id as string) ?? name,
+    ]),
+  );
+  return [
+    '// Generated from schemas/*.json by scripts/generate.ts (ajv standalone code). Do not edit by hand.',
+    '// @ts-nocheck',
+    "const INT64_FORMATS = { int64: { type: 'number', validate: Number.isSafeInteger } };",
+    standalone.default(ajv, refs),
+    '',
+  ].join('\n');
+}
+
 export async function generateReportTypes(): Promise<string> {
   const report = { ...options, declareExternallyReferenced: true, ignoreMinAndMaxItems: true };
   const types = await compile(reportSchemaForTypes(), 'Results', report);
@@ -204,10 +240,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(typesFile, await generateTypes());
   writeFileSync(reportTypesFile, await generateReportTypes());
   writeFileSync(requirementIdsFile, generateRequirementIds());
+  writeFileSync(validatorsFile, generateValidators());
   writeFileSync(new URL('../.env.example', import.meta.url), envExample());
   writeFileSync(readmeFile, readmeWithCounts(readFileSync(readmeFile, 'utf8')));
   console.log(
     'wrote src/data/generated/schema-types.ts, src/data/generated/report-types.ts, src/data/generated/requirement-ids.ts, ' +
+      'src/data/generated/validators.ts, ' +
       '.env.example and the counts in README.md',
   );
 }

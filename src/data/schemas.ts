@@ -1,12 +1,9 @@
 // Validators compiled once from the files in schemas/, the single source of truth.
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import * as ajvFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { holdsNoBigInt, isInt64 } from '../wire/json.js';
+import * as generated from './generated/validators.js';
 import { packageRoot } from '../config/package-root.js';
-
-// ajv-formats is CommonJS; under NodeNext its function is the module's default export.
-const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
 
 export const SCHEMA_NAMES = ['PetStatus', 'NewPet', 'Pet', 'Error'] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
@@ -50,34 +47,8 @@ function validationView(value: unknown): unknown {
   return value;
 }
 
-// validateSchema false: checking our own files against the 2020-12 meta-schema compiles it first, a
-// tenth of a run's start; self-tests/units/schemas.test.ts checks them instead.
-const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: false });
-addFormats(ajv);
-// JSON numbers reach us as safe integers or bigint (see json.ts); anything else is outside int64.
-ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
-for (const name of SCHEMA_NAMES) ajv.addSchema(schemaFiles[name]);
-
-const compiled = new Map<string, ValidateFunction>();
-const compiledObjects = new WeakMap<object, ValidateFunction>();
-function validatorFor(schema: SchemaName | object): ValidateFunction {
-  // The same schema object again (PetList on every list) is found without serialising it.
-  const known = typeof schema === 'string' ? undefined : compiledObjects.get(schema);
-  if (known) return known;
-  const key = typeof schema === 'string' ? schema : JSON.stringify(schema);
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate =
-      typeof schema === 'string'
-        ? (ajv.getSchema(schemaFiles[schema].$id as string) as ValidateFunction)
-        : ajv.compile(schema);
-    compiled.set(key, validate);
-  }
-  if (typeof schema !== 'string') compiledObjects.set(schema, validate);
-  return validate;
-}
-
-const PET_LIST = { type: 'array', items: { $ref: 'https://petstore-conformance.dev/schemas/Pet.json' } };
+// Compiled by ajv once, in npm run generate (scripts/generate.ts): a run loads the code, compiling nothing.
+const compiled = generated as unknown as Record<`validate${SchemaName | 'PetList'}`, ValidateFunction>;
 
 export interface SchemaResult {
   valid: boolean;
@@ -91,7 +62,7 @@ function describe(errors: ErrorObject[] | null | undefined): string[] {
 
 /** Validates a losslessly parsed value against a named schema (or `PetList`). */
 export function validate(schema: SchemaName | 'PetList', value: unknown): SchemaResult {
-  const fn = validatorFor(schema === 'PetList' ? PET_LIST : schema);
+  const fn = compiled[`validate${schema}`];
   const valid = fn(validationView(value)) as boolean;
   return { valid, problems: valid ? [] : describe(fn.errors) };
 }

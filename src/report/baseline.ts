@@ -3,8 +3,9 @@
 // the conformance.json of an earlier run, whose failed and undecided requirements become known.
 // Known requirements still run; the report keeps their own outcome and marks them known.
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import * as ajvFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
+import type * as ajvFormats from 'ajv-formats';
 import { readSchemaFile } from '../data/schemas.js';
 import { matches } from '../checks/select.js';
 import { sha256 } from './manifest.js';
@@ -12,8 +13,6 @@ import { REPORT_FORMAT, type Baseline, type BaselineEntry, type Results } from '
 import { oneLine } from './words.js';
 
 export type { Baseline, BaselineEntry };
-
-const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
 
 /** A baseline the run cannot use: one line, exit 2. */
 export class BaselineError extends Error {
@@ -27,7 +26,12 @@ export function publishedValidator(file: string): ReturnType<Ajv2020['compile']>
   let validate = published.get(file);
   if (!validate) {
     if (!ajv) {
-      ajv = new Ajv2020({ allErrors: false, strict: false });
+      // Loaded here: bundled with the command line, a static import would load ajv at every run's start.
+      const require = createRequire(import.meta.url);
+      const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+      const addFormats = (require('ajv-formats') as typeof ajvFormats)
+        .default as unknown as typeof ajvFormats.default.default;
+      ajv = new Ajv({ allErrors: false, strict: false });
       addFormats(ajv);
     }
     validate = ajv.compile(readSchemaFile(file));
