@@ -56,6 +56,8 @@ export class OwnConnections extends Dispatcher {
   private readonly open = new Set<Client>();
   /** Kept connections, idle, the latest kept last. */
   private readonly idle: Kept[] = [];
+  /** Connections whose socket closed while their request was on its way: not kept after it. */
+  private readonly closedUnder = new WeakSet<Client>();
   private closing = false;
 
   constructor(
@@ -71,7 +73,7 @@ export class OwnConnections extends Dispatcher {
     const client = (creates && this.take(performance.now())) || this.connection(opts.origin);
     let promisedMs = 0;
     const done = (keep: boolean) => {
-      if (keep && promisedMs > 0 && !this.closing)
+      if (keep && promisedMs > 0 && !this.closing && !this.closedUnder.delete(client))
         this.idle.push({ client, freshUntil: performance.now() + promisedMs * FRESH_FRACTION });
       else this.end(client);
     };
@@ -109,10 +111,11 @@ export class OwnConnections extends Dispatcher {
     const client = new Client(origin ?? '', { ...this.options, connect: this.warm.connector });
     this.open.add(client);
     // Closed by the server while kept: never used again (undici would open another in its place).
-    client.once('disconnect', () => {
+    // One whose request is on its way fails as undici says, and is not kept after it.
+    client.on('disconnect', () => {
       const at = this.idle.findIndex((k) => k.client === client);
-      if (at !== -1) this.idle.splice(at, 1);
-      this.end(client);
+      if (at === -1) this.closedUnder.add(client);
+      else this.end((this.idle.splice(at, 1)[0] as Kept).client);
     });
     return client;
   }
