@@ -22,6 +22,8 @@ async function setUp(close: Parameters<typeof keepAliveServer>[1]) {
     timeoutMs: 5_000,
     concurrency: 1,
     proxy: 'none',
+    // As for a target far away: on this machine every POST has a new connection (see OwnConnections).
+    onThisMachine: () => false,
   });
   closers.push(server, api);
   return { server, api };
@@ -102,4 +104,22 @@ test('what takes the promise back: a POST after such an answer goes on a new con
   // A 5xx (a server going down), and a 4xx to an upload it may have answered before reading it whole.
   expect(promisedIdleMs(503, promise, '{}')).toBe(0);
   expect(promisedIdleMs(413, promise, 'x'.repeat(1 << 20))).toBe(0);
+});
+
+test('a target on this machine: every POST has a new connection, whatever the server promised', async () => {
+  const server = await keepAliveServer(createReferenceHandler({ apiKey: API_KEY }), {
+    idleMs: 60_000,
+    promises: 'timeout=5',
+  });
+  const api = new Client({
+    baseUrl: `${server.origin}/v1`,
+    apiKey: API_KEY,
+    timeoutMs: 5_000,
+    concurrency: 1,
+    proxy: 'none',
+  });
+  closers.push(server, api);
+  for (let i = 0; i < 3; i++) expect((await api.createPet({ name: `near ${i}`, categoryId: 1 })).status).toBe(201);
+  const used = server.seen.carried.filter((requests) => requests.length > 0);
+  expect(used.map((requests) => requests.length)).toEqual([1, 1, 1]);
 });

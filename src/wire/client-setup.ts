@@ -97,6 +97,8 @@ export interface ClientOptions<S = unknown> {
   apiKey: string;
   timeoutMs: number;
   concurrency: number;
+  /** Whether a host is this machine, where nothing is opened ahead nor kept for a POST (default: loopback by name; tests say no). */
+  onThisMachine?: (host: string) => boolean;
   /** Bodies beyond this many bytes are cut and marked truncated. */
   maxBodyBytes?: number;
   /** W3C trace id: each request carries `traceparent` with it and a span id of its own. */
@@ -154,7 +156,7 @@ export const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
  * when direct; through a proxy its own connections are not ours to count).
  */
 export function connectionsFor(
-  options: Pick<ClientOptions, 'concurrency' | 'proxy'>,
+  options: Pick<ClientOptions, 'concurrency' | 'proxy' | 'onThisMachine'>,
   baseUrl: string,
 ): { pooled: Dispatcher; fresh: Dispatcher; proxy: EnvProxy | undefined; opened: Opened | undefined } {
   const agent = { ...KEEP_ALIVE, connections: options.concurrency, pipelining: 1 };
@@ -179,7 +181,7 @@ export function connectionsFor(
     opened.count++;
     connect(opts, callback);
   };
-  const warm = new WarmConnections(connect, options.concurrency * 2, opened);
+  const warm = new WarmConnections(connect, options.concurrency * 2, opened, options.onThisMachine);
   return {
     pooled: new Agent({ ...agent, connect: counted }),
     fresh: new OwnConnections(warm, { ...KEEP_ALIVE, pipelining: 1 }),

@@ -61,7 +61,7 @@ export class WarmConnections {
     private readonly most: number,
     private readonly opened: Opened,
     /** Whether a host is this machine (its self-tests serve on loopback and say no). */
-    private readonly onThisMachine = (host: string) => LOOPBACK.test(host),
+    readonly onThisMachine = (host: string) => LOOPBACK.test(host),
   ) {}
 
   /** A connector handing out the connections opened ahead, new ones when none waits, in the order asked. */
