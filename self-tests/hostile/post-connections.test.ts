@@ -14,7 +14,7 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((c) => c.close()));
 });
 
-async function setUp(close: Parameters<typeof keepAliveServer>[1]) {
+async function setUp(close: Parameters<typeof keepAliveServer>[1], onThisMachine = false) {
   const server = await keepAliveServer(createReferenceHandler({ apiKey: API_KEY }), close);
   const api = new Client({
     baseUrl: `${server.origin}/v1`,
@@ -22,8 +22,8 @@ async function setUp(close: Parameters<typeof keepAliveServer>[1]) {
     timeoutMs: 5_000,
     concurrency: 1,
     proxy: 'none',
-    // As for a target far away: on this machine every POST has a new connection (see OwnConnections).
-    onThisMachine: () => false,
+    // Unless said, as for a target far away: on this machine every POST has a new connection (see OwnConnections).
+    onThisMachine: () => onThisMachine,
   });
   closers.push(server, api);
   return { server, api };
@@ -107,18 +107,7 @@ test('what takes the promise back: a POST after such an answer goes on a new con
 });
 
 test('a target on this machine: every POST has a new connection, whatever the server promised', async () => {
-  const server = await keepAliveServer(createReferenceHandler({ apiKey: API_KEY }), {
-    idleMs: 60_000,
-    promises: 'timeout=5',
-  });
-  const api = new Client({
-    baseUrl: `${server.origin}/v1`,
-    apiKey: API_KEY,
-    timeoutMs: 5_000,
-    concurrency: 1,
-    proxy: 'none',
-  });
-  closers.push(server, api);
+  const { server, api } = await setUp({ idleMs: 60_000, promises: 'timeout=5' }, true);
   for (let i = 0; i < 3; i++) expect((await api.createPet({ name: `near ${i}`, categoryId: 1 })).status).toBe(201);
   const used = server.seen.carried.filter((requests) => requests.length > 0);
   expect(used.map((requests) => requests.length)).toEqual([1, 1, 1]);
