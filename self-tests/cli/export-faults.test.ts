@@ -7,14 +7,13 @@
 // compressed), lists of a store the test fills first and what rejected bodies left are exported.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import * as ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { runConformance } from '../../src/run/api.js';
 import { exportedTest } from '../../src/report/exported-test.js';
+import { schemaValidators } from '../../src/report/baseline.js';
 import { faults } from '../harness/faults/index.js';
 import { HARNESS_SEED } from '../harness/harness.js';
 import { cleanEnv, referenceServer, root, tempDir, type TestServer } from '../net-kit.js';
@@ -34,12 +33,7 @@ const NOT_EXPORTED: Record<string, string> = {
   'rejected-create-rolls-back-previous': 'a pet created earlier, missing after other writes',
 };
 
-const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-addFormats(ajv);
-const validateReport = ajv.compile(
-  JSON.parse(readFileSync(join(root, 'schemas/conformance-report.schema.json'), 'utf8')) as object,
-);
+const validateReport = schemaValidators().report;
 
 /** Faults whose finding depends on the scheduling, and the tries their exported test gets to show it. */
 const RACY = new Set(faults.filter((f) => f.racy).map((f) => f.name));
