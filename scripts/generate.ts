@@ -3,6 +3,7 @@
 // schemas/har-extension.schema.json, the RequirementId type (src/data/generated/requirement-ids.ts)
 // from the id registry self-tests/catalogue/requirement-ids.json, the Pet schemas' validators
 // (src/data/generated/validators.ts: ajv's standalone code, so a run compiles nothing at its start),
+// the header parsers as JavaScript for exported tests (src/data/generated/header-parsers.ts),
 // and .env.example from the settings table in src/config/settings.ts. Run: npm run generate.
 // Self-tests fail when a committed file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv/dist/compile/codegen/index.js';
+import { transformSync } from 'esbuild';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { envExample } from '../src/config/config.js';
 import { readSchemaFile, SCHEMA_NAMES, schemaDir, schemaFiles, type SchemaName } from '../src/data/schemas.js';
@@ -19,6 +21,7 @@ import { catalogue } from '../tests/catalogue.js';
 export const typesFile = new URL('../src/data/generated/schema-types.ts', import.meta.url);
 export const reportTypesFile = new URL('../src/data/generated/report-types.ts', import.meta.url);
 export const validatorsFile = new URL('../src/data/generated/validators.ts', import.meta.url);
+export const headerParsersFile = new URL('../src/data/generated/header-parsers.ts', import.meta.url);
 export const requirementIdsFile = new URL('../src/data/generated/requirement-ids.ts', import.meta.url);
 export const readmeFile = new URL('../README.md', import.meta.url);
 
@@ -219,6 +222,23 @@ export function generateValidators(): string {
   ].join('\n');
 }
 
+/**
+ * src/wire/headers.ts as plain JavaScript, its exports made local: an exported test that judges a
+ * header by a parser embeds this text, so it parses as the check did, from the same source.
+ */
+export function generateHeaderParsers(): string {
+  const source = readFileSync(new URL('../src/wire/headers.ts', import.meta.url), 'utf8');
+  const { code } = transformSync(source, { loader: 'ts', format: 'esm', target: 'node20', legalComments: 'none' });
+  const local = code.replace(/^export /gm, '');
+  return [
+    '// Generated from src/wire/headers.ts by scripts/generate.ts. Do not edit by hand.',
+    '',
+    '/** The header parsers as JavaScript with no export: what an exported test embeds (src/report/exported-test.ts). */',
+    `export const HEADER_PARSERS = ${JSON.stringify(local)};`,
+    '',
+  ].join('\n');
+}
+
 export async function generateReportTypes(): Promise<string> {
   const report = { ...options, declareExternallyReferenced: true, ignoreMinAndMaxItems: true };
   const types = await compile(reportSchemaForTypes(), 'Results', report);
@@ -241,6 +261,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(reportTypesFile, await generateReportTypes());
   writeFileSync(requirementIdsFile, generateRequirementIds());
   writeFileSync(validatorsFile, generateValidators());
+  writeFileSync(headerParsersFile, generateHeaderParsers());
   writeFileSync(new URL('../.env.example', import.meta.url), envExample());
   writeFileSync(readmeFile, readmeWithCounts(readFileSync(readmeFile, 'utf8')));
   console.log(

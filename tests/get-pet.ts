@@ -224,7 +224,7 @@ export const getPet: Requirement[] = [
         msg`a time on ${GETPET_REMOVAL.day}, the scheduled removal`,
         () => sunset >= GETPET_REMOVAL.starts && sunset < GETPET_REMOVAL.ends,
         undefined,
-        "Sunset's day, a time on 5 December in some time zone, which takes a date parser: a pattern of the dates would be stricter than the check",
+        { date: 'imf-fixdate', from: GETPET_REMOVAL.starts.toISOString(), before: GETPET_REMOVAL.ends.toISOString() },
       );
       const deprecation = parseSfDate(res.headers.deprecation ?? '');
       if (deprecation && sunset < deprecation) {
@@ -232,10 +232,7 @@ export const getPet: Requirement[] = [
           res,
           msg`a Sunset not earlier than the Deprecation date (RFC 9745)`,
           msg`Sunset: ${show(value)} before Deprecation: ${show(res.headers.deprecation)}`,
-          {
-            notStated:
-              'Sunset before Deprecation: two dates compared, a rule of two headers that no pattern of one states',
-          },
+          { headerParsed: { sunset: { date: 'imf-fixdate', notBefore: { header: 'deprecation', date: 'sf-date' } } } },
         );
       }
     },
@@ -255,7 +252,7 @@ export const getPet: Requirement[] = [
         msg`a link to the replacement, the /pets collection (e.g. <${quoted(ctx.listPath)}>; rel="successor-version")`,
         (v) => parseLinks(v).some((link) => isCollection(ctx, link.target, res.request.url)),
         undefined,
-        "a Link's target, resolved against the request's URL under the base URL a test is given: no pattern states it as the check does",
+        { linksTo: '/pets' }, // ctx.listPath, under whatever base URL the test is given
       );
     },
   },

@@ -12,6 +12,8 @@ import {
   generateRequirementIds,
   generateTypes,
   generateValidators,
+  generateHeaderParsers,
+  headerParsersFile,
   readmeFile,
   readmeWithCounts,
   reportTypesFile,
@@ -117,6 +119,10 @@ describe('schemas/', () => {
 
   test('src/data/generated/validators.ts is what scripts/generate.ts compiles from schemas/ (run npm run generate)', () => {
     expect(readFileSync(validatorsFile, 'utf8')).toBe(generateValidators());
+  });
+
+  test('src/data/generated/header-parsers.ts is src/wire/headers.ts as JavaScript (run npm run generate)', () => {
+    expect(readFileSync(headerParsersFile, 'utf8')).toBe(generateHeaderParsers());
   });
 
   test('src/data/generated/requirement-ids.ts is what scripts/generate.ts derives from the id registry (run npm run generate)', () => {

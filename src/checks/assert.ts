@@ -1,7 +1,7 @@
 // The small vocabulary of assertions checks are written in. Each failure says what was sent,
 // what came back and what the interface expects; the exchange carries the reproduction.
 import { answeredByFront, GATEWAY_FAILING, TransportError, type ApiResponse } from '../wire/requests.js';
-import { exchangeOf, type Expectation, type NotStated } from '../wire/evidence.js';
+import { exchangeOf, type Expectation, type HeaderTest, type NotStated } from '../wire/evidence.js';
 
 export type { Expectation, NotStated } from '../wire/evidence.js';
 import { detach, show } from '../wire/json.js';
@@ -101,7 +101,8 @@ export function expectJsonContentType(res: ApiResponse): void {
  * A response header that must be present and satisfy `accept`; returns its value.
  * `expected` says in plain words what the value should be, for the failure message; `form`, a
  * pattern every accepted value matches, is what an exported test asserts of a value that fails it;
- * `parsed` says what only a parser of a value decides (why a test asserts nothing of one of the form).
+ * `parsed`, what a value of the form must be once parsed as `accept` parses it (a test embeds the
+ * parser), or why a test asserts nothing of one of the form.
  */
 export function expectHeader(
   res: ApiResponse,
@@ -109,7 +110,7 @@ export function expectHeader(
   expected: Message,
   accept: (value: string) => boolean = () => true,
   form?: RegExp,
-  parsed?: string,
+  parsed?: HeaderTest | string,
 ): string {
   const value = res.headers[name.toLowerCase()];
   if (value === undefined)
@@ -119,7 +120,8 @@ export function expectHeader(
   if (!accept(value)) {
     const unlike =
       form && !form.test(value.trim()) ? { headerMatches: { [name.toLowerCase()]: form.source } } : undefined;
-    const why = parsed === undefined ? undefined : { notStated: parsed };
+    const why =
+      typeof parsed === 'string' ? { notStated: parsed } : parsed && { headerParsed: { [name.toLowerCase()]: parsed } };
     fail(res, msg`${name}: ${expected}`, msg`${res.status} with ${name}: ${quoted(value)}`, unlike ?? why);
   }
   return value;

@@ -19,6 +19,8 @@ function check(expected, res, text, got, history) {
     const value = (res.headers.get(name) ?? '(none)').trim();
     assert.match(value, new RegExp(pattern), 'expected ' + name + ' matching ' + pattern + ', not ' + value + '; ' + got);
   }
+  for (const [name, test] of Object.entries(expected.headerParsed ?? {}))
+    checkParsed(name, test, res.headers.get(name), BASE_URL + history[history.length - 1].path, res.headers, got);
   const { fields, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds } = expected;
   // What a list answer holds is asked of a success only (a 4xx may be as good an answer).
   const listed = res.status >= 200 && res.status < 300;
@@ -148,5 +150,35 @@ function checkShape(value, shape, at, got) {
       if (name in value) checkShape(value[name], inner, at + '.' + name, got);
   }
   if (type === 'array' && shape.items) value.forEach((item, i) => checkShape(item, shape.items, at + '[' + i + ']', got));
+}
+
+/** A header parsed as the check parsed it: the suite's parsers (src/wire/headers.ts) are in this file. */
+function checkParsed(name, test, value, url, headers, got) {
+  assert.ok(value !== null, 'expected a ' + name + ' header; ' + got);
+  const said = name + ': ' + value + '; ' + got;
+  if (test.challenge !== undefined) {
+    const challenge = parseChallenges(value).find((c) => c.scheme.toLowerCase() === test.challenge);
+    assert.ok(challenge, 'expected a ' + test.challenge + ' challenge in ' + said);
+    const want = test.equals === null ? 'no ' + test.param : test.param + '="' + test.equals + '"';
+    assert.equal(challenge.params[test.param], test.equals ?? undefined, 'expected ' + want + ' in ' + said);
+  } else if (test.date !== undefined) {
+    const parse = (form, text) => (form === 'imf-fixdate' ? parseImfFixdate(text) : parseSfDate(text));
+    const date = parse(test.date, value);
+    assert.ok(date, 'expected a date (' + test.date + ') in ' + said);
+    if (test.from) assert.ok(date >= new Date(test.from), 'expected a time from ' + test.from + ' in ' + said);
+    if (test.before) assert.ok(date < new Date(test.before), 'expected a time before ' + test.before + ' in ' + said);
+    const other = test.notBefore && parse(test.notBefore.date, headers.get(test.notBefore.header) ?? '');
+    if (other) assert.ok(date >= other, 'expected a date not before ' + test.notBefore.header + ' in ' + said);
+  } else {
+    const path = new URL(BASE_URL).pathname.replace(/\/+$/, '') + test.linksTo;
+    const resolved = (target) => {
+      try {
+        return new URL(target, url).pathname.replace(/\/+$/, '');
+      } catch {
+        return undefined;
+      }
+    };
+    assert.ok(parseLinks(value).some((link) => resolved(link.target) === path), 'expected a link to ' + path + ' in ' + said);
+  }
 }
 `;

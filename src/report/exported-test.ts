@@ -4,6 +4,7 @@
 import type { RequirementResult, Results } from './results.js';
 import { oneLine } from './words.js';
 import { EXPECTATION_CHECKS } from './exported-checks.js';
+import { HEADER_PARSERS } from '../data/generated/header-parsers.js';
 import type { BodyMember, Exchange, Expectation } from '../wire/evidence.js';
 import { stringifyJson } from '../wire/json.js';
 import { PLACEHOLDER } from '../wire/redact.js';
@@ -133,6 +134,10 @@ function testFile(
 ) {
   const cases = sent.filter((s) => s.expected).length;
   const run = runner === 'node' ? 'node --test' : 'npx vitest run';
+  // Only a file that judges a header by a parser holds the parsers.
+  const parsers = sent.some((s) => s.expected?.headerParsed)
+    ? `\n// The suite's header parsers (src/wire/headers.ts): a header is parsed here as the checks parse it.\n${HEADER_PARSERS}`
+    : '';
   return `// ${r.id} (${r.level}), interface section "${r.section}": ${r.statement}
 // Exported by ${results.suite.name} ${results.suite.version} from the run against ${base} (seed ${results.run.seed ?? 'none'}),
 // where it failed: ${oneLine(r.message)}
@@ -202,5 +207,5 @@ async function holdAtLeast(n, path) {
   for (let i = shown; i < n; i++) await fetch(BASE_URL + '/pets', create);
 }
 
-${EXPECTATION_CHECKS}`;
+${EXPECTATION_CHECKS}${parsers}`;
 }

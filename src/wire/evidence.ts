@@ -87,7 +87,20 @@ export interface Expectation {
    * check knew the store held as many pets the query selects (an exported test creates those a list does not show).
    */
   exactItems?: number;
+  /** Response headers by lower-case name, each judged by one of the suite's parsers, whose code an exported test embeds (see the schema's headerTest). */
+  headerParsed?: Record<string, HeaderTest>;
 }
+
+/** What a header's value must be once parsed as the check parses it: the report's #/$defs/headerTest. */
+export type HeaderTest =
+  /** The first challenge of this scheme (lower-case): its parameter equal to this value, or absent (null). */
+  | { challenge: string; param: string; equals: string | null }
+  /** A date of this form in [from, before) (ISO 8601), not before another header's date when that one parses. */
+  | { date: DateForm; from?: string; before?: string; notBefore?: { header: string; date: DateForm } }
+  /** A link whose target, resolved against the request's URL, is this path under the base URL's path. */
+  | { linksTo: string };
+
+type DateForm = 'imf-fixdate' | 'sf-date';
 
 /** A JSON body of the finding: of the exchange `back` exchanges before this one (0: this one), what was sent or answered. */
 export interface BodyMember {

@@ -94,6 +94,31 @@ export type RequirementResult = {
    */
   checks: CheckResult[];
 };
+/**
+ * Since 1.16.0. What a header's value must be once parsed as the check parses it (src/wire/headers.ts, which an exported test embeds): one of three kinds.
+ */
+export type HeaderTest =
+  | {
+      challenge: string;
+      param: string;
+      equals: string | null;
+    }
+  | {
+      date: DateForm;
+      from?: string;
+      before?: string;
+      notBefore?: {
+        header: string;
+        date: DateForm;
+      };
+    }
+  | {
+      linksTo: string;
+    };
+/**
+ * Since 1.16.0. An IMF-fixdate (RFC 9110 §5.6.7) or a Structured Field Date (RFC 9651 §3.3.7).
+ */
+export type DateForm = "imf-fixdate" | "sf-date";
 
 /**
  * The format of conformance.json, written by every run of petstore-conformance. `formatVersion` follows semantic versioning: a new optional field is a minor release, any other change a major one. Readers should ignore fields they do not know only across minor versions; this schema rejects unknown fields so that the suite's own output stays exactly as documented.
@@ -104,7 +129,7 @@ export interface Results {
    */
   format: "petstore-conformance/report";
   /**
-   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation). 1.13.0 added an exchange's expected, and a requirement's notScored.excluded (excluded after an accepted challenge), addedIn then being optional. 1.14.0 added more kinds of an exchange's expected (statusBelow, contentType, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds, headers, headerMatches, ifError), and a failed property check's cases (what replay sends). 1.15.0 added the kinds sameAs, notKept, differsFrom, listsIdOf, lacksNameOf (with renamed) and exactItems of an exchange's expected (values compared with what an earlier request sent or answer gave, a list of a store known to hold enough pets), an exchange's notStated (why it has none), and a cut request body in full as bodyBrotli.
+   * Version of this format; this schema describes 1.x. 1.1.0 added run.requests. 1.2.0 added the verdict not-tested with run.diagnosis, a passed requirement's note, and the retries: run.retries (with the pacing) and each requirement's retries. 1.3.0 added --baseline: run.baseline and each requirement's baseline mark (known or fixed). 1.4.0 added target.label, an exchange's harEntry (--har) and a requirement's causedBy (root cause first). 1.5.0 added run.server (--start), run.targetLost, run.targetPoisoned, run.deployment and suite.score. 1.6.0 added run.requirementSet, a requirement's notScored, run.baseline.strict and target.server. 1.7.0 added a requirement's blockedBy, and run.targetPoisoned's operation and valid (a target turning failing after any accepted write). 1.8.0 added run.targetLost's reproduce (curl commands of the requests it dropped). 1.9.0 added run.targetPoisoned's cause and run.coverage. 1.10.0 added run.soak (--soak). 1.11.0 added level (the conformance level). 1.12.0 added run.network (the trace id, connections, protocol, latency per operation). 1.13.0 added an exchange's expected, and a requirement's notScored.excluded (excluded after an accepted challenge), addedIn then being optional. 1.14.0 added more kinds of an exchange's expected (statusBelow, contentType, body, errorCode, errorStatus, maxItems, itemsWith, distinctIds, headers, headerMatches, ifError), and a failed property check's cases (what replay sends). 1.15.0 added the kinds sameAs, notKept, differsFrom, listsIdOf, lacksNameOf (with renamed) and exactItems of an exchange's expected (values compared with what an earlier request sent or answer gave, a list of a store known to hold enough pets), an exchange's notStated (why it has none), and a cut request body in full as bodyBrotli. 1.16.0 added the kind headerParsed of an exchange's expected (a header judged by the suite's parsers, which an exported test embeds).
    */
   formatVersion: string;
   /**
@@ -691,6 +716,12 @@ export interface ReportExchange {
      * Since 1.15.0. Of a 2xx answer: a JSON array of exactly this many items (counting those of the status the query filters by, when it does). The check knew the store held at least that many pets the query selects: an exported test first creates the pets a list of the same query with limit 100 does not show, as pets are never removed.
      */
     exactItems?: number;
+    /**
+     * Since 1.16.0. Response headers by lower-case name, each judged by one of the suite's parsers (src/wire/headers.ts), whose code an exported test embeds: where a pattern of the text would state more, or less, than the check.
+     */
+    headerParsed?: {
+      [k: string]: HeaderTest;
+    };
   };
   /**
    * Since 1.15.0. Why the assertion that failed on this answer recorded no expected: what a test sending the finding's requests again one after another could not state soundly (what `export` says of the finding).
