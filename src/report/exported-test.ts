@@ -174,16 +174,23 @@ test(${JSON.stringify(title)}, async () => {
     const raw = x.bodyBrotli ? brotliDecompressSync(Buffer.from(x.bodyBrotli, 'base64')).toString('utf8') : x.body;
     const body = raw === undefined ? undefined : withKey(renamed ? raw.replaceAll(renamed, fresh) : raw);
     if (x.expected?.exactItems) await holdAtLeast(x.expected.exactItems, path);
-    const res = await fetch(BASE_URL + path, { method: x.method, headers, body, redirect: 'manual' });
-    // Read as sent: a byte order mark is kept (res.text() would drop it), so a body JSON.parse refuses fails here too.
-    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer());
-    const now = idsIn(text);
-    if (x.ids.length === 1 && now.length === 1) ids.set(x.ids[0], now[0]);
-    const got = \`\${x.method} \${path}: got \${res.status} with \${text.slice(0, 300)}\`;
-    history.push({ path, request: body, response: text });
-    if (x.expected) check(x.expected, res, text, got, history);
+    // A request the run sent with others at once goes with as many copies of it at once: the same load.
+    const answers = await Promise.all(Array.from({ length: x.expected?.atOnce ?? 1 }, () => send(x.method, path, headers, body)));
+    for (const [i, { res, text }] of answers.entries()) {
+      const now = idsIn(text);
+      if (i === 0 && x.ids.length === 1 && now.length === 1) ids.set(x.ids[0], now[0]);
+      const got = \`\${x.method} \${path}: got \${res.status} with \${text.slice(0, 300)}\`;
+      if (i === 0) history.push({ path, request: body, response: text });
+      if (x.expected) check(x.expected, res, text, got, history);
+    }
   }
 });
+
+async function send(method, path, headers, body) {
+  const res = await fetch(BASE_URL + path, { method, headers, body, redirect: 'manual' });
+  // Read as sent: a byte order mark is kept (res.text() would drop it), so a body JSON.parse refuses fails here too.
+  return { res, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer()) };
+}
 
 /**
  * Before a list that must hold exactly n pets: a store whose pets the query selects number at least n.

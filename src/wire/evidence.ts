@@ -89,6 +89,8 @@ export interface Expectation {
   exactItems?: number;
   /** Response headers by lower-case name, each judged by one of the suite's parsers, whose code an exported test embeds (see the schema's headerTest). */
   headerParsed?: Record<string, HeaderTest>;
+  /** Sent with others at once, this many in all: a test sends as many copies of it at once and asserts each answer. */
+  atOnce?: number;
 }
 
 /** What a header's value must be once parsed as the check parses it: the report's #/$defs/headerTest. */

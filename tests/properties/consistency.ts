@@ -47,7 +47,10 @@ export const concurrentCreatesProperty: Property = {
                 answers[i]!,
                 msg`an id of its own among ${pets.length} pets created at once`,
                 msg`id ${quoted(String(exactInteger(pet.id)))}, also given to ${show(pets[first])}`,
-                { notStated: 'ids of pets created at once: created again one after another, they make no such case' },
+                {
+                  notStated:
+                    'ids of pets created at once: created again, they get other ids, which collide or not as the store and its timing have it',
+                },
               ),
             );
           seen.set(exactInteger(pet.id), i);

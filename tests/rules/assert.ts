@@ -107,17 +107,24 @@ export function expectError(res: ApiResponse, status: number | readonly number[]
 }
 
 /**
- * Requests sent at once: a failure among their answers keeps no expectation, as a test replaying
- * them one at a time is not the same case (a server failing under load answers each alone well).
+ * `count` requests sent at once (`send(i)` sends the i-th): a failure among their answers records
+ * that count (`atOnce`), so an exported test sends as many copies of the failed request at once (a
+ * server failing under load answers each alone well). What compares it with another answer of the
+ * group keeps no expectation: copies of one request make no such case.
  */
-export async function sentAtOnce<T>(fn: () => Promise<T>): Promise<T> {
+export async function sentAtOnce<T>(count: number, send: (i: number) => Promise<T>): Promise<T[]> {
   try {
-    return await fn();
+    return await Promise.all(Array.from({ length: count }, (_, i) => send(i)));
   } catch (err) {
     if (err instanceof Violation)
       for (const e of err.evidence) {
-        delete e.expected;
-        e.notStated = 'answers to requests sent at once: sent again one after another, they make no such case';
+        const { expected } = e;
+        if (expected && !expected.differsFrom && !expected.sameAs && !expected.notKept)
+          e.expected = { ...expected, atOnce: count };
+        else {
+          delete e.expected;
+          e.notStated = 'answers compared within requests sent at once: copies of one request make no such case';
+        }
       }
     throw err;
   }
