@@ -60,8 +60,7 @@ export function afterOtherWrites(check: () => void): void {
     if (err instanceof Violation)
       for (const x of err.evidence) {
         delete x.expected;
-        x.notStated =
-          'a pet created earlier, missing after other writes (of its sequence or of checks beside it) the finding does not record';
+        x.notStated = AFTER_OTHER_WRITES;
       }
     throw err;
   }
