@@ -3,7 +3,7 @@
 import { expectHeader, expectStatus } from '../src/checks/assert.js';
 import { expectError } from './rules/assert.js';
 import type { ApiResponse, Auth } from '../src/wire/requests.js';
-import { parseChallenges, type Challenge } from '../src/wire/headers.js';
+import { challengeOf, type Challenge } from '../src/wire/headers.js';
 import { show } from '../src/wire/json.js';
 import { quoted } from '../src/wire/redact.js';
 import type { CatalogueInput, Requirement, RequirementId } from '../src/checks/requirement.js';
@@ -74,8 +74,7 @@ const HAS_BEARER = /[Bb][Ee][Aa][Rr][Ee][Rr]/;
 const HAS_INVALID_TOKEN = /[Ee][Rr][Rr][Oo][Rr]\s*=\s*"?invalid_token/;
 
 /** The Bearer challenge of a WWW-Authenticate value, if any. */
-const bearerChallenge = (value: string): Challenge | undefined =>
-  parseChallenges(value).find((c) => c.scheme.toLowerCase() === 'bearer');
+const bearerChallenge = (value: string): Challenge | undefined => challengeOf(value, 'bearer');
 
 /** A 401 with a Bearer challenge (RFC 6750 §3); returns the challenge. No 401 at all breaks the rule of `c` (see CaseCause). */
 function expectBearerChallenge(res: ApiResponse, c: Credentials): Challenge {
@@ -134,7 +133,6 @@ const INVALID_REQUESTS: readonly InvalidRequest[] = [
   },
 ];
 
-/** Why an exported test asserts nothing of a challenge's error attribute. */
 /** The Bearer challenge's error attribute, as bearerChallenge parses it: what an exported test asserts. */
 const bearerError = (equals: string | null) => ({ challenge: 'bearer', param: 'error', equals });
 

@@ -4,7 +4,7 @@
 import { expectHeader, expectNoHeader, expectPet, expectStatus, fail } from '../src/checks/assert.js';
 import { expectError } from './rules/assert.js';
 import type { ApiResponse } from '../src/wire/requests.js';
-import { IMF_FIXDATE, parseImfFixdate, parseLinks, parseSfDate, SF_DATE } from '../src/wire/headers.js';
+import { IMF_FIXDATE, parseImfFixdate, parseLinks, parseSfDate, resolvedPath, SF_DATE } from '../src/wire/headers.js';
 import { exactInteger, INT64_MAX, INT64_MIN, show } from '../src/wire/json.js';
 import type { Requirement } from '../src/checks/requirement.js';
 import { because, eachCase, Skip, Violation } from '../src/checks/requirement.js';
@@ -92,11 +92,7 @@ async function deprecatedAnswer(ctx: RunContext): Promise<ApiResponse> {
 
 /** The replacement the Link header should point at: the /pets collection under the base URL. */
 function isCollection(ctx: RunContext, target: string, requestUrl: string): boolean {
-  try {
-    return new URL(target, requestUrl).pathname.replace(/\/+$/, '') === ctx.listPath;
-  } catch {
-    return false;
-  }
+  return resolvedPath(target, requestUrl) === ctx.listPath;
 }
 
 export const getPet: Requirement[] = [

@@ -157,7 +157,7 @@ function checkParsed(name, test, value, url, headers, got) {
   assert.ok(value !== null, 'expected a ' + name + ' header; ' + got);
   const said = name + ': ' + value + '; ' + got;
   if (test.challenge !== undefined) {
-    const challenge = parseChallenges(value).find((c) => c.scheme.toLowerCase() === test.challenge);
+    const challenge = challengeOf(value, test.challenge);
     assert.ok(challenge, 'expected a ' + test.challenge + ' challenge in ' + said);
     const want = test.equals === null ? 'no ' + test.param : test.param + '="' + test.equals + '"';
     assert.equal(challenge.params[test.param], test.equals ?? undefined, 'expected ' + want + ' in ' + said);
@@ -170,15 +170,8 @@ function checkParsed(name, test, value, url, headers, got) {
     const other = test.notBefore && parse(test.notBefore.date, headers.get(test.notBefore.header) ?? '');
     if (other) assert.ok(date >= other, 'expected a date not before ' + test.notBefore.header + ' in ' + said);
   } else {
-    const path = new URL(BASE_URL).pathname.replace(/\/+$/, '') + test.linksTo;
-    const resolved = (target) => {
-      try {
-        return new URL(target, url).pathname.replace(/\/+$/, '');
-      } catch {
-        return undefined;
-      }
-    };
-    assert.ok(parseLinks(value).some((link) => resolved(link.target) === path), 'expected a link to ' + path + ' in ' + said);
+    const path = resolvedPath('', BASE_URL) + test.linksTo; // under the base URL's path, as ctx.listPath is
+    assert.ok(parseLinks(value).some((link) => resolvedPath(link.target, url) === path), 'expected a link to ' + path + ' in ' + said);
   }
 }
 `;

@@ -76,6 +76,11 @@ export function parseChallenges(value: string): Challenge[] {
   return challenges;
 }
 
+/** The first challenge of `scheme` (lower-case; a scheme is case-insensitive) in a WWW-Authenticate value. */
+export function challengeOf(value: string, scheme: string): Challenge | undefined {
+  return parseChallenges(value).find((c) => c.scheme.toLowerCase() === scheme);
+}
+
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -128,4 +133,13 @@ export function parseLinks(value: string): Link[] {
     links.push({ target: m[1] as string, params });
   }
   return links;
+}
+
+/** The path a link's target names, resolved against the URL of the request, without trailing slashes; undefined for no URL. */
+export function resolvedPath(target: string, requestUrl: string): string | undefined {
+  try {
+    return new URL(target, requestUrl).pathname.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
 }
