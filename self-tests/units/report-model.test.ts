@@ -18,7 +18,7 @@ import { renderLedger } from '../../src/report/reporter.js';
 import { checks } from '../../tests/catalogue.js';
 import { buildResults, type CheckInput, type RunInput } from '../../src/report/results.js';
 import { GATEWAY_FAILING } from '../../src/wire/requests.js';
-import { oneLine } from '../../src/report/words.js';
+import { coverageSaid, oneLine } from '../../src/report/words.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 
 const addFormats = ajvFormats.default as unknown as typeof ajvFormats.default.default;
@@ -393,4 +393,24 @@ test("the suite's digest is what the shell pipeline in manifest.json names compu
   } finally {
     rmSync(tree, { recursive: true, force: true });
   }
+});
+
+test('coverage names why inputs were not sent by the head of each reason, parentheses whole', () => {
+  const said = (...whys: string[]) =>
+    coverageSaid({
+      sent: 1,
+      catalogued: 9,
+      notSent: whys.map((why, i) => ({ id: `i${i}`, requirement: 'r', why })),
+      channels: [],
+      statuses: {},
+    });
+  expect(said('its check ended first (failed)', 'its check ended first (failed)', 'no answer came')).toBe(
+    "sent 1 of 9 catalogued inputs (what mainstream parsers forgive, the generators' constants), whatever the seed; " +
+      'not sent: 2, its check ended first (failed); 1, no answer came',
+  );
+  expect(said('2 of 6 cases not run in read-only mode (writes; more)')).toMatch(/not sent: 1, read-only mode$/);
+  expect(said('3 of 4 cases not run (write budget spent: 10 of 10)')).toMatch(/not sent: 1, write budget spent$/);
+  expect(said('1 of 2 cases not run (not selected (--only, --skip))')).toMatch(
+    /not sent: 1, not selected \(--only, --skip\)$/,
+  );
 });

@@ -85,8 +85,12 @@ export function coverageSaid(c: NonNullable<Results['run']['coverage']>): string
   if (c.notSent.length === 0) return sent;
   // By the reason's head: "read-only mode", "write budget spent", "not selected (--only, --skip)".
   const why = new Map<string, number>();
+  const count = (text: string, c: string) => text.split(c).length - 1;
   for (const n of c.notSent) {
-    const head = n.why.replace(/^\d+ of \d+ cases not run (in )?\(?/, '').split(/[:;)]/)[0] ?? n.why;
+    let head = n.why.replace(/^\d+ of \d+ cases not run (in )?\(?/, '').split(/[:;]/)[0] ?? n.why;
+    // Parentheses the cut left unbalanced: "read-only mode (x" ends before its own, "spent)" loses the prefix's.
+    if (count(head, '(') > count(head, ')')) head = head.slice(0, head.lastIndexOf('(')).trimEnd();
+    else if (count(head, ')') > count(head, '(')) head = head.slice(0, head.lastIndexOf(')'));
     why.set(head, (why.get(head) ?? 0) + 1);
   }
   return `${sent}; not sent: ${[...why].map(([w, n]) => `${n}, ${w}`).join('; ')}`;
