@@ -135,8 +135,8 @@ function findings(run: HarnessRun, levels: ReadonlyMap<string, Level>, kinds: re
  */
 export function firstNamed(run: HarnessRun): { first: string; root: string; group?: string[] } | undefined {
   const results = resultsOf(run);
-  // A target turned failing leads the violations: one item, the failures on its answers (findingLists).
-  const turned = findingLists(results).turned?.entries.map((e) => e.id);
+  // A target turned failing after a valid write leads the violations: the failures on its answers (findingLists).
+  const turned = results.run.targetPoisoned?.cause ? undefined : findingLists(results).turned?.entries.map((e) => e.id);
   if (turned?.length) return { first: turned[0] as string, root: turned[0] as string, group: turned };
   const { violations, undecided, warnings } = reported(results);
   const first = [...violations, ...undecided, ...warnings][0];
@@ -282,8 +282,10 @@ function asSeedRow(
   run: HarnessRun,
   levels: ReadonlyMap<string, Level>,
 ): SeedRow {
+  // Which requirements failed only on a turned target's answers is timing (failedOnTurn): not compared.
+  const turned = new Set(findingLists(resultsOf(run)).turned?.entries.map((e) => e.id));
   const must = findings(run, levels, ['failed', 'error'])
-    .filter((x) => x.level !== 'SHOULD')
+    .filter((x) => x.level !== 'SHOULD' && !turned.has(x.id))
     .map((x) => x.id);
   return {
     fault: f.name,

@@ -2,7 +2,7 @@
 // rejects (categoryId as a string), stores it, and from then on fails every list with a 500. The
 // requirement that failed on that very request is the violation; what failed only on the 500s
 // after it is blocked by it. A store that turns failing after an ordinary write: the write after
-// which it turned, said first, and the knock-ons, real violations, grouped under it.
+// which it turned, said first, and the knock-ons, real violations, folded under it (which they are is timing).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -83,14 +83,17 @@ test(
           'every createPet answered 500 from then on, where it had succeeded before; ',
       ),
     );
-    // What failed on those 500s is filed under the turn: one item with their ids, not a line each.
+    // What failed on those 500s is filed under the turn, counted and not named: which requirements
+    // were still sending when it turned is timing. One folded item with their ids, not a line each.
+    expect(results.verdictReason).toMatch(/; \d+ MUST requirements failed only on its failing answers$/);
     const md = readFileSync(join(run.cwd, 'reports', 'conformance.md'), 'utf8');
-    const violations = md.slice(md.indexOf('### Violations'), md.indexOf('\n\n', md.indexOf('\n- ')));
-    const items = violations.split('\n').filter((l) => l.startsWith('- '));
-    expect(items[0]).toMatch(/^- \d+ failed on the answers of the target turned failing: `/);
-    expect(items[0]).toContain('`createPet.missing-name`');
-    expect(items.filter((l) => l.startsWith('- `createPet.missing-name`'))).toEqual([]);
-    expect(run.stdout).toMatch(/✘ \d+ failed on the answers of the target turned failing: /);
+    const violations = md.slice(md.indexOf('### Violations'), md.indexOf('</details>'));
+    expect(violations).toMatch(
+      /\n<details><summary>\d+ failed only on the answers of the target turned failing \(which requirements were still sending when it turned depends on timing\)<\/summary>\n\n`/,
+    );
+    expect(violations).toContain('`createPet.missing-name`');
+    expect(violations).not.toContain('- `createPet.missing-name`');
+    expect(run.stdout).toMatch(/✘ \d+ failed only on the answers of the target turned failing: /);
   },
   CHILD_TIMEOUT.timeout,
 );

@@ -61,20 +61,26 @@ function finding(f: Finding): string {
 function onceItem(once: Once): string {
   const again = once.reproduce.map((curl) => `<li>${SAID.again}: <code>${h(curl)}</code></li>`);
   const ids = once.entries.map((e) => link(e.id)).join(', ');
+  if (once.folded)
+    return `<li><details><summary>${why(`${h(once.lead)} (${h(once.folded)})`)}</summary>${ids}</details></li>`;
   return `<li>${why(`${h(once.lead)}:`)} ${ids}${again.length ? `<ul class="also">${again.join('')}</ul>` : ''}</li>`;
 }
 
 function findingList(title: string, cls: string, list: Pick<FindingSection, 'findings' | 'count' | 'once'>): string {
   const { findings, once } = list;
-  const n = list.count + (once?.entries.length ?? 0);
+  const n = list.count + (once?.counted ?? 0);
   if (n === 0) return '';
-  const items = `${once ? onceItem(once) : ''}${findings.map(finding).join('')}`;
-  return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${n}</span></h3><ul>${items}</ul></div>`;
+  const items = [
+    once && !once.folded ? onceItem(once) : '',
+    ...findings.map(finding),
+    once?.folded ? onceItem(once) : '',
+  ];
+  return `<div class="finding ${cls}"><h3>${h(title)} <span class="n">${n}</span></h3><ul>${items.join('')}</ul></div>`;
 }
 
 function findingsSection(view: ReportView): string {
   const { violations: v, undecided: u, warnings: w, known, fixed, notScored, older } = view;
-  const count = [v, u, w].reduce((n, s) => n + s.count + (s.once?.entries.length ?? 0), 0);
+  const count = [v, u, w].reduce((n, s) => n + s.count + (s.once?.counted ?? 0), 0);
   if (count + known.length + fixed.length === 0 && !older) return '';
   const apart = (findings: Finding[]) => ({ findings, count: findings.length, once: null });
   return [

@@ -54,8 +54,16 @@ function finding(f: Finding): string[] {
 
 const section = (title: string, lines: string[]) => (lines.length ? ['', title, '', ...lines] : []);
 
-/** A list of findings, led by the requirements one cause explains (Once): one line, their ids. */
+/**
+ * A list of findings, led by the requirements one cause explains (Once): one line, their ids; or,
+ * when which they are depends on timing, last and folded, so the story above reads the same every run.
+ */
 function findingSection({ heading, findings, once }: FindingSection): string[] {
+  if (once?.folded)
+    return [
+      ...(findings.length ? section(`### ${heading}`, listed(findings, finding)) : ['', `### ${heading}`]),
+      ...details(`${md(capital(once.lead))} (${md(once.folded)})`, [ids(once.entries)]),
+    ];
   const lead = once
     ? [`- ${md(once.lead)}: ${ids(once.entries)}`, ...once.reproduce.map((curl) => `  - ${SAID.again}: ${code(curl)}`)]
     : [];

@@ -59,6 +59,8 @@ export interface SaidOnce {
   entries: RequirementResult[];
   /** Curl commands to send again what the target fell on (TargetLost.reproduce). */
   reproduce?: readonly string[];
+  /** Why the reports fold the ids: which requirements they are depends on timing. */
+  folded?: string;
 }
 
 /**
@@ -81,21 +83,41 @@ export function leftUndecided(
   };
 }
 
+/** What befell the failures on a turned target's answers, in a few words. */
+const ON_TURN = 'failed only on the answers of the target turned failing';
+
 /**
  * The failures a target turned failing explains (TargetPoisoned), said once: those whose every
  * exchange kept as evidence is a 5xx answer of the operation that turned failing. Not the
  * requirement that failed on the request it turned on (TargetPoisoned.cause): that one is the
- * cause, and blocks them. Null when none.
+ * cause, and blocks them (then these are the requirements it blocked). Which
+ * requirements were still sending when the target turned depends on timing, so the reports fold
+ * their ids (`folded`) and name them in no verdict. Null when none.
  */
 export function failedOnTurn(results: Results, failures: readonly RequirementResult[]): SaidOnce | null {
   const p = results.run.targetPoisoned;
   if (!p) return null;
-  const listPath = `${new URL(results.target.baseUrl).pathname.replace(/\/+$/, '')}/pets`;
+  // Blocked ones keep no evidence: the runner blocked them for failing on those answers (blockedByTurn).
+  const entries = p.cause
+    ? results.requirements.filter((e) => e.blockedBy === p.by)
+    : failures.filter(onTurnOf(p, results.target.baseUrl));
+  if (!entries.length) return null;
+  return {
+    said: targetPoisonedSaid(p),
+    what: p.cause ? `blocked by ${p.by}, on the answers of the target turned failing` : ON_TURN,
+    entries,
+    folded: 'which requirements were still sending when it turned depends on timing',
+  };
+}
+
+/** Whether a requirement's every exchange kept as evidence is a 5xx answer of the operation the target turned failing on. */
+export function onTurnOf(p: TargetPoisoned, baseUrl: string): (e: RequirementResult) => boolean {
+  const listPath = `${new URL(baseUrl).pathname.replace(/\/+$/, '')}/pets`;
   const onTurn = (x: NonNullable<RequirementResult['evidence']>[number]) =>
     (x.response?.status ?? 0) >= 500 &&
     operationOf(x.request.method, new URL(x.request.url).pathname, listPath) === (p.operation ?? 'listPets');
-  const entries = failures.filter((e) => !(p.cause && e.id === p.by) && e.evidence?.length && e.evidence.every(onTurn));
-  return entries.length
-    ? { said: targetPoisonedSaid(p), what: 'failed on the answers of the target turned failing', entries }
-    : null;
+  return (e) => !(p.cause && e.id === p.by) && (e.evidence?.length ?? 0) > 0 && (e.evidence ?? []).every(onTurn);
 }
+
+/** The headline's words for failures on a turned target's answers: "15 more failed only on its failing answers". */
+export const onTurnSaid = (count: string) => `${count} failed only on its failing answers`;

@@ -123,7 +123,7 @@ function heading({ results, level }: ReportView, { paint, line }: Out): string[]
   ];
 }
 
-/** What failed on a poisoned target's failing answers: one item (the verdict names the turn). */
+/** What failed on a poisoned target's failing answers: one item, after the violations (the verdict names the turn). */
 function turnedItem(turned: Once | null, { paint, width }: Out): string[] {
   if (!turned) return [];
   return wrapped(turned.entries.map(idOf), width, ` ${paint.red('✘')} ${paint.dim(`${turned.lead}: `)}`);
@@ -194,7 +194,7 @@ function footer(view: ReportView, { line, reportDir }: Out): string[] {
   lines.push(line('reports', `${reportDir}/${files}`));
   // The summary gives each finding's first reason; where the rest is.
   const { violations: v, undecided: u, warnings: w } = view;
-  const listed = [v, u, w].reduce((n, s) => n + s.count + (s.once?.entries.length ?? 0), view.known.length);
+  const listed = [v, u, w].reduce((n, s) => n + s.count + (s.once?.counted ?? 0), view.known.length);
   if (listed > 0) {
     const where = `requests, responses and curl lines in ${reportDir}/conformance.html (or run with --verbose)`;
     lines.push(line('evidence', where));
@@ -207,8 +207,8 @@ function findingLines(view: ReportView, out: Out): string[] {
   const all = (list: readonly Finding[]) => list.flatMap((f) => finding(f, out));
   return [
     ...heading(view, out),
-    ...turnedItem(view.violations.once, out),
     ...all(view.violations.findings),
+    ...turnedItem(view.violations.once, out),
     ...all(view.undecided.findings),
     ...goneItem(view.undecided.once, out),
     ...all(view.warnings.findings),

@@ -12,7 +12,7 @@ import type {
 import type { Level } from '../checks/requirement.js';
 import { addedAfter, type Exclusion } from '../data/requirement-sets.js';
 import { inCauseOrder, shownFindings, type ShownFinding } from './causes.js';
-import { failedOnTurn, leftUndecided, targetPoisonedSaid, type SaidOnce } from './one-cause.js';
+import { failedOnTurn, leftUndecided, onTurnOf, onTurnSaid, targetPoisonedSaid, type SaidOnce } from './one-cause.js';
 import { oneLine, plural } from './words.js';
 
 /** How a verdict reads in a heading. */
@@ -96,6 +96,7 @@ export function verdictOf(
     diagnosis?: string | null | undefined;
     targetLost?: TargetLost | null | undefined;
     targetPoisoned?: TargetPoisoned | null | undefined;
+    target?: { baseUrl: string };
   },
 ): { verdict: Verdict; reason: string } {
   const { verdict, reason } = verdictAlone(entries, run);
@@ -121,11 +122,17 @@ function verdictAlone(
   const undecided = deciding.filter((e) => e.outcome === 'error');
   const gone = leftUndecided(undecided, run.targetLost);
   if (failed.length > 0) {
-    const also = gone ? `; ${gone.said}, ${gone.entries.length} more could not be decided` : '';
-    return {
-      verdict: 'nonconformant',
-      reason: `${plural(failed.length, `${levels} requirement`)} violated: ${ids(failed)}${also}`,
-    };
+    // Failures only on a turned target's answers are counted, not named: which they are is timing (failedOnTurn).
+    const p = run.targetPoisoned;
+    const onTurn = p && !p.cause && run.target ? onTurnOf(p, run.target.baseUrl) : () => false;
+    const named = failed.filter((e) => !onTurn(e));
+    const turned = failed.length - named.length;
+    const reason = [
+      named.length ? `${plural(named.length, `${levels} requirement`)} violated: ${ids(named)}` : '',
+      turned ? onTurnSaid(named.length ? `${turned} more` : plural(turned, `${levels} requirement`)) : '',
+      gone ? `${gone.said}, ${gone.entries.length} more could not be decided` : '',
+    ];
+    return { verdict: 'nonconformant', reason: reason.filter(Boolean).join('; ') };
   }
   if (gone) {
     return {
@@ -212,9 +219,11 @@ export function findingLists(
     notTested ? [] : apart(undecided),
     apart(notTested ? warnings.filter((e) => e.outcome !== 'error') : warnings),
   ];
+  // Named once, with the cause: not again under the finding they were grouped under or blocked by.
+  const notOnce = (f: ShownFinding): ShownFinding => ({ ...f, also: apart(f.also), blocked: apart(f.blocked) });
   const [v, u, w] = lists.map((entries, i) => ({
     entries,
-    shown: shownFindings(entries, lists.slice(0, i).flat(), results.requirements),
+    shown: shownFindings(entries, lists.slice(0, i).flat(), results.requirements).map(notOnce),
   })) as [FindingList, FindingList, FindingList];
   return { violations: v, undecided: u, warnings: w, gone, turned };
 }

@@ -74,6 +74,10 @@ export interface Once {
   inVerdict: boolean;
   entries: Named[];
   reproduce: readonly string[];
+  /** Why the ids are folded (SaidOnce.folded), or null when they are listed. */
+  folded: string | null;
+  /** How many of them the section's count holds: those failed or undecided, not those blocked. */
+  counted: number;
 }
 
 /** One list of findings, under its heading, led by what one cause explains. */
@@ -140,7 +144,15 @@ function once(o: SaidOnce | null, results: Results): Once | null {
   if (!o) return null;
   const entries = o.entries.map((e) => ({ id: e.id, apart: e.level === 'SHOULD' ? ' (SHOULD)' : '' }));
   const inVerdict = results.verdictReason.includes(o.said);
-  return { lead: saidOnce(o, results), said: o.said, inVerdict, entries, reproduce: o.reproduce ?? [] };
+  return {
+    lead: saidOnce(o, results),
+    said: o.said,
+    inVerdict,
+    entries,
+    reproduce: o.reproduce ?? [],
+    folded: o.folded ?? null,
+    counted: o.entries.filter((e) => e.outcome === 'failed' || e.outcome === 'error').length,
+  };
 }
 
 function notesOf(results: Results): Notes {
