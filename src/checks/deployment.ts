@@ -1,6 +1,6 @@
 // What a gateway in front of the service answered itself (its 4xx pages): findings about the
 // deployment, not the service's, kept apart from every rule.
-import { answeredByFront, type ApiResponse } from '../wire/requests.js';
+import { answeredByFront, urlOf, type ApiResponse } from '../wire/requests.js';
 import type { DeploymentFinding } from '../data/generated/report-types.js';
 
 export class DeploymentAnswers {
@@ -12,7 +12,7 @@ export class DeploymentAnswers {
     const seen = this.front.get(res.infrastructure);
     if (seen) seen.answers++;
     else if (answeredByFront(res)) {
-      const { pathname, search } = new URL(res.request.url);
+      const { pathname, search } = urlOf(res.request.url);
       this.front.set(res.infrastructure, {
         answer: res.infrastructure,
         request: `${res.request.method} ${pathname}${search}`,

@@ -44,14 +44,15 @@ const own = (c: CaseCause) => !c.rules?.length && !c.sentBy?.length && !c.pets?.
 
 /**
  * Runs `fn` (sync or async); a Violation it throws for the check's own rule is thrown again as
- * evidence against `cause` (rule ids, most specific first, or a whole CaseCause), e.g. the 201 of
- * a fixture create against createPet.minimal. Cases that already name a rule keep it: the
- * innermost helper knows best.
+ * evidence against `cause` (rule ids, most specific first, or a whole CaseCause, or a function
+ * making one only then: most answers break nothing), e.g. the 201 of a fixture create against
+ * createPet.minimal. Cases that already name a rule keep it: the innermost helper knows best.
  */
-export function because<T>(cause: readonly RequirementId[] | CaseCause, fn: () => T): T {
-  const named: CaseCause = Array.isArray(cause) ? { rules: cause as readonly RequirementId[] } : (cause as CaseCause);
+export function because<T>(cause: readonly RequirementId[] | CaseCause | (() => CaseCause), fn: () => T): T {
   const retag = (err: unknown): never => {
     if (!(err instanceof Violation)) throw err;
+    const named: CaseCause =
+      typeof cause === 'function' ? cause() : Array.isArray(cause) ? { rules: cause } : (cause as CaseCause);
     throw new Violation(
       err.message,
       err.evidence,

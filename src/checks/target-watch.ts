@@ -9,7 +9,7 @@ import { validate } from '../data/schemas.js';
 import { requestOnly } from '../wire/evidence.js';
 import { parseJson } from '../wire/json.js';
 import { describeTransportError, isClose } from '../wire/transport.js';
-import type { ApiResponse, SentRequest } from '../wire/requests.js';
+import { urlOf, type ApiResponse, type SentRequest } from '../wire/requests.js';
 
 /** Requests without an answer, in a row to the end of the run, that make a lost target. */
 const LOST_AFTER = 3;
@@ -71,7 +71,7 @@ export class TargetWatch {
 
   /** The operation a request (as sent, or as evidence writes it) is, if it is one of the interface's. */
   operationOf(request: Pick<SentRequest, 'method' | 'url'>): Operation | undefined {
-    return operationOf(request.method, new URL(request.url).pathname, this.listPath);
+    return operationOf(request.method, urlOf(request.url).pathname, this.listPath);
   }
 
   /** An answer, to a request the requirement `by` sent. */

@@ -32,6 +32,22 @@ export interface SentRequest {
   harEntry?: number;
 }
 
+/** URLs parsed lately (see urlOf). */
+const parsedUrls = new Map<string, URL>();
+const URLS_KEPT = 256;
+
+/**
+ * A request's URL parsed, once per text: a run sends the same URLs many times over, and several
+ * rules read each answer's. Shared: read it, never change it.
+ */
+export function urlOf(url: string): URL {
+  let parsed = parsedUrls.get(url);
+  if (parsed) return parsed;
+  if (parsedUrls.size >= URLS_KEPT) parsedUrls.delete(parsedUrls.keys().next().value as string);
+  parsedUrls.set(url, (parsed = new URL(url)));
+  return parsed;
+}
+
 export interface ApiResponse {
   request: SentRequest;
   status: number;

@@ -30,7 +30,10 @@ export function expectCreatedId(res: ApiResponse, sent: { status?: unknown }, wh
 
 /** A valid PetList; one that is not breaks listPets.ok's rule, whichever check listed (see listCause). */
 export function expectPetList(res: ApiResponse): Pet[] {
-  return because(listCause(res.json), () => expectBody(res, 'PetList') as Pet[]);
+  return because(
+    () => listCause(res.json),
+    () => expectBody(res, 'PetList') as Pet[],
+  );
 }
 
 /**

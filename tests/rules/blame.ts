@@ -7,7 +7,7 @@ import type { RequirementId } from '../../src/data/generated/requirement-ids.js'
 import { NAME_SURELY_ACCEPTED } from '../../src/data/generators.js';
 import { validate } from '../../src/data/schemas.js';
 import { exactInteger } from '../../src/wire/json.js';
-import type { ApiResponse } from '../../src/wire/requests.js';
+import { urlOf, type ApiResponse } from '../../src/wire/requests.js';
 import type { CaseCause } from '../../src/checks/outcomes.js';
 
 /** What tells a pet this run created by its name (the run context does). */
@@ -118,7 +118,7 @@ export const isTwin = (ctx: CreatedIds, pet: Pet, got: Pet): boolean =>
  * and listPets.status.exact under a filter. A pet missing from it may be a short page.
  */
 export function shortListRules(res: ApiResponse): RequirementId[] {
-  const query = new URL(res.request.url).searchParams;
+  const query = urlOf(res.request.url).searchParams;
   return [
     'listPets.limit.exact',
     ...(query.has('limit') ? [] : (['listPets.limit.default-exact'] as const)),

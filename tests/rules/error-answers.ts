@@ -5,7 +5,7 @@
 // few examples (and the check that sent each), however many answers it spoiled.
 import { isObject } from './blame.js';
 import { isJsonMediaType } from '../../src/checks/assert.js';
-import type { ApiResponse } from '../../src/wire/requests.js';
+import { urlOf, type ApiResponse } from '../../src/wire/requests.js';
 import type { RequirementId } from '../../src/data/generated/requirement-ids.js';
 import { exchangeOf, type Exchange, type Expectation } from '../../src/wire/evidence.js';
 import { jsonShape } from '../../src/data/json-shape.js';
@@ -183,7 +183,7 @@ export class ErrorAnswers implements RunObserver {
     }
     group.count++;
     if (group.examples.length < EXAMPLES_PER_GROUP && !group.senders.has(sentBy)) {
-      const url = new URL(res.request.url);
+      const url = urlOf(res.request.url);
       group.examples.push({
         // A sender is a check's name (or the run): the suite's own words.
         what: msg`${quoted(`${res.request.method} ${url.pathname}${url.search}`)} (sent by ${words(sentBy)})`,

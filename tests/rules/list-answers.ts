@@ -13,7 +13,7 @@ import { Violation } from '../../src/checks/outcomes.js';
 import { joined, msg, petsCount, words, type Message } from '../../src/checks/message.js';
 import { senderOf, type AnswerFrom, type RunObserver } from '../../src/checks/requirement.js';
 import { PET_STATUSES } from '../../src/data/schemas.js';
-import type { ApiResponse } from '../../src/wire/requests.js';
+import { urlOf, type ApiResponse } from '../../src/wire/requests.js';
 
 export const LIST_RULES = [
   'listPets.ok',
@@ -121,7 +121,7 @@ function judge(res: ApiResponse): Map<ListRule, Violation> {
   at('listPets.ok', () => (pets = expectPetList(res)));
   if (pets === undefined) return broken;
   const valid = pets;
-  const query = new URL(res.request.url).searchParams;
+  const query = urlOf(res.request.url).searchParams;
   const limits = query.getAll('limit');
   const statuses = query.getAll('status');
   const [limit] = limits;
@@ -169,7 +169,7 @@ export class ListAnswers implements RunObserver {
     // would keep megabytes in flight longer against a server that sends them.
     if (res.request.method !== 'GET' || res.status !== 200 || res.infrastructure !== undefined || res.truncated) return;
     if (from.unscored) return;
-    const url = new URL(res.request.url);
+    const url = urlOf(res.request.url);
     if (url.pathname !== this.listPath) return;
     this.judged++;
     const violation = judge(res).get(this.rule);
