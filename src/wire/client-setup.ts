@@ -97,7 +97,7 @@ export interface ClientOptions<S = unknown> {
   apiKey: string;
   timeoutMs: number;
   concurrency: number;
-  /** Whether a host is this machine, where nothing is opened ahead nor kept for a POST (default: loopback by name; tests say no). */
+  /** Whether a host is this machine, where nothing is opened ahead (default: loopback by name; tests say no). */
   onThisMachine?: (host: string) => boolean;
   /** Bodies beyond this many bytes are cut and marked truncated. */
   maxBodyBytes?: number;

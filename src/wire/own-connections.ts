@@ -6,8 +6,7 @@
 // no `max` spent, no 5xx (a failing server may be going down), no 4xx to an upload it may have
 // answered before reading it whole (servers close those). And the connection has been idle under
 // FRESH_FRACTION of N since: far inside the server's own promise. A server that promises nothing
-// (tinyproxy, nginx), or one on this machine, gets a new connection per request, its request the
-// first on it, as before.
+// (tinyproxy, nginx) gets a new connection per request, its request the first on it, as before.
 import { Client, Dispatcher } from 'undici';
 import type { WarmConnections } from './warm.js';
 
@@ -70,9 +69,7 @@ export class OwnConnections extends Dispatcher {
 
   override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     // A GET comes here only to be sent again after a kept connection failed it: on a new one.
-    // On this machine a handshake is free: each POST has a new connection there, as it always did
-    // (kept, the order in which a run's creates reached a server changed with its load).
-    const creates = opts.method !== 'GET' && opts.method !== 'HEAD' && !this.onThisMachine(opts.origin);
+    const creates = opts.method !== 'GET' && opts.method !== 'HEAD';
     const client = (creates && this.take(performance.now())) || this.connection(opts.origin);
     let promisedMs = 0;
     const done = (keep: boolean) => {
@@ -98,14 +95,6 @@ export class OwnConnections extends Dispatcher {
         done(false);
       },
     });
-  }
-
-  private readonly near = new Map<string, boolean>();
-  private onThisMachine(origin: Dispatcher.DispatchOptions['origin']): boolean {
-    const key = String(origin ?? '');
-    let near = this.near.get(key);
-    if (near === undefined) this.near.set(key, (near = this.warm.onThisMachine(new URL(key).hostname)));
-    return near;
   }
 
   /** The latest kept connection still fresh; older ones are ended (never used again once past fresh). */
