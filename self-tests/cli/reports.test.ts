@@ -161,9 +161,10 @@ describe.each([
     const answers = Object.values(network.latency).reduce((n, l) => n + l.answers, 0);
     expect(answers).toBe(r.run.requests); // every request got an answer, each counted once
     for (const l of Object.values(network.latency)) expect(l.p95Ms).toBeGreaterThanOrEqual(l.medianMs);
-    // On this machine every create on a connection of its own, the GETs on kept-alive ones.
+    // Connections kept for GETs, and for creates while the server's Keep-Alive promise is fresh
+    // (self-tests/hostile/post-connections.test.ts): some opened, fewer than the requests.
     const opened = network.connections?.opened ?? 0;
-    expect(opened).toBeGreaterThan(network.latency.createPet?.answers ?? Infinity);
+    expect(opened).toBeGreaterThan(0);
     expect(opened).toBeLessThan(r.run.requests ?? 0);
     for (const file of ['conformance.md', 'conformance.html', 'junit.xml'])
       expect(read(run(), file)).toContain(network.traceId);
