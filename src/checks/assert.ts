@@ -142,7 +142,7 @@ export function expectNoHeader(res: ApiResponse, name: Message, why: Message): v
  * own memory of texts). Bounded: the latest VALID_KEPT texts up to VALID_CHARS each, per schema.
  */
 const validTexts = new Map<string, Set<string>>();
-const VALID_KEPT = 64;
+const VALID_KEPT = 256;
 const VALID_CHARS = 32 * 1024;
 
 function knownValid(schema: string, text: string): boolean {

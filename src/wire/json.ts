@@ -219,20 +219,26 @@ export function holdsNoBigInt(value: object): boolean {
  * Texts parseFast vouched for lately, with their marked text and where their long integers are. A
  * store answers the same list many times over (a property lists it after each case): such a text
  * is parsed again, into a value of its own, without marking, checking or walking it again.
- * Bounded: the latest VOUCHED texts up to VOUCHED_CHARS each.
+ * Bounded: texts up to VOUCHED_CHARS each, the latest up to VOUCHED_TOTAL characters in all.
  */
 interface Vouched {
   marked: string;
   restored: readonly Restored[];
 }
 const vouched = new Map<string, Vouched>();
-const VOUCHED = 64;
 const VOUCHED_CHARS = 32 * 1024;
+const VOUCHED_TOTAL = 1024 * 1024;
+let vouchedChars = 0;
 
 function vouch(text: string, known: Vouched): void {
   if (text.length > VOUCHED_CHARS) return;
-  if (vouched.size >= VOUCHED) vouched.delete(vouched.keys().next().value as string);
+  for (const oldest of vouched.keys()) {
+    if (vouchedChars + text.length <= VOUCHED_TOTAL) break;
+    vouched.delete(oldest);
+    vouchedChars -= oldest.length;
+  }
   vouched.set(text, known);
+  vouchedChars += text.length;
 }
 
 /** Parses JSON text, keeping unsafe integers as bigint. Throws SyntaxError on invalid or too deeply nested JSON. */
