@@ -2,7 +2,7 @@
 // for every request that may create one of its own or one kept inside the server's promise: own-connections.ts), direct or through
 // the environment's proxy.
 import { Readable } from 'node:stream';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Agent, envHttpProxyAgent, type Dispatcher } from './undici.js';
 import { proxyEnv } from '../config/config.js';
 import { earlyAnswerConnector, envProxy, namesProxy, type EnvProxy } from './transport.js';
 import { stringifyJson } from './json.js';
@@ -172,7 +172,7 @@ export function connectionsFor(
   // the proxy is the one reading the upload.
   const proxy = direct ? undefined : envProxy(new URL(baseUrl).protocol, proxyEnv());
   if (viaEnv) {
-    const agentOf = (opts: Agent.Options) => new EnvHttpProxyAgent({ ...opts, proxyTunnel: false });
+    const agentOf = (opts: Agent.Options) => new (envHttpProxyAgent())({ ...opts, proxyTunnel: false });
     return { pooled: agentOf(agent), fresh: agentOf(fresh), proxy, opened: undefined };
   }
   const opened: Opened = { count: 0, unused: 0 };

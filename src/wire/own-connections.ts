@@ -7,7 +7,7 @@
 // answered before reading it whole (servers close those). And the connection has been idle under
 // FRESH_FRACTION of N since: far inside the server's own promise. A server that promises nothing
 // (tinyproxy, nginx) gets a new connection per request, its request the first on it, as before.
-import { Client, Dispatcher } from 'undici';
+import { Client, Dispatcher } from './undici.js';
 import type { WarmConnections } from './warm.js';
 
 /** The shortest `Keep-Alive: timeout` (seconds) a POST's connection is kept for. */

@@ -2,7 +2,7 @@
 // keep-alive connection, or the proxy (named, with the variable it came from) when it is the one
 // failing; and the sockets' connector, which keeps reading an answer the server sent early.
 import type { Socket } from 'node:net';
-import { buildConnector } from 'undici';
+import { buildConnector } from './undici.js';
 
 /** An exchange that got no answer: the error, and whether a resend on a fresh connection is safe for a GET. */
 export class ExchangeFailure {
