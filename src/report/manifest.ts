@@ -1,6 +1,6 @@
 // The certification manifest: SHA-256 of every report file, of the OpenAPI document and of the
 // suite itself, so a certificate can be checked later against the exact suite that issued it.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -73,12 +73,35 @@ function git(root: string, args: string[]): string | null {
   }
 }
 
+type SuiteCommit = { commit: string | null; dirty: boolean | null };
+
 /** The commit the suite runs from, and whether its files differ from it (null outside a git checkout). */
-export function suiteCommit(root: string): { commit: string | null; dirty: boolean | null } {
+export function suiteCommit(root: string): SuiteCommit {
   const commit = git(root, ['rev-parse', 'HEAD']);
   if (!commit || !/^[0-9a-f]{40}$/.test(commit)) return { commit: null, dirty: null };
   const status = git(root, ['status', '--porcelain', '--', ...SUITE_PATHS]);
   return { commit, dirty: status === null ? null : status.length > 0 };
+}
+
+/**
+ * suiteCommit asked of git in the background, from now: the run's end reads it without waiting
+ * for two processes (asking again, and waiting, only when they have not answered by then).
+ */
+export function suiteCommitAhead(root: string): () => SuiteCommit {
+  let known: SuiteCommit | undefined;
+  const ask = (args: string[]) =>
+    new Promise<string | null>((done) =>
+      execFile('git', args, { cwd: root, encoding: 'utf8', timeout: 5000 }, (err, out) =>
+        done(err ? null : out.trim()),
+      ),
+    );
+  void (async () => {
+    const commit = await ask(['rev-parse', 'HEAD']);
+    if (!commit || !/^[0-9a-f]{40}$/.test(commit)) return (known = { commit: null, dirty: null });
+    const status = await ask(['status', '--porcelain', '--', ...SUITE_PATHS]);
+    return (known = { commit, dirty: status === null ? null : status.length > 0 });
+  })();
+  return () => known ?? suiteCommit(root);
 }
 
 export interface Manifest {

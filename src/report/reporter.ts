@@ -8,7 +8,7 @@ import { redact, redactMessage, registerSecret } from '../wire/redact.js';
 import { renderBadgeJson, renderBadgeSvg } from './badge.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
-import { buildManifest, digestFile, suiteCommit } from './manifest.js';
+import { buildManifest, digestFile, suiteCommitAhead, type suiteCommit } from './manifest.js';
 import { renderMarkdown } from './markdown.js';
 import { sealHar, writeEmptyHar } from '../wire/har.js';
 import { loadBaseline, type Baseline } from './baseline.js';
@@ -153,6 +153,9 @@ export class ConformanceReporter {
     if (config.apiKey) registerSecret(config.apiKey);
   }
 
+  /** The suite's commit, asked of git while the checks run. */
+  private readonly commit = suiteCommitAhead(packageRootPath);
+
   /**
    * A run whose checks ran (all, or until it was interrupted): writes the reports and prints the
    * summary. An interrupted run's reports are written once, by whichever comes first (the run's
@@ -226,7 +229,7 @@ export class ConformanceReporter {
   private finish(checks: readonly CheckInput[], finishing: Finishing): Results {
     const finishedAt = new Date();
     if (finishing.runConfig?.apiKey) registerSecret(finishing.runConfig.apiKey);
-    const commit = suiteCommit(packageRootPath);
+    const commit = this.commit();
     const results = buildResults(checks, this.runInput(finishing, commit.commit, finishedAt));
     this.results = results;
     if (this.options.write === false) return results;
