@@ -90,9 +90,9 @@ const ON_TURN = 'failed only on the answers of the target turned failing';
  * The failures a target turned failing explains (TargetPoisoned), said once: those whose every
  * exchange kept as evidence is a 5xx answer of the operation that turned failing. Not the
  * requirement that failed on the request it turned on (TargetPoisoned.cause): that one is the
- * cause, and blocks them (then these are the requirements it blocked). Which
- * requirements were still sending when the target turned depends on timing, so the reports fold
- * their ids (`folded`) and name them in no verdict. Null when none.
+ * cause, and blocks them (then these are the requirements it blocked). Which requirements were
+ * still sending when the target turned depends on timing, so the reports fold their ids
+ * (`folded`) and name them in no verdict. Null when none.
  */
 export function failedOnTurn(results: Results, failures: readonly RequirementResult[]): SaidOnce | null {
   const p = results.run.targetPoisoned;
