@@ -158,17 +158,6 @@ function setOwn(holder: object, key: string, value: unknown): void {
   else (holder as Record<string, unknown>)[key] = value;
 }
 
-/** Puts the exact values back where restoreMarked found them in another parse of the same text. */
-function restoreAt(value: unknown, restored: readonly Restored[]): unknown {
-  for (const { path, value: exact } of restored) {
-    if (path.length === 0) return exact;
-    let holder = value as Record<string, unknown>;
-    for (let i = 0; i < path.length - 1; i++) holder = holder[path[i] as string] as Record<string, unknown>;
-    setOwn(holder, path[path.length - 1] as string, exact);
-  }
-  return value;
-}
-
 /**
  * The native parser, where it can vouch for the exact value: long integers are first quoted with a
  * marker, and the text must come back character for character from JSON.stringify (white space
@@ -179,7 +168,7 @@ function restoreAt(value: unknown, restored: readonly Restored[]): unknown {
  */
 function parseFast(text: string): unknown {
   const known = vouched.get(text);
-  if (known) return numbersOnly(restoreAt(JSON.parse(known.marked), known.restored), known.restored);
+  if (known !== undefined) return known;
   // JSON.stringify writes integers from 1e21 up as `1e+21`: exact only when read from the digits.
   if (text.includes('e+') && /\de\+/.test(text)) return NOT_FAST;
   const long = /\d{16}/.test(text);
@@ -197,7 +186,7 @@ function parseFast(text: string): unknown {
   }
   const restored: Restored[] = [];
   if (long) value = restoreMarked(value, restored);
-  vouch(text, { marked, restored });
+  vouch(text, value);
   return numbersOnly(value, restored);
 }
 
@@ -216,29 +205,32 @@ export function holdsNoBigInt(value: object): boolean {
 }
 
 /**
- * Texts parseFast vouched for lately, with their marked text and where their long integers are. A
- * store answers the same list many times over (a property lists it after each case): such a text
- * is parsed again, into a value of its own, without marking, checking or walking it again.
- * Bounded: texts up to VOUCHED_CHARS each, the latest up to VOUCHED_TOTAL characters in all.
+ * Values parseFast vouched for lately, by their text: a store answers the same list many times
+ * over (a property lists it after each case), and every answer of that text gets that one value,
+ * frozen to the last member, so no reader can change what another reads (the attempt throws: the
+ * modules are strict). Bounded: texts up to VOUCHED_CHARS each, the latest up to VOUCHED_TOTAL
+ * characters in all.
  */
-interface Vouched {
-  marked: string;
-  restored: readonly Restored[];
-}
-const vouched = new Map<string, Vouched>();
+const vouched = new Map<string, unknown>();
 const VOUCHED_CHARS = 32 * 1024;
 const VOUCHED_TOTAL = 1024 * 1024;
 let vouchedChars = 0;
 
-function vouch(text: string, known: Vouched): void {
+function vouch(text: string, value: unknown): void {
   if (text.length > VOUCHED_CHARS) return;
   for (const oldest of vouched.keys()) {
     if (vouchedChars + text.length <= VOUCHED_TOTAL) break;
     vouched.delete(oldest);
     vouchedChars -= oldest.length;
   }
-  vouched.set(text, known);
+  vouched.set(text, deepFreeze(value));
   vouchedChars += text.length;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+  return Object.freeze(value);
 }
 
 /** Parses JSON text, keeping unsafe integers as bigint. Throws SyntaxError on invalid or too deeply nested JSON. */
