@@ -136,34 +136,12 @@ export function expectNoHeader(res: ApiResponse, name: Message, why: Message): v
     });
 }
 
-/**
- * Answers lately found valid, by schema and text: a store answers the same list many times over (a
- * property lists it after each case), and a text parses to the same value every time (as parseJson's
- * own memory of texts). Bounded: the latest VALID_KEPT texts up to VALID_CHARS each, per schema.
- */
-const validTexts = new Map<string, Set<string>>();
-const VALID_KEPT = 256;
-const VALID_CHARS = 32 * 1024;
-
-function knownValid(schema: string, text: string): boolean {
-  return validTexts.get(schema)?.has(text) === true;
-}
-
-function keepValid(schema: string, text: string): void {
-  if (text.length > VALID_CHARS) return;
-  let texts = validTexts.get(schema);
-  if (!texts) validTexts.set(schema, (texts = new Set()));
-  if (texts.size >= VALID_KEPT) texts.delete(texts.values().next().value as string);
-  texts.add(text);
-}
-
 /** Parses and schema-checks the JSON body; a failure is the check's own rule's (tests/rules/ name others'). */
 export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): unknown {
   const name = words(schema); // a schema's name: the suite's own (schemas/)
   // A body cut at the suite's limit is not judged by its shape: an exported test would read it whole.
   if (res.truncated)
     fail(res, msg`a ${name} body`, msg`a body larger than the suite reads (${res.text.length} bytes read)`);
-  if (res.jsonError === undefined && knownValid(schema, res.text)) return res.json;
   const shaped = { body: jsonShape(schema) };
   if (res.jsonError !== undefined)
     fail(
@@ -183,7 +161,6 @@ export function expectBody(res: ApiResponse, schema: SchemaName | 'PetList'): un
       msg`${show(res.json, 200)}, where ${quoted(result.problems.join('; '))}`,
       formatOnly ? undefined : shaped,
     );
-  keepValid(schema, res.text);
   return res.json;
 }
 

@@ -1,7 +1,7 @@
 // Validators compiled once from the files in schemas/, the single source of truth.
 import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { holdsNoBigInt, isInt64 } from '../wire/json.js';
+import { holdsNoBigInt, isInt64, isShared } from '../wire/json.js';
 import * as generated from './generated/validators.js';
 import { packageRoot } from '../config/package-root.js';
 
@@ -60,11 +60,19 @@ function describe(errors: ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`.trim());
 }
 
+/** Verdicts on values parseJson shared (a text answered many times over): each judged once per schema. */
+const judged = new WeakMap<object, Map<string, SchemaResult>>();
+
 /** Validates a losslessly parsed value against a named schema (or `PetList`). */
 export function validate(schema: SchemaName | 'PetList', value: unknown): SchemaResult {
+  const kept = value !== null && typeof value === 'object' && isShared(value) ? value : undefined;
+  const known = kept && judged.get(kept)?.get(schema);
+  if (known) return known;
   const fn = compiled[`validate${schema}`];
   const valid = fn(validationView(value)) as boolean;
-  return { valid, problems: valid ? [] : describe(fn.errors) };
+  const result: SchemaResult = Object.freeze({ valid, problems: valid ? [] : describe(fn.errors) });
+  if (kept) judged.set(kept, (judged.get(kept) ?? new Map()).set(schema, result));
+  return result;
 }
 
 /** The enumeration, read from the schema rather than re-typed. */

@@ -224,6 +224,7 @@ function vouch(text: string, value: unknown): void {
     vouchedChars -= oldest.length;
   }
   vouched.set(text, deepFreeze(value));
+  if (value !== null && typeof value === 'object') shared.add(value);
   vouchedChars += text.length;
 }
 
@@ -231,6 +232,14 @@ function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
   return Object.freeze(value);
+}
+
+/** Values parseJson gave every reader of one text, frozen to the last member (see vouch). */
+const shared = new WeakSet<object>();
+
+/** True for a value parseJson shared and froze: nothing changes it, so a verdict on it holds for good. */
+export function isShared(value: object): boolean {
+  return shared.has(value);
 }
 
 /** Parses JSON text, keeping unsafe integers as bigint. Throws SyntaxError on invalid or too deeply nested JSON. */
