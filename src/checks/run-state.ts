@@ -11,7 +11,7 @@ import { exactInteger, type Int64 } from '../wire/json.js';
 import type { RequirementId } from '../data/generated/requirement-ids.js';
 import type { PropertyCase } from '../data/generated/report-types.js';
 import type { AnswerFrom, CheckRef, RunObserver } from './observer.js';
-import { TargetWatch } from './target-watch.js';
+import { listPathOf, TargetWatch } from './target-watch.js';
 import { Coverage } from './coverage.js';
 import { Latency } from './latency.js';
 import { addedAfter } from '../data/requirement-sets.js';
@@ -104,7 +104,7 @@ export class RunState {
         })
       : undefined;
     this.har = har;
-    this.listPath = `${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/pets`;
+    this.listPath = listPathOf(config.baseUrl);
     this.watch = new TargetWatch(config.timeoutMs, this.listPath);
     this.client = new Client<Sender>({
       baseUrl: config.baseUrl,

@@ -34,6 +34,19 @@ const line = (sent: SentRequest) => {
 
 type Operation = 'listPets' | 'getPet' | 'createPet';
 
+/** The path of listPets under a base URL, e.g. /v1/pets for http://host/v1/. */
+export const listPathOf = (baseUrl: string): string => `${new URL(baseUrl).pathname.replace(/\/+$/, '')}/pets`;
+
+/** An exchange as evidence keeps it: its request, and its answer when one came. */
+type Kept = { request: Pick<SentRequest, 'method' | 'url'>; response?: { status: number } | null };
+
+/** Whether an exchange is a 5xx answer of the operation the target turned failing on (TargetPoisoned). */
+export const answeredOnTurn =
+  (p: TargetPoisoned, listPath: string) =>
+  (x: Kept): boolean =>
+    (x.response?.status ?? 0) >= 500 &&
+    operationOf(x.request.method, urlOf(x.request.url).pathname, listPath) === (p.operation ?? 'listPets');
+
 /** The operation a request is, by its method and path (`listPath` the path of listPets, e.g. /v1/pets). */
 export function operationOf(method: string, path: string, listPath: string): Operation | undefined {
   if (path === listPath) return method === 'GET' ? 'listPets' : method === 'POST' ? 'createPet' : undefined;
@@ -68,6 +81,11 @@ export class TargetWatch {
     /** The path of listPets, e.g. /v1/pets. */
     private readonly listPath: string,
   ) {}
+
+  /** Whether an exchange is a 5xx answer of the operation the target turned failing on. */
+  onTurn(p: TargetPoisoned): (x: Kept) => boolean {
+    return answeredOnTurn(p, this.listPath);
+  }
 
   /** The operation a request (as sent, or as evidence writes it) is, if it is one of the interface's. */
   operationOf(request: Pick<SentRequest, 'method' | 'url'>): Operation | undefined {

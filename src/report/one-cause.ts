@@ -2,7 +2,7 @@
 // failing (src/checks/target-watch.ts finds them), in words, with the requirements each explains.
 import { GATEWAY_FAILING } from '../wire/requests.js';
 import type { RequirementResult, Results, TargetLost, TargetPoisoned } from '../data/generated/report-types.js';
-import { operationOf } from '../checks/target-watch.js';
+import { answeredOnTurn, listPathOf } from '../checks/target-watch.js';
 import { plural } from './words.js';
 
 /** Undecided requirements whose answers came from a failing gateway: the target failed during the run. */
@@ -112,10 +112,7 @@ export function failedOnTurn(results: Results, failures: readonly RequirementRes
 
 /** Whether a requirement's every exchange kept as evidence is a 5xx answer of the operation the target turned failing on. */
 export function onTurnOf(p: TargetPoisoned, baseUrl: string): (e: RequirementResult) => boolean {
-  const listPath = `${new URL(baseUrl).pathname.replace(/\/+$/, '')}/pets`;
-  const onTurn = (x: NonNullable<RequirementResult['evidence']>[number]) =>
-    (x.response?.status ?? 0) >= 500 &&
-    operationOf(x.request.method, new URL(x.request.url).pathname, listPath) === (p.operation ?? 'listPets');
+  const onTurn = answeredOnTurn(p, listPathOf(baseUrl));
   return (e) => !(p.cause && e.id === p.by) && (e.evidence?.length ?? 0) > 0 && (e.evidence ?? []).every(onTurn);
 }
 

@@ -96,7 +96,7 @@ export function verdictOf(
     diagnosis?: string | null | undefined;
     targetLost?: TargetLost | null | undefined;
     targetPoisoned?: TargetPoisoned | null | undefined;
-    target?: { baseUrl: string };
+    target: { baseUrl: string };
   },
 ): { verdict: Verdict; reason: string } {
   const { verdict, reason } = verdictAlone(entries, run);
@@ -124,7 +124,7 @@ function verdictAlone(
   if (failed.length > 0) {
     // Failures only on a turned target's answers are counted, not named: which they are is timing (failedOnTurn).
     const p = run.targetPoisoned;
-    const onTurn = p && !p.cause && run.target ? onTurnOf(p, run.target.baseUrl) : () => false;
+    const onTurn = p && !p.cause ? onTurnOf(p, run.target.baseUrl) : () => false;
     const named = failed.filter((e) => !onTurn(e));
     const turned = failed.length - named.length;
     const reason = [

@@ -230,8 +230,7 @@ function failedOn(checks: readonly CheckInput[], sent: SentRequest, by: string):
  */
 function blockedByTurn(checks: readonly CheckInput[], p: TargetPoisoned, watch: TargetWatch): CheckInput[] {
   const by = p.by as RequirementId;
-  const onTurn = (x: CheckInput['evidence'][number]) =>
-    (x.response?.status ?? 0) >= 500 && watch.operationOf(x.request) === (p.operation ?? 'listPets');
+  const onTurn = watch.onTurn(p);
   return checks.map((c) =>
     c.outcome === 'failed' && c.requirement.id !== by && c.evidence.length > 0 && c.evidence.every(onTurn)
       ? { ...c, causes: (c.causes?.length ? c.causes : [{}]).map(() => ({ rules: [by] })) }

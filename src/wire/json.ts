@@ -120,21 +120,15 @@ function deeperThan(value: unknown, allowed: number): boolean {
   return false;
 }
 
-/** Where a marked long integer was (keys from the root) and its exact value. */
-interface Restored {
-  path: string[];
-  value: number | bigint;
-}
-
 /**
  * Puts the exact value back in place of each marked long integer (no other string starts with
- * U+0001: see parseFast), noting in `found` where each was.
+ * U+0001: see parseFast), noting in `found` whether one of them needed a bigint.
  */
-function restoreMarked(value: unknown, found: Restored[], path: string[] = []): unknown {
+function restoreMarked(value: unknown, found: { bigint: boolean }): unknown {
   if (typeof value === 'string') {
     if (value.charCodeAt(0) !== 1 || !MARKED.test(value)) return value;
     const exact = exactNumber(value.slice(1));
-    found.push({ path: [...path], value: exact });
+    if (typeof exact === 'bigint') found.bigint = true;
     return exact;
   }
   if (value !== null && typeof value === 'object') {
@@ -142,9 +136,7 @@ function restoreMarked(value: unknown, found: Restored[], path: string[] = []): 
     for (const key in value) {
       const item = (value as Record<string, unknown>)[key];
       if (typeof item !== 'object' && typeof item !== 'string') continue;
-      path.push(key);
-      const restored = restoreMarked(item, found, path);
-      path.pop();
+      const restored = restoreMarked(item, found);
       if (restored !== item) setOwn(value, key, restored);
     }
   }
@@ -184,18 +176,17 @@ function parseFast(text: string): unknown {
   } catch {
     return NOT_FAST;
   }
-  const restored: Restored[] = [];
-  if (long) value = restoreMarked(value, restored);
+  const found = { bigint: false };
+  if (long) value = restoreMarked(value, found);
   vouch(text, value);
-  return numbersOnly(value, restored);
+  return numbersOnly(value, found.bigint);
 }
 
 /** Parsed objects and arrays known to hold no bigint: a validator takes them as they are (see holdsNoBigInt). */
 const withoutBigInt = new WeakSet<object>();
 
-function numbersOnly(value: unknown, restored: readonly Restored[]): unknown {
-  if (value !== null && typeof value === 'object' && !restored.some((r) => typeof r.value === 'bigint'))
-    withoutBigInt.add(value);
+function numbersOnly(value: unknown, holdsBigInt: boolean): unknown {
+  if (value !== null && typeof value === 'object' && !holdsBigInt) withoutBigInt.add(value);
   return value;
 }
 
