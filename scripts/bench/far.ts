@@ -2,6 +2,7 @@
 // loopback, over HTTPS, and through a delaying proxy of NETWORK_RTT_MS round trips where each new
 // connection pays its handshakes (TCP; TCP + TLS); each beside its floor, the same requests
 // replayed from the run's HAR on `concurrency` kept-alive connections through the same path.
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,16 @@ export interface Far {
   /** New connections a run opened (the proxy's count; through no proxy, the report's). */
   connections: number | null;
   floorConnections: number | null;
+  /** On loopback: the same runs with V8's default optimization budget (the bin sets a larger one). */
+  v8Default?: { budget: string; ms: number };
+}
+
+/** V8's own `--interrupt-budget`, as this node reports it, for runs that keep V8's default. */
+function v8DefaultBudget(): string {
+  const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+  const found = /default: (--interrupt-budget=\d+)/.exec(options)?.[1];
+  if (!found) throw new Error('node --v8-options names no default --interrupt-budget');
+  return found;
 }
 
 const PATHS: Record<Far['path'], { https: boolean; rttMs: number; what: string }> = {
@@ -70,7 +81,14 @@ async function farPath(path: Far['path'], concurrency: number, certs: Certificat
   );
   const runs: { ms: number; opened: number | null; requests: number }[] = [];
   const floors: { ms: number; opened: number | null }[] = [];
+  const v8Default: number[] = [];
+  const budget = path === 'loopback' ? v8DefaultBudget() : undefined;
   for (let i = 0; i < NETWORK_RUNS; i++) {
+    if (budget) {
+      const run = await fresh(({ env }) => runCli(env, `far-${path}-v8`, { node: [budget] }));
+      check(run.measured, `the run (${what}) with ${budget}`);
+      v8Default.push(run.measured.wallMs);
+    }
     const run = await fresh(({ env }) => runCli(env, `far-${path}`));
     check(run.measured, `the run (${what})`);
     runs.push({
@@ -88,10 +106,12 @@ async function farPath(path: Far['path'], concurrency: number, certs: Certificat
     floorMs: round(median(floors.map((f) => f.ms))),
     connections: runs[0]?.opened === null ? null : median(runs.map((r) => r.opened ?? 0)),
     floorConnections: floors[0]?.opened === null ? null : median(floors.map((f) => f.opened ?? 0)),
+    ...(budget ? { v8Default: { budget, ms: round(median(v8Default)) } } : {}),
   };
   say(
     `  ${what}: ${far.runMs} ms for ${far.requests} requests (${far.connections ?? '?'} connections), ` +
-      `floor ${far.floorMs} ms (${far.floorConnections ?? concurrency} connections): ${round(far.runMs / far.floorMs, 2)}x`,
+      `floor ${far.floorMs} ms (${far.floorConnections ?? concurrency} connections): ${round(far.runMs / far.floorMs, 2)}x` +
+      (far.v8Default ? `; with V8's default ${far.v8Default.budget} ${far.v8Default.ms} ms` : ''),
   );
   return far;
 }
@@ -143,5 +163,15 @@ export function farRows(far: readonly Far[]): string[][] {
       f.goal === null ? '' : `<= ${f.goal}x`,
       f.goal === null ? '' : mark(f.met),
     ],
+    ...(f.v8Default === undefined
+      ? []
+      : [
+          [
+            `  / the run with V8's default ${f.v8Default.budget} (the bin sets a larger one)`,
+            `${secs(f.v8Default.ms)}: ${round(f.v8Default.ms / f.floorMs, 2)}x`,
+            '',
+            '',
+          ],
+        ]),
   ]);
 }

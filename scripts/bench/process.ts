@@ -121,16 +121,17 @@ function reportOf(reports: string): Pick<CliRun, 'requests' | 'verdict' | 'conne
 
 /**
  * The real CLI as a child process, with a clean PETSTORE_* environment and no .env (cwd is a
- * temporary folder). With `replay`, the requests of its HAR are written there for the floor.
+ * temporary folder). With `replay`, the requests of its HAR are written there for the floor; `node`:
+ * options for node itself.
  */
 export async function runCli(
   env: Record<string, string>,
   label: string,
-  { har = false, replay }: { har?: boolean; replay?: string } = {},
+  { har = false, replay, node = [] }: { har?: boolean; replay?: string; node?: string[] } = {},
 ): Promise<CliRun> {
   const dir = mkdtempSync(join(tmpdir(), `petstore-bench-${label}-`));
   const { wallMs, peakRssMb, cpuMs, exitCode, stderr } = await measured(
-    [BIN, '--report-dir', join(dir, 'reports'), ...(har ? ['--har', join(dir, 'run.har')] : [])],
+    [...node, BIN, '--report-dir', join(dir, 'reports'), ...(har ? ['--har', join(dir, 'run.har')] : [])],
     { cwd: dir, env: cliEnv(env) },
   );
   const { requests, verdict, connections } = reportOf(join(dir, 'reports'));
