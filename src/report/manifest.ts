@@ -75,32 +75,29 @@ function git(root: string, args: string[]): string | null {
 
 type SuiteCommit = { commit: string | null; dirty: boolean | null };
 
+/** One git command says both: the commit (`# branch.oid`) and the suite's files that differ from it. */
+const STATUS = ['status', '--porcelain=v2', '--branch', '--', ...SUITE_PATHS];
+
+function commitOf(status: string | null): SuiteCommit {
+  const commit = /^# branch\.oid ([0-9a-f]{40})$/m.exec(status ?? '')?.[1];
+  if (status === null || commit === undefined) return { commit: null, dirty: null };
+  return { commit, dirty: status.split('\n').some((line) => line !== '' && !line.startsWith('# ')) };
+}
+
 /** The commit the suite runs from, and whether its files differ from it (null outside a git checkout). */
 export function suiteCommit(root: string): SuiteCommit {
-  const commit = git(root, ['rev-parse', 'HEAD']);
-  if (!commit || !/^[0-9a-f]{40}$/.test(commit)) return { commit: null, dirty: null };
-  const status = git(root, ['status', '--porcelain', '--', ...SUITE_PATHS]);
-  return { commit, dirty: status === null ? null : status.length > 0 };
+  return commitOf(git(root, STATUS));
 }
 
 /**
  * suiteCommit asked of git in the background, from now: the run's end reads it without waiting
- * for two processes (asking again, and waiting, only when they have not answered by then).
+ * for git (asking again, and waiting, only when it has not answered by then).
  */
 export function suiteCommitAhead(root: string): () => SuiteCommit {
   let known: SuiteCommit | undefined;
-  const ask = (args: string[]) =>
-    new Promise<string | null>((done) =>
-      execFile('git', args, { cwd: root, encoding: 'utf8', timeout: 5000 }, (err, out) =>
-        done(err ? null : out.trim()),
-      ),
-    );
-  void (async () => {
-    const commit = await ask(['rev-parse', 'HEAD']);
-    if (!commit || !/^[0-9a-f]{40}$/.test(commit)) return (known = { commit: null, dirty: null });
-    const status = await ask(['status', '--porcelain', '--', ...SUITE_PATHS]);
-    return (known = { commit, dirty: status === null ? null : status.length > 0 });
-  })();
+  execFile('git', STATUS, { cwd: root, encoding: 'utf8', timeout: 5000 }, (err, out) => {
+    known = commitOf(err ? null : out);
+  });
   return () => known ?? suiteCommit(root);
 }
 
