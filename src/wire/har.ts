@@ -88,10 +88,10 @@ function cutNote(body: Kept, more = ''): string {
 const ms = (x: number) => Math.max(0, Math.round(x * 1000) / 1000);
 
 /** Name-value pairs, as HAR writes headers and query strings; `scrub` applied to each name and value. */
-function pairs(entries: Iterable<[string, string]>, scrub = (text: string) => text): string {
-  let out = '';
-  for (const [name, value] of entries) out += `,{"name":${q(scrub(name))},"value":${q(scrub(value))}}`;
-  return `[${out.slice(1)}]`;
+function pairs(entries: Iterable<[string, string]>, scrub?: (text: string) => string): string {
+  const list: { name: string; value: string }[] = [];
+  for (const [name, value] of entries) list.push(scrub ? { name: scrub(name), value: scrub(value) } : { name, value });
+  return q(list);
 }
 
 function queryOf(url: string): string {
@@ -102,9 +102,9 @@ function queryOf(url: string): string {
 /** The answer; the API key redacted in every header and the body (the request came redacted from the client). */
 function responseOf(res: ApiResponse, json: (text: string) => string): string {
   // Most answers hold no key: one look through all of it, then nothing is redacted piece by piece.
-  const scrub = holdsSecret(res.text, ...Object.keys(res.headers), ...Object.values(res.headers))
-    ? redact
-    : (text: string) => text;
+  let headers = '';
+  for (const name in res.headers) headers += `${name}\n${res.headers[name]}\n`;
+  const scrub = holdsSecret(res.text, headers) ? redact : (text: string) => text;
   const text = scrub(res.text);
   const body = keep(text, text === res.text ? undefined : Buffer.byteLength(res.text));
   const limit = res.truncated ? `the suite read only these ${body.size} bytes of a longer body` : '';

@@ -62,7 +62,11 @@ export function redact(text: string): string {
 
 /** Whether any of `texts` holds a key (then redact each). */
 export function holdsSecret(...texts: string[]): boolean {
-  for (const s of [...secrets, ...prefixes]) for (const text of texts) if (text.includes(s)) return true;
+  // A text holding a key holds its prefix: a key with a prefix is found by its prefix alone.
+  for (const text of texts) {
+    for (const s of prefixes) if (text.includes(s)) return true;
+    for (const s of secrets) if (prefixSent(s) === undefined && text.includes(s)) return true;
+  }
   return false;
 }
 
