@@ -204,7 +204,9 @@ export function rejects(id: RequirementId, statement: string, cases: readonly In
         async (c) => {
           const name = ctx.petName('rejected');
           const marker: Marker = { name, categoryId: categoryOf(name), status };
-          const res = await ctx.coverage.sending(c.input, ctx.api.createPet(undefined, { body: c.body(marker) }));
+          // Urgent: the check's next body waits for this answer (see below), not for the queue.
+          const body = c.body(marker);
+          const res = await ctx.coverage.sending(c.input, ctx.api.createPet(undefined, { body, urgent: true }));
           because(keyRefused(res), () => expectError(res, 400, c.what));
           rejected.push({ res, marker });
           // One at a time: each body may create, so each holds a creation of the write budget until
