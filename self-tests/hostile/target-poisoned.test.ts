@@ -61,6 +61,10 @@ test(
     expect(/violated: ([\w.-]+)$/.exec(results.verdictReason)?.[1]).toBe(p?.by);
     const blocked = results.requirements.filter((r) => r.blockedBy === p?.by).map((r) => r.id);
     expect(blocked).toContain('listPets.ok');
+    // The terminal's item of them is not marked as a violation, and its ids fill the lines under it.
+    expect(run.stdout).toMatch(/^ - \d+ blocked by [\w.-]+, on the answers of the target turned failing: /m);
+    expect(run.stdout).not.toMatch(/✘ \d+ blocked by/);
+    expect(run.stdout).not.toMatch(/^ {30,}\S/m);
   },
   CHILD_TIMEOUT.timeout,
 );

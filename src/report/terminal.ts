@@ -22,16 +22,25 @@ export const COLORS: Paint = {
 };
 export const PLAIN: Paint = { red: (s) => s, green: (s) => s, yellow: (s) => s, bold: (s) => s, dim: (s) => s };
 
-/** Ids after a lead, as many to a line as fit the width, every one of them (later lines indented like the first). */
+/** Where the ids of a lead longer than half the width go on, under it: a finding's own lists' indent. */
+const LONG_LEAD_INDENT = 6;
+
+/**
+ * Ids after a lead, as many to a line as fit the width, every one of them: later lines indented
+ * like the first, or by LONG_LEAD_INDENT under a long lead (not a column of one id per line).
+ */
 function wrapped(ids: readonly string[], width: number, lead: string): string[] {
-  const indent = ' '.repeat(lead.replace(/\x1b\[\d+m/g, '').length);
+  const leadWidth = lead.replace(/\x1b\[\d+m/g, '').length;
+  const indent = ' '.repeat(leadWidth > width / 2 ? LONG_LEAD_INDENT : leadWidth);
   const lines: string[] = [];
   let line = '';
+  let room = width - leadWidth;
   for (const [i, id] of ids.entries()) {
     const piece = `${id}${i < ids.length - 1 ? ',' : ''}`;
-    if (line && indent.length + line.length + 1 + piece.length > width) {
+    if (line && line.length + 1 + piece.length > room) {
       lines.push(line);
       line = piece;
+      room = width - indent.length;
     } else line = line ? `${line} ${piece}` : piece;
   }
   lines.push(line);
@@ -123,10 +132,14 @@ function heading({ results, level }: ReportView, { paint, line }: Out): string[]
   ];
 }
 
-/** What failed on a poisoned target's failing answers: one item, after the violations (the verdict names the turn). */
+/**
+ * What failed on a poisoned target's failing answers: one item, after the violations (the verdict
+ * names the turn). Marked as a violation only when it holds failures; blocked ones are skipped.
+ */
 function turnedItem(turned: Once | null, { paint, width }: Out): string[] {
   if (!turned) return [];
-  return wrapped(turned.entries.map(idOf), width, ` ${paint.red('✘')} ${paint.dim(`${turned.lead}: `)}`);
+  const mark = turned.counted > 0 ? paint.red('✘') : paint.dim('-');
+  return wrapped(turned.entries.map(idOf), width, ` ${mark} ${paint.dim(`${turned.lead}: `)}`);
 }
 
 /**
