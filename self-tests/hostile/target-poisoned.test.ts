@@ -65,6 +65,8 @@ test(
     expect(run.stdout).toMatch(/^ - \d+ blocked by [\w.-]+, on the answers of the target turned failing: /m);
     expect(run.stdout).not.toMatch(/✘ \d+ blocked by/);
     expect(run.stdout).not.toMatch(/^ {30,}\S/m);
+    // Named there, not again among the skipped.
+    expect(run.stdout).not.toMatch(/^ - listPets\.ok \(skipped\)/m);
   },
   CHILD_TIMEOUT.timeout,
 );

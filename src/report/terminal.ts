@@ -170,8 +170,10 @@ function apart(view: ReportView, out: Out): string[] {
   // --requirement-set older than this release's: what was added since ran, and is said apart.
   if (view.older) lines.push(line('set', view.older));
   for (const f of view.notScored) if (f.entry.outcome !== 'passed') lines.push(...finding(f, out));
-  // A skipped MUST is not a pass: say why, one line each (the reports list them all).
-  const skipped = view.skipped.filter((f) => f.level === 'MUST');
+  // A skipped MUST is not a pass: say why, one line each (the reports list them all), unless the
+  // turned target's item above named it already (blocked by the request that broke the target).
+  const named = new Set(view.violations.once?.entries.map((n) => n.id));
+  const skipped = view.skipped.filter((f) => f.level === 'MUST' && !named.has(f.id));
   for (const f of skipped.slice(0, SKIPS_SHOWN)) lines.push(...finding(f, out));
   if (skipped.length > SKIPS_SHOWN) {
     const more = skipped.length - SKIPS_SHOWN;
