@@ -3,12 +3,19 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { suiteCommit, suiteCommitAhead } from '../../src/report/manifest.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-suite-commit-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Outside a checkout even where the temporary folder lies inside one: git looks no higher than `dir`.
+const ceiling = process.env.GIT_CEILING_DIRECTORIES;
+process.env.GIT_CEILING_DIRECTORIES = dirname(dir);
+afterAll(() => {
+  if (ceiling === undefined) delete process.env.GIT_CEILING_DIRECTORIES;
+  else process.env.GIT_CEILING_DIRECTORIES = ceiling;
+  rmSync(dir, { recursive: true, force: true });
+});
 const git = (...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
 

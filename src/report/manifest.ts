@@ -73,7 +73,7 @@ function git(root: string, args: string[]): string | null {
   }
 }
 
-type SuiteCommit = { commit: string | null; dirty: boolean | null };
+export type SuiteCommit = { commit: string | null; dirty: boolean | null };
 
 /** One git command says both: the commit (`# branch.oid`) and the suite's files that differ from it. */
 const STATUS = ['status', '--porcelain=v2', '--branch', '--', ...SUITE_PATHS];

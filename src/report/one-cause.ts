@@ -110,10 +110,13 @@ export function failedOnTurn(results: Results, failures: readonly RequirementRes
   };
 }
 
-/** Whether a requirement's every exchange kept as evidence is a 5xx answer of the operation the target turned failing on. */
+/**
+ * Whether a requirement's every exchange kept as evidence is a 5xx answer of the operation a target
+ * turned failing on by itself (no TargetPoisoned.cause: with one, the runner blocked such failures).
+ */
 export function onTurnOf(p: TargetPoisoned, baseUrl: string): (e: RequirementResult) => boolean {
   const onTurn = answeredOnTurn(p, listPathOf(baseUrl));
-  return (e) => !(p.cause && e.id === p.by) && (e.evidence?.length ?? 0) > 0 && (e.evidence ?? []).every(onTurn);
+  return (e) => (e.evidence?.length ?? 0) > 0 && (e.evidence ?? []).every(onTurn);
 }
 
 /** The headline's words for failures on a turned target's answers: "15 more failed only on its failing answers". */

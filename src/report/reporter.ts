@@ -8,7 +8,7 @@ import { redact, redactMessage, registerSecret } from '../wire/redact.js';
 import { renderBadgeJson, renderBadgeSvg } from './badge.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
-import { buildManifest, digestFile, suiteCommitAhead, type suiteCommit } from './manifest.js';
+import { buildManifest, digestFile, suiteCommitAhead, type SuiteCommit } from './manifest.js';
 import { renderMarkdown } from './markdown.js';
 import { sealHar, writeEmptyHar } from '../wire/har.js';
 import { loadBaseline, type Baseline } from './baseline.js';
@@ -291,12 +291,7 @@ export class ConformanceReporter {
   }
 
   /** Every report file and the manifest over them (and the HAR the checks streamed), each written whole. */
-  private writeFiles(
-    results: Results,
-    created: readonly string[],
-    view: ReportView,
-    commit: ReturnType<typeof suiteCommit>,
-  ): void {
+  private writeFiles(results: Results, created: readonly string[], view: ReportView, commit: SuiteCommit): void {
     const dir = resolve(this.config.reportDir);
     mkdirSync(dir, { recursive: true });
     // The HAR was streamed by the checks' worker, which closed it when they ended; its path as seen from the reports.
